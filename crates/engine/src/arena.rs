@@ -1,0 +1,522 @@
+//! The dancing-links arena: Knuth's toroidal doubly linked lists in flat arrays.
+//!
+//! # Problem and toy example
+//!
+//! Knuth's toy problem has seven primary items `a b c d e f g` and six options
+//! `c e`, `a d g`, `b c f`, `a d f`, `b g`, `d e g`. Its only exact cover is
+//! `a d f`, `b g`, `c e`:
+//!
+//! ```
+//! use dancecard_engine::{ProblemBuilder, Solver};
+//!
+//! let mut b = ProblemBuilder::new();
+//! for name in ["a", "b", "c", "d", "e", "f", "g"] {
+//!     b.primary(name)?;
+//! }
+//! for option in ["c e", "a d g", "b c f", "a d f", "b g", "d e g"] {
+//!     b.option_by_names(option.split(' '))?;
+//! }
+//! let problem = b.build();
+//! let mut solver = Solver::new(&problem);
+//! let all: Vec<Vec<String>> = solver
+//!     .solutions()
+//!     .map(|s| s.iter().map(|&o| problem.option_text(o)).collect())
+//!     .collect();
+//! assert_eq!(all, [["a d f", "b g", "c e"]]);
+//! # Ok::<(), dancecard_engine::BuildError>(())
+//! ```
+//!
+//! # Layout
+//!
+//! Items live in `items` (index 0 is the root of the active primary items; `1..=N1` are the
+//! primary items in declaration order, `N1+1..=N` the secondary items, and `N+1` is the head of
+//! the secondary items' own list, as in Knuth's DLX1 and DLX2). Nodes live in `nodes`: node `i`
+//! for `1 <= i <= N` is item `i`'s header; then come the options, each a run of contiguous nodes
+//! with a *spacer* node before the first option and after every option.
+//!
+//! | here | Knuth | meaning |
+//! | --- | --- | --- |
+//! | `items[i].prev` | `LLINK(i)` | previous item in its circular list |
+//! | `items[i].next` | `RLINK(i)` | next item in its circular list |
+//! | `nodes[x].up` | `ULINK(x)` | previous node in item `TOP(x)`'s vertical list |
+//! | `nodes[x].down` | `DLINK(x)` | next node in that list |
+//! | `nodes[x].top` | `TOP(x)` | the item of option node `x` (`>= 1`) |
+//! | `nodes[i].top` | `LEN(i)` | in a header: how many options are active in item `i` |
+//! | `nodes[s].top` | `TOP(s) <= 0` | in a spacer: `-k`, where option `k - 1` ends at `s` |
+//! | `nodes[s].up` | `ULINK(s)` | in a spacer: the first node of the option before it |
+//! | `nodes[s].down` | `DLINK(s)` | in a spacer: the last node of the option after it |
+//! | `colors[x]` | `COLOR(x)` | `0` none, `c + 1` for color `c`, `-1` once purified |
+//!
+//! A "pointer" is a `u32` index, not a reference: half the cache space of a 64-bit pointer, and
+//! a node (`up`, `down`, `top`) is exactly 12 bytes. Colors are kept in their own array,
+//! which problems without colors never allocate or read.
+//!
+//! # Invariants
+//!
+//! - **(I1)** The active primary items form a circular list through the root 0:
+//!   `items[items[i].next].prev == i` for every item `i` in it. The secondary items form their
+//!   own circular list through `N + 1`. A covered item keeps its own `prev` and `next`, so that
+//!   uncovering relinks it in place.
+//! - **(I2)** For every active item `i` (including secondary items that are not covered), the
+//!   nodes of its still-active options form a circular list through header `i` along
+//!   `up`/`down`, and `nodes[i].top` (its `LEN`) is the length of that list.
+//! - **(I3)** The nodes of an option are contiguous between two spacers, and the `top` fields of
+//!   option nodes and spacers never change after the arena is built.
+//! - **(I4)** A hidden node keeps its own `up` and `down`: undo must therefore be strictly last
+//!   in, first out. ("The choreography is delicate indeed", DLX1.)
+//! - **(I5)** When a search ends (exhausted, stopped or abandoned), the arena is equal to the
+//!   arena it started from.
+//!
+//! [`Arena::check_invariants`] checks (I1)-(I3) by walking every list, like Knuth's `sanity()`;
+//! with the `check-invariants` feature (and in this crate's tests) the solver calls it at every
+//! node. Tests check (I5) by comparing the arena after a search with a freshly built one.
+//!
+//! # Cost model
+//!
+//! As in Knuth's DLX1: an *update* is one link removal, either an item unlinked from its
+//! horizontal list by `cover` or a node unlinked from its vertical list by `hide`. Restoring
+//! links is not counted. A *node* of the search tree is counted each time a level is entered
+//! (the root included), plus one for each solution found.
+//!
+//! # Bibliography
+//!
+//! - Donald E. Knuth, "Dancing links", *Millennial Perspectives in Computer Science* (2000),
+//!   187-214; arXiv:cs/0011047.
+//! - Donald E. Knuth, *The Art of Computer Programming*, Volume 4B, §7.2.2.1 (2022):
+//!   Algorithm X (pp. 68-70) and Algorithm C (exact covering with colors, pp. 87-91).
+//! - Donald E. Knuth, DLX1 and DLX2 (CWEB programs, 2017-2020).
+
+use crate::ids::{ItemId, OptionId};
+use crate::problem::{ItemKind, Problem};
+
+/// A horizontal link of the item lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Link {
+    /// `LLINK`. See (I1).
+    pub(crate) prev: u32,
+    /// `RLINK`. See (I1).
+    pub(crate) next: u32,
+}
+
+/// A node: an item header, an option node or a spacer (see the layout table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Node {
+    /// `ULINK`. See (I2); in a spacer, the first node of the option before it.
+    pub(crate) up: u32,
+    /// `DLINK`. See (I2); in a spacer, the last node of the option after it.
+    pub(crate) down: u32,
+    /// `TOP` in option nodes (the item, `>= 1`) and spacers (`<= 0`), `LEN` in headers.
+    /// See (I2), (I3).
+    pub(crate) top: i32,
+}
+
+/// The dancing-links arena built from a [`Problem`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Arena {
+    /// Item links: 0 is the root, `1..=n` the items, `n + 1` the secondary head.
+    pub(crate) items: Vec<Link>,
+    /// Headers, spacers and option nodes.
+    pub(crate) nodes: Vec<Node>,
+    /// `COLOR` of every node, or empty when the problem has no colors.
+    pub(crate) colors: Vec<i32>,
+    /// Number of items (`N`).
+    pub(crate) n_items: u32,
+    /// Number of primary items (`N1`).
+    pub(crate) n_primary: u32,
+    /// Arena item index -> the problem's item id.
+    pub(crate) item_ids: Vec<ItemId>,
+    /// Node -> the option it belongs to (`u32::MAX` for headers and spacers).
+    pub(crate) option_of: Vec<u32>,
+}
+
+impl Arena {
+    /// Builds the arena of `problem`, with every item and option active.
+    pub(crate) fn new(problem: &Problem) -> Arena {
+        let n = problem.item_count();
+        // Arena order: primary items first, then secondary, each in declaration order.
+        let mut arena_index = vec![0u32; n];
+        let mut item_ids = vec![ItemId::default()];
+        for kind in [ItemKind::Primary, ItemKind::Secondary] {
+            for item in problem.items().filter(|&i| problem.item_kind(i) == kind) {
+                arena_index[item.index()] = item_ids.len() as u32;
+                item_ids.push(item);
+            }
+        }
+        let n1 = problem.primary_count() as u32;
+        let n = n as u32;
+
+        // (I1): the primary list through 0, the secondary list through n + 1.
+        let mut items = vec![Link { prev: 0, next: 0 }; n as usize + 2];
+        let mut link = |head: u32, members: std::ops::RangeInclusive<u32>| {
+            let mut last = head;
+            for i in members {
+                items[last as usize].next = i;
+                items[i as usize].prev = last;
+                last = i;
+            }
+            items[last as usize].next = head;
+            items[head as usize].prev = last;
+        };
+        link(0, 1..=n1);
+        link(n + 1, n1 + 1..=n);
+
+        let total = n as usize + 2 + problem.option_count() + problem.entry_count();
+        let mut nodes = Vec::with_capacity(total);
+        let mut option_of = Vec::with_capacity(total);
+        nodes.push(Node { up: 0, down: 0, top: 0 });
+        for i in 1..=n {
+            nodes.push(Node { up: i, down: i, top: 0 });
+        }
+        option_of.resize(nodes.len(), u32::MAX);
+        let colored = problem.has_colors();
+        let mut colors = if colored { vec![0i32; total] } else { Vec::new() };
+
+        // The first spacer.
+        let mut spacer = nodes.len();
+        nodes.push(Node { up: 0, down: 0, top: 0 });
+        option_of.push(u32::MAX);
+        for option in problem.options() {
+            let first = nodes.len() as u32;
+            for e in problem.option(option) {
+                let i = arena_index[e.item.index()];
+                let x = nodes.len() as u32;
+                let last = nodes[i as usize].up;
+                nodes.push(Node { up: last, down: i, top: i as i32 });
+                nodes[last as usize].down = x;
+                nodes[i as usize].up = x;
+                nodes[i as usize].top += 1;
+                option_of.push(option.index() as u32);
+                if let Some(c) = e.color {
+                    colors[x as usize] = c.index() as i32 + 1;
+                }
+            }
+            let last = nodes.len() as u32 - 1;
+            nodes[spacer].down = last;
+            spacer = nodes.len();
+            nodes.push(Node { up: first, down: 0, top: -(option.index() as i32 + 1) });
+            option_of.push(u32::MAX);
+        }
+        debug_assert_eq!(nodes.len(), total);
+        Arena { items, nodes, colors, n_items: n, n_primary: n1, item_ids, option_of }
+    }
+
+    /// `LEN(i)`.
+    #[inline(always)]
+    pub(crate) fn len(&self, i: u32) -> u32 {
+        self.nodes[i as usize].top as u32
+    }
+
+    /// The option of option node `x`.
+    #[inline]
+    pub(crate) fn option_of(&self, x: u32) -> OptionId {
+        OptionId::from_u32(self.option_of[x as usize])
+    }
+
+    /// Removes item `i` from its horizontal list and hides every option in its vertical list
+    /// (Knuth's `cover(i)`; with colors, `cover'(i)` of Algorithm C). Returns the updates made.
+    ///
+    /// Requires: `i` active. Effect: `i` inactive, and no other active item's list holds a node
+    /// of an option through `i`. Undone by [`Arena::uncover`].
+    #[inline(always)]
+    pub(crate) fn cover<const COLORED: bool>(&mut self, i: u32) -> u64 {
+        let Link { prev, next } = self.items[i as usize];
+        self.items[prev as usize].next = next;
+        self.items[next as usize].prev = prev;
+        let mut updates = 1;
+        let mut p = self.nodes[i as usize].down;
+        while p != i {
+            updates += self.hide::<COLORED>(p);
+            p = self.nodes[p as usize].down;
+        }
+        updates
+    }
+
+    /// Undoes [`Arena::cover`] of `i` (Knuth's `uncover(i)`), unhiding bottom-up.
+    #[inline(always)]
+    pub(crate) fn uncover<const COLORED: bool>(&mut self, i: u32) {
+        let mut p = self.nodes[i as usize].up;
+        while p != i {
+            self.unhide::<COLORED>(p);
+            p = self.nodes[p as usize].up;
+        }
+        let Link { prev, next } = self.items[i as usize];
+        self.items[prev as usize].next = i;
+        self.items[next as usize].prev = i;
+    }
+
+    /// Unlinks every node of `p`'s option except `p` from its vertical list (Knuth's
+    /// `hide(p)`; with colors, `hide'(p)` skips purified nodes). Returns the updates made.
+    ///
+    /// Requires: `p` an option node. Undone by [`Arena::unhide`] of the same `p`, (I4).
+    #[inline(always)]
+    fn hide<const COLORED: bool>(&mut self, p: u32) -> u64 {
+        let mut updates = 0;
+        let mut q = p + 1;
+        while q != p {
+            let Node { up, down, top } = self.nodes[q as usize];
+            if top <= 0 {
+                // A spacer: wrap around to the option's first node (I3).
+                q = up;
+                continue;
+            }
+            if COLORED && self.colors[q as usize] < 0 {
+                q += 1;
+                continue;
+            }
+            self.nodes[up as usize].down = down;
+            self.nodes[down as usize].up = up;
+            self.nodes[top as usize].top -= 1;
+            updates += 1;
+            q += 1;
+        }
+        updates
+    }
+
+    /// Undoes [`Arena::hide`] of `p`, walking the option leftwards.
+    #[inline(always)]
+    fn unhide<const COLORED: bool>(&mut self, p: u32) {
+        let mut q = p - 1;
+        while q != p {
+            let Node { up, down, top } = self.nodes[q as usize];
+            if top <= 0 {
+                q = down;
+                continue;
+            }
+            if COLORED && self.colors[q as usize] < 0 {
+                q -= 1;
+                continue;
+            }
+            self.nodes[up as usize].down = q;
+            self.nodes[down as usize].up = q;
+            self.nodes[top as usize].top += 1;
+            q -= 1;
+        }
+    }
+
+    /// Keeps, in the list of secondary item `TOP(p)`, only the options that give it `p`'s
+    /// color: their nodes are marked purified (`COLOR = -1`), all other options are hidden
+    /// (Knuth's `purify(p)`, Algorithm C). Returns the updates made.
+    ///
+    /// Requires: `COLOR(p) > 0`. Undone by [`Arena::unpurify`].
+    fn purify(&mut self, p: u32) -> u64 {
+        let c = self.colors[p as usize];
+        let i = self.nodes[p as usize].top as u32;
+        self.colors[i as usize] = c;
+        let mut updates = 0;
+        let mut q = self.nodes[i as usize].down;
+        while q != i {
+            if self.colors[q as usize] == c {
+                // `p` itself is normally hidden already (its option is the one being tried);
+                // if not, it keeps its color so that `unpurify(p)` can read it.
+                if q != p {
+                    self.colors[q as usize] = -1;
+                }
+            } else {
+                updates += self.hide::<true>(q);
+            }
+            q = self.nodes[q as usize].down;
+        }
+        updates
+    }
+
+    /// Undoes [`Arena::purify`] of `p`, bottom-up.
+    fn unpurify(&mut self, p: u32) {
+        let i = self.nodes[p as usize].top as u32;
+        let c = self.colors[i as usize];
+        let mut q = self.nodes[i as usize].up;
+        while q != i {
+            if self.colors[q as usize] < 0 {
+                self.colors[q as usize] = c;
+            } else {
+                self.unhide::<true>(q);
+            }
+            q = self.nodes[q as usize].up;
+        }
+        self.colors[i as usize] = 0;
+    }
+
+    /// Covers every item of `x`'s option except `x`'s own, left to right (step X5/C5):
+    /// uncolored items are covered, colored ones purified, purified ones left alone.
+    /// Returns the updates made. Undone by [`Arena::uncover_others`].
+    #[inline(always)]
+    pub(crate) fn cover_others<const COLORED: bool>(&mut self, x: u32) -> u64 {
+        let mut updates = 0;
+        let mut p = x + 1;
+        while p != x {
+            let Node { up, top, .. } = self.nodes[p as usize];
+            if top <= 0 {
+                p = up;
+                continue;
+            }
+            if COLORED {
+                let c = self.colors[p as usize];
+                if c == 0 {
+                    updates += self.cover::<true>(top as u32);
+                } else if c > 0 {
+                    updates += self.purify(p);
+                }
+            } else {
+                updates += self.cover::<false>(top as u32);
+            }
+            p += 1;
+        }
+        updates
+    }
+
+    /// Undoes [`Arena::cover_others`] of `x`, right to left (step X6/C6).
+    #[inline(always)]
+    pub(crate) fn uncover_others<const COLORED: bool>(&mut self, x: u32) {
+        let mut p = x - 1;
+        while p != x {
+            let Node { down, top, .. } = self.nodes[p as usize];
+            if top <= 0 {
+                p = down;
+                continue;
+            }
+            if COLORED {
+                let c = self.colors[p as usize];
+                if c == 0 {
+                    self.uncover::<true>(top as u32);
+                } else if c > 0 {
+                    self.unpurify(p);
+                }
+            } else {
+                self.uncover::<false>(top as u32);
+            }
+            p -= 1;
+        }
+    }
+
+    /// Checks invariants (I1)-(I3) by walking every list (Knuth's `sanity()`).
+    ///
+    /// # Panics
+    /// With a message naming the broken invariant.
+    pub(crate) fn check_invariants(&self) {
+        let n = self.n_items;
+        let heads = [(0u32, 1..=self.n_primary), (n + 1, self.n_primary + 1..=n)];
+        let mut active = vec![false; n as usize + 2];
+        for (head, range) in heads {
+            let mut i = self.items[head as usize].next;
+            let mut prev = head;
+            let mut steps = 0;
+            while i != head {
+                assert!(range.contains(&i), "(I1) item {i} is in the wrong list");
+                assert_eq!(self.items[i as usize].prev, prev, "(I1) prev link of item {i}");
+                active[i as usize] = true;
+                prev = i;
+                i = self.items[i as usize].next;
+                steps += 1;
+                assert!(steps <= n, "(I1) item list of {head} does not return to its head");
+            }
+            assert_eq!(self.items[head as usize].prev, prev, "(I1) prev link of head {head}");
+        }
+        for i in 1..=n {
+            // Secondary items stay in their list; a covered one is still walked if active.
+            if !active[i as usize] {
+                continue;
+            }
+            let mut x = self.nodes[i as usize].down;
+            let mut prev = i;
+            let mut count = 0u32;
+            while x != i {
+                let node = self.nodes[x as usize];
+                assert_eq!(node.top, i as i32, "(I2) node {x} in the list of item {i}");
+                assert_eq!(node.up, prev, "(I2) up link of node {x}");
+                prev = x;
+                x = node.down;
+                count += 1;
+                assert!(count as usize <= self.nodes.len(), "(I2) list of {i} does not close");
+            }
+            assert_eq!(self.nodes[i as usize].up, prev, "(I2) up link of header {i}");
+            assert_eq!(self.len(i), count, "(I2) LEN of item {i}");
+        }
+        // (I3): spacers delimit contiguous options.
+        let mut s = n as usize + 1;
+        let mut option = 0i32;
+        assert!(self.nodes[s].top <= 0, "(I3) node {s} must be the first spacer");
+        while s + 1 < self.nodes.len() {
+            let first = s + 1;
+            let mut end = first;
+            while self.nodes[end].top > 0 {
+                assert!(self.nodes[end].top as u32 <= n, "(I3) node {end} has a bad TOP");
+                end += 1;
+            }
+            option += 1;
+            assert_eq!(self.nodes[end].top, -option, "(I3) spacer {end}");
+            assert_eq!(self.nodes[end].up as usize, first, "(I3) ULINK of spacer {end}");
+            assert_eq!(self.nodes[s].down as usize, end - 1, "(I3) DLINK of spacer {s}");
+            s = end;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ProblemBuilder;
+
+    fn toy() -> Problem {
+        let mut b = ProblemBuilder::new();
+        for name in ["a", "b", "c", "d", "e", "f", "g"] {
+            b.primary(name).unwrap();
+        }
+        b.secondary("x").unwrap();
+        for option in ["c e x:1", "a d g", "b c f x:2", "a d f x:1", "b g", "d e g x"] {
+            b.option_by_names(option.split(' ')).unwrap();
+        }
+        b.build()
+    }
+
+    #[test]
+    fn layout_matches_knuth() {
+        let arena = Arena::new(&toy());
+        arena.check_invariants();
+        assert_eq!(arena.n_items, 8);
+        assert_eq!(arena.n_primary, 7);
+        assert_eq!(arena.len(1), 2); // a
+        assert_eq!(arena.len(4), 3); // d
+        assert_eq!(arena.len(8), 4); // x
+                                     // The first spacer follows the headers, and the first option is `c e x:1`.
+        assert_eq!(arena.nodes[9].top, 0);
+        assert_eq!(arena.nodes[10].top, 3);
+        assert_eq!(arena.colors[12], 1);
+        assert_eq!(arena.nodes[9].down, 12);
+        assert_eq!(arena.nodes[13].up, 10);
+        assert_eq!(arena.option_of(10).index(), 0);
+    }
+
+    #[test]
+    fn every_operation_is_undone() {
+        let fresh = Arena::new(&toy());
+        let mut arena = fresh.clone();
+        for i in 1..=8 {
+            let u = arena.cover::<true>(i);
+            assert!(u >= 1);
+            arena.check_invariants();
+            arena.uncover::<true>(i);
+            assert_eq!(arena, fresh);
+        }
+        for x in 10..arena.nodes.len() as u32 {
+            if arena.nodes[x as usize].top <= 0 {
+                continue;
+            }
+            // As in the search: the option's own item is covered first.
+            let i = arena.nodes[x as usize].top as u32;
+            let _ = arena.cover::<true>(i);
+            let _ = arena.cover_others::<true>(x);
+            arena.check_invariants();
+            arena.uncover_others::<true>(x);
+            arena.uncover::<true>(i);
+            assert_eq!(arena, fresh, "cover_others({x})");
+        }
+        // Nested, strictly LIFO.
+        let _ = arena.cover::<true>(1);
+        let _ = arena.cover_others::<true>(arena.nodes[1].down);
+        let _ = arena.cover::<true>(2);
+        arena.check_invariants();
+        arena.uncover::<true>(2);
+        arena.uncover_others::<true>(arena.nodes[1].down);
+        arena.uncover::<true>(1);
+        assert_eq!(arena, fresh);
+    }
+}

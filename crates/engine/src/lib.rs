@@ -1,0 +1,68 @@
+//! Exact cover by Knuth's Dancing Links.
+//!
+//! # Brief overview
+//!
+//! An *exact cover problem* has *items* and *options* (sets of items); a solution is a set of
+//! options that covers every *primary* item exactly once and every *secondary* item at most once
+//! (or, when options give secondary items *colors*, any number of times with one color). This
+//! crate solves such problems with Knuth's Algorithm X on dancing links (Algorithm C when
+//! colors are present), iteratively and with exact work counters:
+//!
+//! - [`ProblemBuilder`] builds an immutable [`Problem`] from named items and options;
+//! - [`Solver`] owns the mutable dancing-links arena and searches: [`Solver::first`],
+//!   [`Solver::solutions`] (a lazy iterator), [`Solver::count`] (`u128`) and
+//!   [`Solver::solve_with`] (a visitor returning [`ControlFlow`](std::ops::ControlFlow));
+//! - [`Config`] bounds a search (solutions, nodes, time, a cancel flag) and picks the
+//!   [`Heuristic`] (Knuth's minimum-remaining-values "S" heuristic, or the leftmost item);
+//! - [`Stats`] counts nodes and updates exactly as Knuth's DLX1 does, so node counts can be
+//!   compared with his programs on the same input;
+//! - [`Solver::prefixes`] and [`Solver::set_prefix`] split the search tree into subtrees, the
+//!   unit of work for threads, shards and clusters.
+//!
+//! The crate does no I/O; `dancecard-format` reads and writes problems as text.
+//!
+//! # Example
+//!
+//! Knuth's toy problem: seven items and six options with exactly one solution.
+//!
+//! ```
+//! use dancecard_engine::{ProblemBuilder, Solver};
+//!
+//! let mut b = ProblemBuilder::new();
+//! for name in ["a", "b", "c", "d", "e", "f", "g"] {
+//!     b.primary(name)?;
+//! }
+//! for option in ["c e", "a d g", "b c f", "a d f", "b g", "d e g"] {
+//!     b.option_by_names(option.split(' '))?;
+//! }
+//! let problem = b.build();
+//!
+//! let mut solver = Solver::new(&problem);
+//! let solution = solver.first().expect("the toy problem has a solution");
+//! let text: Vec<String> = solution.iter().map(|&o| problem.option_text(o)).collect();
+//! assert_eq!(text, ["a d f", "b g", "c e"]);
+//!
+//! let outcome = solver.count();
+//! assert_eq!(outcome.solutions, 1);
+//! assert!(outcome.is_complete());
+//! # Ok::<(), dancecard_engine::BuildError>(())
+//! ```
+//!
+//! # Crate features
+//!
+//! - `check-invariants`: check the arena's invariants at every node of every search (slow).
+
+#![deny(missing_docs, rustdoc::broken_intra_doc_links)]
+
+mod arena;
+mod ids;
+mod problem;
+mod solver;
+mod stats;
+
+pub use ids::{ColorId, ItemId, OptionId};
+pub use problem::{BuildError, Entry, ItemKind, Problem, ProblemBuilder, VerifyError};
+pub use solver::{
+    Config, Event, Heuristic, Outcome, PrefixError, Solution, Solutions, Solver, Stop,
+};
+pub use stats::Stats;

@@ -1,0 +1,873 @@
+//! The search: Knuth's Algorithm X (and Algorithm C with colors), iterative, bounded and
+//! resumable.
+//!
+//! The main loop follows DLX1 step by step (labels `X2`..`X8` in the code) so that on the same
+//! input it visits the same tree and reports the same node and update counts. It keeps its
+//! choices on an explicit stack (`choice`), never recursing: the depth is bounded only by the
+//! number of primary items, and is preallocated.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::arena::Arena;
+use crate::ids::{ItemId, OptionId};
+use crate::problem::Problem;
+use crate::stats::Stats;
+
+/// How the search picks the item to branch on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Heuristic {
+    /// Knuth's "S" heuristic, minimum remaining values: the first active primary item with the
+    /// fewest active options (as DLX1 does, so that node counts agree with it).
+    #[default]
+    Mrv,
+    /// The first active primary item, whatever its number of options.
+    Leftmost,
+}
+
+/// Limits and switches of a search. All limits are optional.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// How to choose the item to branch on.
+    pub heuristic: Heuristic,
+    /// Stop after this many solutions.
+    pub max_solutions: Option<u128>,
+    /// Stop before entering more than this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop after this much time (checked every [`Config::CHECK_INTERVAL`] nodes).
+    pub time_limit: Option<Duration>,
+    /// Stop when this flag becomes true (checked like the time limit).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Config {
+    /// The time limit, the cancel flag and progress reports are looked at once every this many
+    /// nodes. A node costs from a few nanoseconds to a few microseconds, so this is well under
+    /// a millisecond on the instances we know.
+    pub const CHECK_INTERVAL: u64 = 1024;
+
+    /// A configuration with the given heuristic and no limits.
+    pub fn with_heuristic(heuristic: Heuristic) -> Self {
+        Self { heuristic, ..Self::default() }
+    }
+}
+
+/// Why a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stop {
+    /// The whole tree was searched: the results are complete.
+    Exhausted,
+    /// `max_solutions` were found.
+    SolutionLimit,
+    /// The node budget ran out.
+    NodeLimit,
+    /// The time limit passed.
+    TimeLimit,
+    /// The cancel flag was raised.
+    Cancelled,
+    /// The visitor asked to stop.
+    Visitor,
+}
+
+impl Stop {
+    /// Whether the whole tree was searched.
+    pub fn is_complete(self) -> bool {
+        self == Stop::Exhausted
+    }
+}
+
+/// The result of a search: how many solutions it found and why it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Solutions found (all of them when `stop` is [`Stop::Exhausted`]).
+    pub solutions: u128,
+    /// Why the search ended.
+    pub stop: Stop,
+}
+
+impl Outcome {
+    /// Whether the search covered the whole tree.
+    pub fn is_complete(&self) -> bool {
+        self.stop.is_complete()
+    }
+}
+
+/// A prefix given to [`Solver::set_prefix`] that does not name a subtree.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PrefixError {
+    /// At this level the chosen item has fewer options than the index asks for.
+    #[error("choice {index} at level {level} is out of range: the item has {len} options")]
+    OutOfRange {
+        /// The level (0 is the root).
+        level: usize,
+        /// The requested index.
+        index: u32,
+        /// The number of options of the item chosen at that level.
+        len: u32,
+    },
+    /// The prefix continues past a solution.
+    #[error("the prefix reaches a solution at level {level} and cannot continue")]
+    PastSolution {
+        /// The level where the solution was reached.
+        level: usize,
+    },
+}
+
+/// A solution found by the search: the chosen options, in the order they were chosen.
+#[derive(Clone, Copy, Debug)]
+pub struct Solution<'a> {
+    nodes: &'a [u32],
+    arena: &'a Arena,
+}
+
+impl<'a> Solution<'a> {
+    /// The number of options in the solution.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the solution is empty (only for a problem without primary items).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The chosen options, level by level.
+    pub fn options(&self) -> impl ExactSizeIterator<Item = OptionId> + 'a {
+        let arena = self.arena;
+        self.nodes.iter().map(move |&x| arena.option_of(x))
+    }
+
+    /// The chosen options as a vector.
+    pub fn to_vec(&self) -> Vec<OptionId> {
+        self.options().collect()
+    }
+}
+
+/// What the search reports to while it runs. All methods have empty defaults, so that a sink
+/// implements only what it needs and the rest compiles away.
+pub(crate) trait Sink {
+    /// A solution; `Break` pauses the search right after it (it can be resumed).
+    #[inline(always)]
+    fn solution(&mut self, _solution: Solution<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    /// The search reached the depth cap with `choice` made (used to list subtrees).
+    #[inline(always)]
+    fn frontier(&mut self, _solver: &Solver, _level: usize) {}
+    /// Called every [`Config::CHECK_INTERVAL`] nodes; `Break` cancels the search.
+    #[inline(always)]
+    fn tick(&mut self, _solver: &Solver) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    /// Whether the trace hooks below are wanted (a constant, so they compile away).
+    const TRACE: bool = false;
+    /// An event of the trace.
+    #[inline(always)]
+    fn event(&mut self, _event: Event, _nodes: u64) {}
+}
+
+/// One step of the search, as reported by [`Solver::trace`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A level was entered (a node of the search tree).
+    Enter {
+        /// The level (0 is the root).
+        level: usize,
+    },
+    /// The item to branch on was chosen; it has `len` options left.
+    Choose {
+        /// The level.
+        level: usize,
+        /// The chosen item.
+        item: ItemId,
+        /// Its number of active options.
+        len: u32,
+    },
+    /// An item was covered (removed with every option through it).
+    Cover {
+        /// The item.
+        item: ItemId,
+    },
+    /// An item was uncovered (restored).
+    Uncover {
+        /// The item.
+        item: ItemId,
+    },
+    /// An option was tried at a level.
+    Try {
+        /// The level.
+        level: usize,
+        /// The option.
+        option: OptionId,
+    },
+    /// An option was taken back at a level.
+    Untry {
+        /// The level.
+        level: usize,
+        /// The option.
+        option: OptionId,
+    },
+    /// A solution was found (the options tried at levels 0..=level).
+    Solution {
+        /// The deepest level.
+        level: usize,
+    },
+    /// The options of a level's item are exhausted: the search backs up.
+    Backtrack {
+        /// The level left.
+        level: usize,
+    },
+}
+
+/// Where a paused search stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Not started (or finished and reset): the arena is pristine.
+    Fresh,
+    /// Paused right after reporting a solution at `level`: levels `0..=level` are applied.
+    AtSolution,
+}
+
+/// A search over one [`Problem`]: the mutable arena, the choice stack and the counters.
+///
+/// The problem stays immutable; a solver owns everything that changes, so several solvers can
+/// search one problem at the same time (for example one per thread, each under its own
+/// [prefix](Solver::set_prefix)).
+///
+/// # Example
+///
+/// ```
+/// use dancecard_engine::{ProblemBuilder, Solver};
+///
+/// let mut b = ProblemBuilder::new();
+/// for name in ["a", "b", "c"] {
+///     b.primary(name)?;
+/// }
+/// for option in [["a", "b"], ["c", "a"], ["b", "c"]] {
+///     b.option_by_names(option)?;
+/// }
+/// b.option_by_names(["c"])?;
+/// let problem = b.build();
+/// let mut solver = Solver::new(&problem);
+/// let outcome = solver.count();
+/// assert_eq!(outcome.solutions, 1);
+/// assert!(outcome.is_complete());
+/// assert_eq!(solver.stats().nodes, 4);
+/// # Ok::<(), dancecard_engine::BuildError>(())
+/// ```
+#[derive(Debug)]
+pub struct Solver {
+    arena: Arena,
+    config: Config,
+    stats: Stats,
+    /// `choice[l]` is the option node tried at level `l` (`x_l` in Knuth).
+    choice: Vec<u32>,
+    /// The choice indices of the subtree this solver is restricted to.
+    prefix: Vec<u32>,
+    /// Search levels are capped here (used to list subtrees).
+    cap: usize,
+    level: usize,
+    phase: Phase,
+    last_stop: Stop,
+    colored: bool,
+}
+
+impl Solver {
+    /// A solver for `problem` with the default configuration (MRV, no limits).
+    pub fn new(problem: &Problem) -> Solver {
+        Solver::with_config(problem, Config::default())
+    }
+
+    /// A solver for `problem` with the given configuration.
+    pub fn with_config(problem: &Problem, config: Config) -> Solver {
+        let arena = Arena::new(problem);
+        let colored = !arena.colors.is_empty();
+        Solver {
+            choice: vec![0; arena.n_primary as usize + 1],
+            arena,
+            config,
+            stats: Stats::default(),
+            prefix: Vec::new(),
+            cap: usize::MAX,
+            level: 0,
+            phase: Phase::Fresh,
+            last_stop: Stop::Exhausted,
+            colored,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Changes the configuration (abandoning a paused search).
+    pub fn set_config(&mut self, config: Config) {
+        self.abandon();
+        self.config = config;
+    }
+
+    /// The counters of the last search (or of the current one, from a visitor).
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// Restricts later searches to the subtree reached by these choice indices: at level `l`
+    /// the search takes the `prefix[l]`-th option (from 0, top to bottom) of the item the
+    /// heuristic chooses. See [`Solver::prefixes`]. An empty prefix is the whole tree.
+    ///
+    /// The prefix is checked when the search starts; a bad one makes it end at once with no
+    /// solution (use [`Solver::check_prefix`] to get the reason).
+    pub fn set_prefix(&mut self, prefix: &[u32]) {
+        self.abandon();
+        self.prefix = prefix.to_vec();
+    }
+
+    /// Checks that `prefix` names a subtree of this problem under the current heuristic.
+    pub fn check_prefix(&mut self, prefix: &[u32]) -> Result<(), PrefixError> {
+        self.abandon();
+        let saved = std::mem::replace(&mut self.prefix, prefix.to_vec());
+        let result = self.apply_prefix().map(|_| ());
+        self.undo_levels(self.level);
+        self.prefix = saved;
+        result
+    }
+
+    /// The choice prefixes of the subtrees at `depth` (under the current prefix, if any).
+    ///
+    /// Each returned prefix is either `depth` choices long and names a subtree, or shorter
+    /// and ends in a solution reached above `depth`. Every solution lies under exactly one
+    /// returned prefix, so the counts under all of them add up to the total count.
+    pub fn prefixes(&mut self, depth: usize) -> Vec<Vec<u32>> {
+        struct Collect(Vec<Vec<u32>>);
+        impl Sink for Collect {
+            fn solution(&mut self, _: Solution<'_>) -> ControlFlow<()> {
+                ControlFlow::Continue(())
+            }
+            fn frontier(&mut self, solver: &Solver, level: usize) {
+                self.0.push(solver.choice_indices(level));
+            }
+        }
+        let mut sink = Collect(Vec::new());
+        // Solutions above the cap are reported through `frontier` as well (see `run`).
+        self.cap = depth.max(self.prefix.len());
+        let saved = std::mem::take(&mut self.config);
+        self.config = Config::with_heuristic(saved.heuristic);
+        self.config.cancel = saved.cancel.clone();
+        self.start();
+        let _ = self.run(&mut sink, true);
+        self.cap = usize::MAX;
+        self.config = saved;
+        sink.0
+    }
+
+    /// The choice indices of levels `0..levels`: for each level, the position (from 0) of the
+    /// option tried in its item's list.
+    fn choice_indices(&self, levels: usize) -> Vec<u32> {
+        (0..levels).map(|l| self.index_at(l).0).collect()
+    }
+
+    /// At level `l`: the position of the tried option in its item's list, and the list's length.
+    fn index_at(&self, l: usize) -> (u32, u32) {
+        let x = self.choice[l];
+        let i = self.arena.nodes[x as usize].top as u32;
+        let mut k = 0;
+        let mut p = self.arena.nodes[i as usize].down;
+        while p != x {
+            k += 1;
+            p = self.arena.nodes[p as usize].down;
+        }
+        (k, self.arena.len(i))
+    }
+
+    /// An estimate of the fraction of the tree explored so far, from the choice indices of the
+    /// current levels (Knuth's progress estimate: the tried option `k` of `n` at each level).
+    /// Meaningful from a visitor or progress report during a search; 0 before, 1 after.
+    pub fn progress(&self) -> f64 {
+        let mut fraction = 0.0;
+        let mut weight = 1.0;
+        for l in self.prefix.len()..self.level {
+            let (k, n) = self.index_at(l);
+            weight /= f64::from(n.max(1));
+            fraction += weight * f64::from(k);
+        }
+        fraction + weight / 2.0
+    }
+
+    /// The current depth of the search (for progress reports).
+    pub fn level(&self) -> usize {
+        self.level
+    }
+
+    /// Finds the first solution (in search order), or `None`.
+    pub fn first(&mut self) -> Option<Vec<OptionId>> {
+        let mut found = None;
+        let _ = self.solve_with(|s| {
+            found = Some(s.to_vec());
+            ControlFlow::Break(())
+        });
+        found
+    }
+
+    /// Counts the solutions (all of them, unless a limit stops the search first).
+    pub fn count(&mut self) -> Outcome {
+        struct Count;
+        impl Sink for Count {}
+        self.start();
+        self.run(&mut Count, false)
+    }
+
+    /// Counts like [`Solver::count`], and calls `progress(self)` about every
+    /// [`Config::CHECK_INTERVAL`] nodes (for a progress bar); returning `Break` cancels.
+    pub fn count_with_progress<F>(&mut self, progress: F) -> Outcome
+    where
+        F: FnMut(&Solver) -> ControlFlow<()>,
+    {
+        struct Progress<F>(F);
+        impl<F: FnMut(&Solver) -> ControlFlow<()>> Sink for Progress<F> {
+            fn tick(&mut self, solver: &Solver) -> ControlFlow<()> {
+                (self.0)(solver)
+            }
+        }
+        self.start();
+        self.run(&mut Progress(progress), false)
+    }
+
+    /// Calls `visit` with every solution until it returns `Break` or the search ends.
+    pub fn solve_with<F>(&mut self, visit: F) -> Outcome
+    where
+        F: FnMut(Solution<'_>) -> ControlFlow<()>,
+    {
+        struct Visit<F>(F, bool);
+        impl<F: FnMut(Solution<'_>) -> ControlFlow<()>> Sink for Visit<F> {
+            fn solution(&mut self, solution: Solution<'_>) -> ControlFlow<()> {
+                let flow = (self.0)(solution);
+                self.1 = flow.is_break();
+                flow
+            }
+        }
+        self.start();
+        let mut sink = Visit(visit, false);
+        let outcome = self.run(&mut sink, false);
+        if sink.1 {
+            // The visitor stopped the search: do not leave it paused.
+            self.abandon();
+            return Outcome { solutions: outcome.solutions, stop: Stop::Visitor };
+        }
+        outcome
+    }
+
+    /// All solutions as a lazy iterator: each `next` resumes the search where it paused.
+    pub fn solutions(&mut self) -> Solutions<'_> {
+        self.start();
+        Solutions { solver: self, done: false }
+    }
+
+    /// Runs the search and records its events (at most `max_events`), for teaching tools.
+    /// Returns the events and whether the search ended before the cap.
+    pub fn trace(&mut self, max_events: usize) -> (Vec<(Event, u64)>, bool) {
+        struct Trace {
+            events: Vec<(Event, u64)>,
+            max: usize,
+        }
+        impl Sink for Trace {
+            const TRACE: bool = true;
+            fn solution(&mut self, _: Solution<'_>) -> ControlFlow<()> {
+                if self.events.len() >= self.max {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            }
+            fn event(&mut self, event: Event, nodes: u64) {
+                if self.events.len() < self.max {
+                    self.events.push((event, nodes));
+                }
+            }
+            fn tick(&mut self, _: &Solver) -> ControlFlow<()> {
+                if self.events.len() >= self.max {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            }
+        }
+        self.start();
+        let mut sink = Trace { events: Vec::new(), max: max_events };
+        let outcome = self.run(&mut sink, false);
+        self.abandon();
+        let complete = outcome.is_complete() && sink.events.len() < max_events;
+        (sink.events, complete)
+    }
+
+    /// The items of the problem in the order the arena keeps them (primaries first).
+    fn item_id(&self, i: u32) -> ItemId {
+        self.arena.item_ids[i as usize]
+    }
+
+    /// Gets ready for a new search: abandons a paused one and clears the counters.
+    fn start(&mut self) {
+        self.abandon();
+        self.stats = Stats::default();
+    }
+
+    /// Undoes the levels of a paused search, restoring the arena (I5).
+    fn abandon(&mut self) {
+        if self.phase == Phase::AtSolution {
+            self.undo_levels(self.level + 1);
+            self.phase = Phase::Fresh;
+        }
+        self.level = 0;
+    }
+
+    /// Undoes levels `0..levels`, each with its item covered and its option's items covered.
+    fn undo_levels(&mut self, levels: usize) {
+        for l in (0..levels).rev() {
+            let x = self.choice[l];
+            let i = self.arena.nodes[x as usize].top as u32;
+            if self.colored {
+                self.arena.uncover_others::<true>(x);
+                self.arena.uncover::<true>(i);
+            } else {
+                self.arena.uncover_others::<false>(x);
+                self.arena.uncover::<false>(i);
+            }
+        }
+    }
+
+    /// Applies the prefix: returns `Ok(true)` if it ends in a solution. On error, the levels
+    /// applied so far are `0..self.level`.
+    fn apply_prefix(&mut self) -> Result<bool, PrefixError> {
+        self.level = 0;
+        for (l, &k) in self.prefix.clone().iter().enumerate() {
+            if self.arena.items[0].next == 0 {
+                return Err(PrefixError::PastSolution { level: l.saturating_sub(1) });
+            }
+            let i = self.choose();
+            let len = self.arena.len(i);
+            if k >= len {
+                return Err(PrefixError::OutOfRange { level: l, index: k, len });
+            }
+            let mut x = self.arena.nodes[i as usize].down;
+            for _ in 0..k {
+                x = self.arena.nodes[x as usize].down;
+            }
+            self.choice[l] = x;
+            if self.colored {
+                self.stats.updates += self.arena.cover::<true>(i);
+                self.stats.updates += self.arena.cover_others::<true>(x);
+            } else {
+                self.stats.updates += self.arena.cover::<false>(i);
+                self.stats.updates += self.arena.cover_others::<false>(x);
+            }
+            self.level = l + 1;
+        }
+        Ok(!self.prefix.is_empty() && self.arena.items[0].next == 0)
+    }
+
+    /// X3: the item to branch on, by the configured heuristic.
+    #[inline(always)]
+    fn choose(&self) -> u32 {
+        let items = &self.arena.items;
+        let first = items[0].next;
+        match self.config.heuristic {
+            Heuristic::Leftmost => first,
+            Heuristic::Mrv => {
+                let mut best = first;
+                let mut t = u32::MAX;
+                let mut k = first;
+                while k != 0 {
+                    let len = self.arena.len(k);
+                    if len < t {
+                        best = k;
+                        t = len;
+                        if t == 0 {
+                            break;
+                        }
+                    }
+                    k = items[k as usize].next;
+                }
+                best
+            }
+        }
+    }
+
+    fn run<S: Sink>(&mut self, sink: &mut S, listing: bool) -> Outcome {
+        let started = Instant::now();
+        let outcome = if self.colored {
+            self.run_x::<true, S>(sink, listing)
+        } else {
+            self.run_x::<false, S>(sink, listing)
+        };
+        self.stats.elapsed += started.elapsed();
+        self.last_stop = outcome.stop;
+        outcome
+    }
+
+    /// The main loop (Algorithm X; Algorithm C when `COLORED`).
+    ///
+    /// On return either the search is paused at a solution (`phase == AtSolution`, only when
+    /// the sink asked for it) or the arena is restored (I5).
+    fn run_x<const COLORED: bool, S: Sink>(&mut self, sink: &mut S, listing: bool) -> Outcome {
+        let deadline = self.config.time_limit.map(|t| Instant::now() + t);
+        let max_nodes = self.config.max_nodes.unwrap_or(u64::MAX);
+        let max_solutions = self.config.max_solutions.unwrap_or(u128::MAX);
+        let cancel = self.config.cancel.clone();
+        let mut updates: u64 = 0;
+        let mut nodes = self.stats.nodes;
+        let base;
+        let mut level;
+        let mut x: u32;
+        let mut i: u32;
+
+        macro_rules! event {
+            ($e:expr) => {
+                if S::TRACE {
+                    sink.event($e, nodes);
+                }
+            };
+        }
+        macro_rules! finish {
+            ($stop:expr, $applied:expr) => {{
+                self.stats.updates += updates;
+                self.stats.nodes = nodes;
+                self.undo_levels($applied);
+                self.level = 0;
+                self.phase = Phase::Fresh;
+                return Outcome { solutions: self.stats.solutions, stop: $stop };
+            }};
+        }
+
+        // X1: initialize, or resume.
+        let mut resume = self.phase == Phase::AtSolution;
+        match self.phase {
+            Phase::AtSolution => {
+                self.phase = Phase::Fresh;
+                base = self.prefix.len();
+                level = self.level;
+                x = self.choice[level];
+                i = self.arena.nodes[x as usize].top as u32;
+                event!(Event::Untry { level, option: self.arena.option_of(x) });
+                self.arena.uncover_others::<COLORED>(x);
+                x = self.arena.nodes[x as usize].down;
+            }
+            Phase::Fresh => {
+                match self.apply_prefix() {
+                    Err(_) => finish!(Stop::Exhausted, self.level),
+                    Ok(true) => {
+                        // The prefix itself is a solution: the subtree is one leaf.
+                        level = self.prefix.len() - 1;
+                        nodes += 1;
+                        self.stats.solutions += 1;
+                        if listing {
+                            sink.frontier(self, level + 1);
+                        }
+                        let _ = sink.solution(Solution {
+                            nodes: &self.choice[..=level],
+                            arena: &self.arena,
+                        });
+                        finish!(Stop::Exhausted, level + 1);
+                    }
+                    Ok(false) => {}
+                }
+                base = self.prefix.len();
+                level = base;
+                if self.arena.items[0].next == 0 {
+                    // No primary items at all: the empty set is the only solution.
+                    nodes += 1;
+                    self.stats.solutions += 1;
+                    let _ = sink.solution(Solution { nodes: &[], arena: &self.arena });
+                    finish!(Stop::Exhausted, level);
+                }
+                // X2 is folded into X5: the root always has an item to choose.
+                i = 0;
+                x = 0;
+            }
+        }
+
+        'forward: loop {
+            if !resume {
+                // Entering `level`: a node of the search tree.
+                if nodes >= max_nodes {
+                    finish!(Stop::NodeLimit, level);
+                }
+                nodes += 1;
+                if nodes % Config::CHECK_INTERVAL == 0 {
+                    self.stats.nodes = nodes;
+                    self.level = level;
+                    if cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                        finish!(Stop::Cancelled, level);
+                    }
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        finish!(Stop::TimeLimit, level);
+                    }
+                    if sink.tick(self).is_break() {
+                        finish!(Stop::Cancelled, level);
+                    }
+                }
+                #[cfg(any(test, feature = "check-invariants"))]
+                self.arena.check_invariants();
+                event!(Event::Enter { level });
+                if level == self.cap {
+                    // Listing subtrees: this one is a unit; back up without branching.
+                    self.level = level;
+                    sink.frontier(self, level);
+                    if level == base {
+                        finish!(Stop::Exhausted, level);
+                    }
+                    level -= 1;
+                    x = self.choice[level];
+                    i = self.arena.nodes[x as usize].top as u32;
+                    event!(Event::Untry { level, option: self.arena.option_of(x) });
+                    self.arena.uncover_others::<COLORED>(x);
+                    x = self.arena.nodes[x as usize].down;
+                } else {
+                    // X3: choose an item; X4: cover it.
+                    i = self.choose();
+                    event!(Event::Choose { level, item: self.item_id(i), len: self.arena.len(i) });
+                    event!(Event::Cover { item: self.item_id(i) });
+                    updates += self.arena.cover::<COLORED>(i);
+                    x = self.arena.nodes[i as usize].down;
+                }
+            }
+            resume = false;
+            // X5: try option `x` of item `i`, or X7: back up when the list is exhausted.
+            loop {
+                if x == i {
+                    event!(Event::Uncover { item: self.item_id(i) });
+                    self.arena.uncover::<COLORED>(i);
+                    event!(Event::Backtrack { level });
+                    // X8: leave the level.
+                    loop {
+                        if level == base {
+                            finish!(Stop::Exhausted, level);
+                        }
+                        level -= 1;
+                        x = self.choice[level];
+                        i = self.arena.nodes[x as usize].top as u32;
+                        event!(Event::Untry { level, option: self.arena.option_of(x) });
+                        // X6: uncover the other items of the option, take the next one.
+                        self.arena.uncover_others::<COLORED>(x);
+                        x = self.arena.nodes[x as usize].down;
+                        if x != i {
+                            break;
+                        }
+                        event!(Event::Uncover { item: self.item_id(i) });
+                        self.arena.uncover::<COLORED>(i);
+                        event!(Event::Backtrack { level });
+                    }
+                }
+                self.choice[level] = x;
+                event!(Event::Try { level, option: self.arena.option_of(x) });
+                if S::TRACE {
+                    self.trace_others(x, sink, nodes);
+                }
+                updates += self.arena.cover_others::<COLORED>(x);
+                if self.arena.items[0].next != 0 {
+                    level += 1;
+                    continue 'forward;
+                }
+                // X2: every primary item is covered: a solution (which is a node too).
+                nodes += 1;
+                self.stats.solutions += 1;
+                event!(Event::Solution { level });
+                if listing {
+                    self.level = level;
+                    sink.frontier(self, level + 1);
+                }
+                let flow =
+                    sink.solution(Solution { nodes: &self.choice[..=level], arena: &self.arena });
+                if self.stats.solutions >= max_solutions {
+                    finish!(Stop::SolutionLimit, level + 1);
+                }
+                if flow.is_break() {
+                    self.stats.updates += updates;
+                    self.stats.nodes = nodes;
+                    self.level = level;
+                    self.phase = Phase::AtSolution;
+                    return Outcome { solutions: self.stats.solutions, stop: Stop::Visitor };
+                }
+                event!(Event::Untry { level, option: self.arena.option_of(x) });
+                self.arena.uncover_others::<COLORED>(x);
+                x = self.arena.nodes[x as usize].down;
+            }
+        }
+    }
+
+    /// Reports the covers that `cover_others(x)` is about to make (trace only).
+    fn trace_others<S: Sink>(&self, x: u32, sink: &mut S, nodes: u64) {
+        let mut p = x + 1;
+        while p != x {
+            let node = self.arena.nodes[p as usize];
+            if node.top <= 0 {
+                p = node.up;
+                continue;
+            }
+            let colored = self.colored && self.arena.colors[p as usize] != 0;
+            if !colored {
+                sink.event(Event::Cover { item: self.item_id(node.top as u32) }, nodes);
+            }
+            p += 1;
+        }
+    }
+
+    /// Checks the arena's invariants (I1)-(I3), panicking with the broken one's number.
+    pub fn check_invariants(&self) {
+        self.arena.check_invariants();
+    }
+
+    /// Whether the arena is back in its initial state (I5), compared with a fresh build.
+    pub fn is_pristine(&self, problem: &Problem) -> bool {
+        self.arena == Arena::new(problem)
+    }
+}
+
+/// The lazy iterator of [`Solver::solutions`]; each item is a solution's options, level by level.
+#[derive(Debug)]
+pub struct Solutions<'s> {
+    solver: &'s mut Solver,
+    done: bool,
+}
+
+impl Solutions<'_> {
+    /// The search's counters so far.
+    pub fn stats(&self) -> &Stats {
+        self.solver.stats()
+    }
+
+    /// How the search ended, once the iterator has returned `None`.
+    pub fn outcome(&self) -> Option<Stop> {
+        self.done.then_some(self.last_stop())
+    }
+
+    fn last_stop(&self) -> Stop {
+        self.solver.last_stop
+    }
+}
+
+impl Iterator for Solutions<'_> {
+    type Item = Vec<OptionId>;
+
+    fn next(&mut self) -> Option<Vec<OptionId>> {
+        if self.done {
+            return None;
+        }
+        struct Take(Option<Vec<OptionId>>);
+        impl Sink for Take {
+            fn solution(&mut self, solution: Solution<'_>) -> ControlFlow<()> {
+                self.0 = Some(solution.to_vec());
+                ControlFlow::Break(())
+            }
+        }
+        let mut take = Take(None);
+        let outcome = self.solver.run(&mut take, false);
+        if self.solver.phase == Phase::Fresh {
+            self.done = true;
+        }
+        let _ = outcome;
+        take.0
+    }
+}

@@ -1,0 +1,435 @@
+//! The engine against known counts, Knuth's DLX1 statistics and a brute-force oracle.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use dancecard_engine::{
+    Config, Entry, Event, Heuristic, OptionId, Problem, ProblemBuilder, Solver, Stop,
+};
+use dancecard_testkit::{brute_force, raw_problem, RawProblem};
+use proptest::prelude::*;
+
+fn testdata(path: &str) -> Vec<u8> {
+    let full = format!("{}/../../testdata/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+fn instance(name: &str) -> Problem {
+    dancecard_format::parse_dlx(&testdata(&format!("instances/{name}.dlx"))).unwrap().problem
+}
+
+fn toy() -> Problem {
+    let mut b = ProblemBuilder::new();
+    for name in ["a", "b", "c", "d", "e", "f", "g"] {
+        b.primary(name).unwrap();
+    }
+    for option in ["c e", "a d g", "b c f", "a d f", "b g", "d e g"] {
+        b.option_by_names(option.split(' ')).unwrap();
+    }
+    b.build()
+}
+
+fn from_raw(raw: &RawProblem) -> Problem {
+    dancecard_format::parse_dlx(raw.to_dlx().as_bytes()).unwrap().problem
+}
+
+fn all_solutions(problem: &Problem, heuristic: Heuristic) -> Vec<Vec<usize>> {
+    let mut solver = Solver::with_config(problem, Config::with_heuristic(heuristic));
+    let mut out: Vec<Vec<usize>> = solver
+        .solutions()
+        .map(|s| {
+            problem.verify(&s).expect("every solution verifies");
+            let mut v: Vec<usize> = s.iter().map(|o| o.index()).collect();
+            v.sort();
+            v
+        })
+        .collect();
+    assert!(solver.is_pristine(problem), "(I5) the arena is restored");
+    out.sort();
+    out
+}
+
+/// Langford pairs: values `1..=n` and positions `1..=2n`, all primary; value `v` at
+/// positions `j` and `j + v + 1`.
+fn langford(n: usize) -> Problem {
+    let mut b = ProblemBuilder::new();
+    let values: Vec<_> = (1..=n).map(|v| b.primary(&format!("v{v}")).unwrap()).collect();
+    let slots: Vec<_> = (1..=2 * n).map(|s| b.primary(&format!("s{s}")).unwrap()).collect();
+    for v in 1..=n {
+        for j in 0..2 * n {
+            if j + v + 1 < 2 * n {
+                b.option([values[v - 1], slots[j], slots[j + v + 1]]).unwrap();
+            }
+        }
+    }
+    b.build()
+}
+
+#[test]
+fn knuth_toy_problem() {
+    let p = toy();
+    let mut solver = Solver::new(&p);
+    let first = solver.first().unwrap();
+    let text: Vec<String> = first.iter().map(|&o| p.option_text(o)).collect();
+    assert_eq!(text, ["a d f", "b g", "c e"]);
+    let outcome = solver.count();
+    assert_eq!((outcome.solutions, outcome.stop), (1, Stop::Exhausted));
+    assert!(solver.is_pristine(&p));
+    assert_eq!(all_solutions(&p, Heuristic::Leftmost), [[0, 3, 4]]);
+}
+
+#[test]
+fn unsolvable_problem() {
+    // Item c is in no option.
+    let mut b = ProblemBuilder::new();
+    for name in ["a", "b", "c"] {
+        b.primary(name).unwrap();
+    }
+    b.option_by_names(["a", "b"]).unwrap();
+    b.option_by_names(["a"]).unwrap();
+    b.option_by_names(["b"]).unwrap();
+    let p = b.build();
+    let mut solver = Solver::new(&p);
+    assert_eq!(solver.first(), None);
+    let outcome = solver.count();
+    assert_eq!(outcome.solutions, 0);
+    assert!(outcome.is_complete());
+    // MRV picks c at once (no options): one node.
+    assert_eq!(solver.stats().nodes, 1);
+    let mut left = Solver::with_config(&p, Config::with_heuristic(Heuristic::Leftmost));
+    assert_eq!(left.count().solutions, 0);
+    assert!(left.stats().nodes > 1);
+    assert!(left.is_pristine(&p));
+}
+
+#[test]
+fn no_primary_items_has_the_empty_solution() {
+    let p = ProblemBuilder::new().build();
+    let mut solver = Solver::new(&p);
+    assert_eq!(solver.first(), Some(vec![]));
+    assert_eq!(solver.count().solutions, 1);
+}
+
+#[test]
+fn colors() {
+    // Two rows of a 2-cell strip must agree on the color of the shared edge `x`.
+    let mut b = ProblemBuilder::new();
+    let a = b.primary("a").unwrap();
+    let c = b.primary("c").unwrap();
+    let x = b.secondary("x").unwrap();
+    let y = b.secondary("y").unwrap();
+    let red = b.color("red").unwrap();
+    let blue = b.color("blue").unwrap();
+    b.option([Entry::plain(a), Entry::colored(x, red)]).unwrap(); // 0
+    b.option([Entry::plain(a), Entry::colored(x, blue)]).unwrap(); // 1
+    b.option([Entry::plain(c), Entry::colored(x, red), Entry::plain(y)]).unwrap(); // 2
+    b.option([Entry::plain(c), Entry::plain(x)]).unwrap(); // 3: uncolored x is exclusive
+    b.option([Entry::plain(c), Entry::colored(x, blue)]).unwrap(); // 4
+    let p = b.build();
+    assert_eq!(all_solutions(&p, Heuristic::Mrv), [[0, 2], [1, 4]]);
+    assert_eq!(all_solutions(&p, Heuristic::Leftmost), [[0, 2], [1, 4]]);
+}
+
+#[test]
+fn uncolored_secondary_is_covered_at_most_once() {
+    let mut b = ProblemBuilder::new();
+    for name in ["a", "b"] {
+        b.primary(name).unwrap();
+    }
+    b.secondary("x").unwrap();
+    b.option_by_names(["a", "x"]).unwrap();
+    b.option_by_names(["b", "x"]).unwrap();
+    b.option_by_names(["b"]).unwrap();
+    b.option_by_names(["a"]).unwrap();
+    let p = b.build();
+    assert_eq!(all_solutions(&p, Heuristic::Mrv), [[0, 2], [1, 3], [2, 3]]);
+}
+
+/// The instances with DLX1's exact node and update counts (testdata/instances/README.md).
+fn check_instance(name: &str, solutions: u128, nodes: u64, updates: u64) {
+    let p = instance(name);
+    let mut solver = Solver::new(&p);
+    let outcome = solver.count();
+    assert!(outcome.is_complete());
+    let stats = *solver.stats();
+    assert_eq!(
+        (stats.solutions, stats.nodes, stats.updates),
+        (solutions, nodes, updates),
+        "{name}: solutions, nodes, updates"
+    );
+    assert!(solver.is_pristine(&p), "(I5) {name}");
+}
+
+#[test]
+fn dlx1_counts_queens8() {
+    check_instance("queens8", 92, 1_049, 16_680);
+}
+
+#[test]
+fn dlx1_counts_domino6x6() {
+    check_instance("domino6x6", 6_728, 25_695, 95_296);
+}
+
+#[test]
+fn dlx1_counts_sudoku_inkala() {
+    check_instance("sudoku_inkala", 1, 2_826, 50_570);
+}
+
+#[test]
+fn dlx1_counts_queens12() {
+    check_instance("queens12", 14_200, 211_716, 3_594_752);
+}
+
+#[test]
+fn dlx1_counts_domino8x8() {
+    check_instance("domino8x8", 12_988_816, 50_102_176, 184_609_612);
+}
+
+#[test]
+fn dlx1_counts_pent6x10() {
+    check_instance("pent6x10", 9_356, 3_637_261, 1_242_377_480);
+}
+
+#[test]
+fn langford_pairs() {
+    let truth = String::from_utf8(testdata("ground-truth/langford_L2n.tsv")).unwrap();
+    for line in truth.lines().filter(|l| !l.starts_with('#') && !l.starts_with('n')) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let n: usize = cols[0].parse().unwrap();
+        if n > 8 {
+            continue;
+        }
+        let count: u128 = cols[2].parse().unwrap();
+        assert_eq!(Solver::new(&langford(n)).count().solutions, count, "Langford n = {n}");
+    }
+    assert_eq!(Solver::new(&langford(7)).count().solutions, 52);
+}
+
+#[test]
+fn iterator_is_lazy_and_resumable() {
+    let p = instance("domino8x8");
+    let mut solver = Solver::new(&p);
+    let three: Vec<Vec<OptionId>> = solver.solutions().take(3).collect();
+    assert_eq!(three.len(), 3);
+    assert!(solver.stats().nodes < 200, "taking 3 solutions must not search the tree");
+    for s in &three {
+        p.verify(s).unwrap();
+    }
+    assert_ne!(three[0], three[1]);
+    // A new search after an abandoned iteration starts from scratch and restores the arena.
+    let again: Vec<Vec<OptionId>> = solver.solutions().take(3).collect();
+    assert_eq!(again, three);
+    let small = instance("queens8");
+    let mut solver = Solver::new(&small);
+    let mut it = solver.solutions();
+    let all: Vec<_> = it.by_ref().collect();
+    assert_eq!(all.len(), 92);
+    assert_eq!(it.outcome(), Some(Stop::Exhausted));
+    assert!(solver.is_pristine(&small));
+}
+
+#[test]
+fn visitor_can_stop_the_search() {
+    let p = instance("queens8");
+    let mut solver = Solver::new(&p);
+    let mut seen = 0;
+    let outcome = solver.solve_with(|_| {
+        seen += 1;
+        if seen == 10 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!((outcome.solutions, outcome.stop), (10, Stop::Visitor));
+    assert!(solver.is_pristine(&p));
+}
+
+#[test]
+fn limits_stop_the_search_and_say_so() {
+    let p = instance("queens12");
+    let limited = |config: Config| {
+        let mut solver = Solver::with_config(&p, config);
+        let outcome = solver.count();
+        assert!(solver.is_pristine(&p), "(I5) after a stop");
+        (outcome, *solver.stats())
+    };
+    let (o, _) = limited(Config { max_solutions: Some(100), ..Config::default() });
+    assert_eq!((o.solutions, o.stop), (100, Stop::SolutionLimit));
+    let (o, s) = limited(Config { max_nodes: Some(5_000), ..Config::default() });
+    assert_eq!(o.stop, Stop::NodeLimit);
+    assert_eq!(s.nodes, 5_000);
+    assert!(o.solutions < 14_200);
+    let cancel = Arc::new(AtomicBool::new(true));
+    let (o, s) = limited(Config { cancel: Some(cancel), ..Config::default() });
+    assert_eq!(o.stop, Stop::Cancelled);
+    assert_eq!(s.nodes, Config::CHECK_INTERVAL);
+    let (o, _) = limited(Config { time_limit: Some(Duration::ZERO), ..Config::default() });
+    assert_eq!(o.stop, Stop::TimeLimit);
+    // The collected solutions of a stopped search are real.
+    let mut solver =
+        Solver::with_config(&p, Config { max_solutions: Some(5), ..Config::default() });
+    let got: Vec<_> = solver.solutions().collect();
+    assert_eq!(got.len(), 5);
+    for s in &got {
+        p.verify(s).unwrap();
+    }
+}
+
+#[test]
+fn cancel_from_another_thread() {
+    let p = instance("pent6x10");
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let mut solver = Solver::with_config(&p, Config { cancel: Some(cancel), ..Config::default() });
+    let outcome = solver.count();
+    stopper.join().unwrap();
+    assert_eq!(outcome.stop, Stop::Cancelled);
+    assert!(solver.stats().elapsed < Duration::from_secs(60));
+    assert!(solver.is_pristine(&p));
+}
+
+#[test]
+fn subtree_counts_add_up() {
+    for (name, total) in [("queens8", 92u128), ("domino6x6", 6_728), ("queens12", 14_200)] {
+        let p = instance(name);
+        for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
+            for depth in [0, 1, 2, 3, 5] {
+                let mut solver = Solver::with_config(&p, Config::with_heuristic(heuristic));
+                let units = solver.prefixes(depth);
+                assert!(solver.is_pristine(&p));
+                let mut sum = 0;
+                for unit in &units {
+                    assert!(unit.len() <= depth);
+                    solver.check_prefix(unit).unwrap();
+                    solver.set_prefix(unit);
+                    sum += solver.count().solutions;
+                }
+                assert!(solver.is_pristine(&p));
+                assert_eq!(sum, total, "{name} {heuristic:?} depth {depth}: {} units", units.len());
+            }
+        }
+    }
+    // A prefix that goes past a solution, or out of range, is refused.
+    let p = toy();
+    let mut solver = Solver::new(&p);
+    assert!(solver.check_prefix(&[5]).is_err());
+    assert!(solver.check_prefix(&[1, 0, 0, 0]).is_err());
+    assert!(solver.is_pristine(&p));
+}
+
+#[test]
+fn deep_search_does_not_overflow_the_stack() {
+    // 100,000 items, each with one option of its own: the only solution has 100,000 levels.
+    let n = 100_000;
+    let mut b = ProblemBuilder::new();
+    let items: Vec<_> = (0..n).map(|k| b.primary(&format!("i{k}")).unwrap()).collect();
+    for &item in &items {
+        b.option([item]).unwrap();
+    }
+    let p = b.build();
+    // Leftmost keeps the test linear; MRV would scan every remaining item at every level.
+    let config = Config::with_heuristic(Heuristic::Leftmost);
+    let mut solver = Solver::with_config(&p, config.clone());
+    assert_eq!(solver.first().unwrap().len(), n);
+    let mut solver = Solver::with_config(&p, config);
+    assert_eq!(solver.count().solutions, 1);
+    assert_eq!(solver.stats().nodes, n as u64 + 1);
+    assert!(solver.is_pristine(&p));
+}
+
+#[test]
+fn trace_shows_the_search() {
+    let p = toy();
+    let mut solver = Solver::new(&p);
+    let (events, complete) = solver.trace(10_000);
+    assert!(complete);
+    assert!(matches!(events[0].0, Event::Enter { level: 0 }));
+    assert!(matches!(events[1].0, Event::Choose { level: 0, len: 2, .. }));
+    let solutions = events.iter().filter(|e| matches!(e.0, Event::Solution { .. })).count();
+    assert_eq!(solutions, 1);
+    let enters = events.iter().filter(|e| matches!(e.0, Event::Enter { .. })).count() as u64;
+    assert_eq!(enters + 1, solver.stats().nodes);
+    let (short, complete) = solver.trace(5);
+    assert_eq!(short.len(), 5);
+    assert!(!complete);
+    assert!(solver.is_pristine(&p));
+}
+
+#[test]
+fn progress_estimate_grows() {
+    let p = instance("domino6x6");
+    let mut solver = Solver::new(&p);
+    let mut seen = Vec::new();
+    let outcome = solver.count_with_progress(|s| {
+        seen.push(s.progress());
+        ControlFlow::Continue(())
+    });
+    assert!(outcome.is_complete());
+    assert!(seen.len() > 10);
+    assert!(seen.iter().all(|&f| (0.0..=1.0).contains(&f)));
+    assert!(seen.windows(2).all(|w| w[0] <= w[1] + 1e-12), "monotone");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 512,
+        max_shrink_iters: if std::env::var_os("CI").is_some() { 0 } else { 2048 },
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn same_solutions_as_brute_force(raw in raw_problem(true)) {
+        let p = from_raw(&raw);
+        let expected = brute_force(&raw);
+        prop_assert_eq!(&all_solutions(&p, Heuristic::Mrv), &expected);
+        prop_assert_eq!(&all_solutions(&p, Heuristic::Leftmost), &expected);
+        let mut solver = Solver::new(&p);
+        prop_assert_eq!(solver.count().solutions, expected.len() as u128);
+        prop_assert!(solver.is_pristine(&p));
+    }
+
+    #[test]
+    fn subtrees_partition_the_solutions(raw in raw_problem(true), depth in 0usize..4) {
+        let p = from_raw(&raw);
+        let mut solver = Solver::new(&p);
+        let total = solver.count().solutions;
+        let mut sum = 0;
+        for unit in solver.prefixes(depth) {
+            solver.set_prefix(&unit);
+            sum += solver.count().solutions;
+        }
+        prop_assert_eq!(sum, total);
+        prop_assert!(solver.is_pristine(&p));
+    }
+
+    #[test]
+    fn deterministic_and_order_independent(raw in raw_problem(false), seed in any::<u64>()) {
+        let p = from_raw(&raw);
+        let a = all_solutions(&p, Heuristic::Mrv);
+        prop_assert_eq!(&a, &all_solutions(&p, Heuristic::Mrv));
+        // Shuffle the options: the same solutions, renumbered.
+        let mut order: Vec<usize> = (0..raw.options.len()).collect();
+        let mut s = seed;
+        for k in (1..order.len()).rev() {
+            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            order.swap(k, (s >> 33) as usize % (k + 1));
+        }
+        let shuffled = RawProblem {
+            options: order.iter().map(|&k| raw.options[k].clone()).collect(),
+            ..raw.clone()
+        };
+        let mut b: Vec<Vec<usize>> = all_solutions(&from_raw(&shuffled), Heuristic::Mrv)
+            .into_iter()
+            .map(|s| { let mut v: Vec<usize> = s.iter().map(|&k| order[k]).collect(); v.sort(); v })
+            .collect();
+        b.sort();
+        prop_assert_eq!(a, b);
+    }
+}

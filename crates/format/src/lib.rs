@@ -1,0 +1,473 @@
+//! Text formats for exact cover problems.
+//!
+//! # Brief overview
+//!
+//! - **Knuth's DLX format** ([`parse_dlx`], [`write_dlx`]): the first line names the items,
+//!   primary items first, then a `|` and the secondary items; every following line is one
+//!   option, its item names separated by spaces, `x:c` giving secondary item `x` the color `c`.
+//!   Lines starting with `|` are comments; blank lines are skipped.
+//! - **0/1 matrix format** ([`parse_matrix`]): a first line `n m`, then `n` lines of `m`
+//!   values `0` or `1` (separated by spaces or not). Items are named `1..=m`; the option of
+//!   row `r` is labelled `r` (from 1). Rows of zeros cover nothing and are left out (their
+//!   row numbers are kept in [`Document::input_index`]).
+//! - [`parse_auto`] tells the two apart.
+//!
+//! Every error is a [`ParseError`] naming the line and column (both from 1) and what is wrong;
+//! no input makes the parser panic, and [`Limits`] bound what it will allocate.
+//!
+//! # Example
+//!
+//! ```
+//! use dancecard_format::parse_dlx;
+//! use dancecard_engine::Solver;
+//!
+//! let text = "| Knuth's toy problem\na b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n";
+//! let doc = parse_dlx(text.as_bytes())?;
+//! let solution = Solver::new(&doc.problem).first().unwrap();
+//! let lines: Vec<&str> = solution.iter().map(|o| doc.label(*o)).collect();
+//! assert_eq!(lines, ["a d f", "b g", "c e"]);
+//!
+//! let err = parse_dlx(b"a b\na z\n").unwrap_err();
+//! assert_eq!(err.to_string(), "line 2, column 3: unknown item `z`");
+//! # Ok::<(), dancecard_format::ParseError>(())
+//! ```
+
+#![deny(missing_docs, rustdoc::broken_intra_doc_links)]
+
+use std::fmt::Write as _;
+
+use dancecard_engine::{BuildError, Entry, ItemKind, OptionId, Problem, ProblemBuilder};
+
+/// Bounds on what the parsers accept, so that hostile input gets an error, not an allocation
+/// that brings the machine down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest line, in bytes.
+    pub max_line_bytes: usize,
+    /// Most items.
+    pub max_items: usize,
+    /// Most options.
+    pub max_options: usize,
+    /// Most option entries in all.
+    pub max_entries: usize,
+}
+
+impl Default for Limits {
+    /// 512 KiB lines, 100,000 items (as Knuth's DLX1), 10 million options and 100 million
+    /// entries.
+    fn default() -> Self {
+        Limits {
+            max_line_bytes: 512 * 1024,
+            max_items: 100_000,
+            max_options: 10_000_000,
+            max_entries: 100_000_000,
+        }
+    }
+}
+
+/// A parsed problem, with the text of its options as written in the input.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// The problem.
+    pub problem: Problem,
+    /// For each option, its text as written (DLX) or its row number (matrix).
+    pub labels: Vec<String>,
+    /// For each option, its index among the options of the input (from 0). Equal to the
+    /// option's id except in matrices with rows of zeros.
+    pub input_index: Vec<usize>,
+    /// For each option, the input line it came from (from 1).
+    pub lines: Vec<usize>,
+}
+
+impl Document {
+    /// The option's label: its text as written (DLX), or its row number (matrix).
+    pub fn label(&self, option: OptionId) -> &str {
+        &self.labels[option.index()]
+    }
+}
+
+/// Which text format an input is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Knuth's DLX format.
+    Dlx,
+    /// A 0/1 matrix.
+    Matrix,
+}
+
+/// What is wrong with an input, and where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {kind}")]
+pub struct ParseError {
+    /// The line, from 1.
+    pub line: usize,
+    /// The column in characters, from 1.
+    pub column: usize,
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+/// The kinds of [`ParseError`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The input holds no item line (or is empty).
+    #[error("empty input: expected a line of item names")]
+    Empty,
+    /// The input is not UTF-8.
+    #[error("invalid UTF-8")]
+    InvalidUtf8,
+    /// A line is longer than the limit.
+    #[error("line longer than {0} bytes")]
+    LineTooLong(usize),
+    /// More items than the limit.
+    #[error("more than {0} items")]
+    TooManyItems(usize),
+    /// More options (or entries) than the limit.
+    #[error("more than {0} {1}")]
+    TooMany(usize, &'static str),
+    /// The item line has no primary item.
+    #[error("no primary item before `|`")]
+    NoPrimaryItems,
+    /// A second `|` on the item line.
+    #[error("a second `|` on the item line")]
+    SecondBar,
+    /// An option names an item not on the item line.
+    #[error("unknown item `{0}`")]
+    UnknownItem(String),
+    /// A color with an empty name, or an item with an empty name before `:`.
+    #[error("bad color in `{0}`: expected `item:color` with both parts non-empty")]
+    BadColor(String),
+    /// The parser found something else than expected.
+    #[error("{0}")]
+    Syntax(String),
+    /// The problem builder refused the input.
+    #[error("{0}")]
+    Build(#[from] BuildError),
+}
+
+/// One line of the input, with its number and where its text starts.
+struct Line<'a> {
+    number: usize,
+    text: &'a str,
+}
+
+impl Line<'_> {
+    fn error(&self, byte: usize, kind: ParseErrorKind) -> ParseError {
+        let column = self.text[..byte.min(self.text.len())].chars().count() + 1;
+        ParseError { line: self.number, column, kind }
+    }
+
+    /// The tokens of the line with their byte offsets.
+    fn tokens(&self) -> impl Iterator<Item = (usize, &str)> {
+        let base = self.text.as_ptr() as usize;
+        self.text.split_ascii_whitespace().map(move |t| (t.as_ptr() as usize - base, t))
+    }
+}
+
+/// Splits the input into lines, checking UTF-8 and the line length.
+fn lines<'a>(input: &'a [u8], limits: &Limits) -> Result<Vec<Line<'a>>, ParseError> {
+    let mut out = Vec::new();
+    for (k, raw) in input.split(|&b| b == b'\n').enumerate() {
+        let number = k + 1;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if raw.len() > limits.max_line_bytes {
+            return Err(ParseError {
+                line: number,
+                column: 1,
+                kind: ParseErrorKind::LineTooLong(limits.max_line_bytes),
+            });
+        }
+        let text = std::str::from_utf8(raw).map_err(|e| {
+            let good = std::str::from_utf8(&raw[..e.valid_up_to()]).unwrap_or_default();
+            ParseError {
+                line: number,
+                column: good.chars().count() + 1,
+                kind: ParseErrorKind::InvalidUtf8,
+            }
+        })?;
+        out.push(Line { number, text });
+    }
+    Ok(out)
+}
+
+/// Parses Knuth's DLX format with the default [`Limits`].
+pub fn parse_dlx(input: &[u8]) -> Result<Document, ParseError> {
+    parse_dlx_with(input, &Limits::default())
+}
+
+/// Parses Knuth's DLX format.
+pub fn parse_dlx_with(input: &[u8], limits: &Limits) -> Result<Document, ParseError> {
+    let lines = lines(input, limits)?;
+    let mut content =
+        lines.iter().filter(|l| !l.text.trim_start().starts_with('|') && !l.text.trim().is_empty());
+    let Some(head) = content.next() else {
+        let line = lines.len().max(1);
+        return Err(ParseError { line, column: 1, kind: ParseErrorKind::Empty });
+    };
+
+    let mut b = ProblemBuilder::new();
+    let mut secondary = false;
+    let mut primaries = 0;
+    for (at, token) in head.tokens() {
+        if token == "|" {
+            if secondary {
+                return Err(head.error(at, ParseErrorKind::SecondBar));
+            }
+            if b.item_count() == 0 {
+                return Err(head.error(at, ParseErrorKind::NoPrimaryItems));
+            }
+            secondary = true;
+            continue;
+        }
+        if b.item_count() >= limits.max_items {
+            return Err(head.error(at, ParseErrorKind::TooManyItems(limits.max_items)));
+        }
+        let made = if secondary { b.secondary(token) } else { b.primary(token) };
+        let _ = made.map_err(|e| head.error(at, e.into()))?;
+        if !secondary {
+            primaries += 1;
+        }
+    }
+
+    let mut labels = Vec::new();
+    let mut numbers = Vec::new();
+    let mut entries = Vec::new();
+    let mut total = 0usize;
+    for line in content {
+        if labels.len() >= limits.max_options {
+            return Err(line.error(0, ParseErrorKind::TooMany(limits.max_options, "options")));
+        }
+        entries.clear();
+        let mut has_primary = false;
+        for (at, token) in line.tokens() {
+            let (name, color) = match token.split_once(':') {
+                Some((name, color)) => {
+                    if name.is_empty() || color.is_empty() {
+                        return Err(line.error(at, ParseErrorKind::BadColor(token.to_owned())));
+                    }
+                    (name, Some(color))
+                }
+                None => (token, None),
+            };
+            let item = b
+                .item_id(name)
+                .ok_or_else(|| line.error(at, ParseErrorKind::UnknownItem(name.to_owned())))?;
+            let kind =
+                if item.index() < primaries { ItemKind::Primary } else { ItemKind::Secondary };
+            has_primary |= kind == ItemKind::Primary;
+            let color = match color {
+                Some(c) => {
+                    if kind == ItemKind::Primary {
+                        let e = BuildError::ColorOnPrimary {
+                            option: labels.len(),
+                            item: name.to_owned(),
+                        };
+                        return Err(line.error(at, e.into()));
+                    }
+                    Some(b.color(c).map_err(|e| line.error(at + name.len() + 1, e.into()))?)
+                }
+                None => None,
+            };
+            if entries.iter().any(|e: &Entry| e.item == item) {
+                let e = BuildError::RepeatedItem { option: labels.len(), item: name.to_owned() };
+                return Err(line.error(at, e.into()));
+            }
+            entries.push(Entry { item, color });
+        }
+        if !has_primary {
+            let e = BuildError::NoPrimaryItem { option: labels.len() };
+            return Err(line.error(0, e.into()));
+        }
+        total += entries.len();
+        if total > limits.max_entries {
+            return Err(line.error(0, ParseErrorKind::TooMany(limits.max_entries, "entries")));
+        }
+        let _ = b.option(entries.iter().copied()).map_err(|e| line.error(0, e.into()))?;
+        labels.push(line.text.split_ascii_whitespace().collect::<Vec<_>>().join(" "));
+        numbers.push(line.number);
+    }
+    let input_index = (0..labels.len()).collect();
+    Ok(Document { problem: b.build(), labels, input_index, lines: numbers })
+}
+
+/// Parses a 0/1 matrix with the default [`Limits`].
+pub fn parse_matrix(input: &[u8]) -> Result<Document, ParseError> {
+    parse_matrix_with(input, &Limits::default())
+}
+
+/// Parses a 0/1 matrix: a line `n m`, then `n` rows of `m` values `0`/`1`.
+pub fn parse_matrix_with(input: &[u8], limits: &Limits) -> Result<Document, ParseError> {
+    let lines = lines(input, limits)?;
+    let mut content = lines.iter().filter(|l| !l.text.trim().is_empty());
+    let Some(head) = content.next() else {
+        let line = lines.len().max(1);
+        return Err(ParseError {
+            line,
+            column: 1,
+            kind: ParseErrorKind::Syntax("empty input: expected a line `n m`".into()),
+        });
+    };
+    let dims: Vec<(usize, &str)> = head.tokens().collect();
+    let number = |(at, t): (usize, &str), what: &str| -> Result<usize, ParseError> {
+        t.parse::<usize>().map_err(|_| {
+            head.error(
+                at,
+                ParseErrorKind::Syntax(format!("expected the number of {what}, found `{t}`")),
+            )
+        })
+    };
+    if dims.len() != 2 {
+        let at = dims.get(2).map_or(0, |d| d.0);
+        return Err(head.error(at, ParseErrorKind::Syntax("expected two numbers `n m`".into())));
+    }
+    let n = number(dims[0], "rows")?;
+    let m = number(dims[1], "columns")?;
+    if m > limits.max_items {
+        return Err(head.error(dims[1].0, ParseErrorKind::TooManyItems(limits.max_items)));
+    }
+    if n > limits.max_options {
+        return Err(head.error(dims[0].0, ParseErrorKind::TooMany(limits.max_options, "options")));
+    }
+    let mut b = ProblemBuilder::new();
+    let items: Vec<_> = (1..=m)
+        .map(|j| b.primary(&j.to_string()).map_err(|e| head.error(0, e.into())))
+        .collect::<Result<_, _>>()?;
+    let mut labels = Vec::new();
+    let mut input_index = Vec::new();
+    let mut numbers = Vec::new();
+    let mut row = Vec::with_capacity(m);
+    let mut total = 0usize;
+    for r in 0..n {
+        let Some(line) = content.next() else {
+            let last = lines.len().max(1);
+            return Err(ParseError {
+                line: last,
+                column: 1,
+                kind: ParseErrorKind::Syntax(format!("expected {n} rows, found {r}")),
+            });
+        };
+        row.clear();
+        for (at, token) in line.tokens() {
+            for (k, ch) in token.char_indices() {
+                match ch {
+                    '0' => row.push(false),
+                    '1' => row.push(true),
+                    _ => {
+                        return Err(line.error(
+                            at + k,
+                            ParseErrorKind::Syntax(format!("expected 0 or 1, found `{ch}`")),
+                        ))
+                    }
+                }
+                if row.len() > m {
+                    return Err(line.error(
+                        at + k,
+                        ParseErrorKind::Syntax(format!("row {} has more than {m} values", r + 1)),
+                    ));
+                }
+            }
+        }
+        if row.len() < m {
+            return Err(line.error(
+                line.text.len(),
+                ParseErrorKind::Syntax(format!(
+                    "row {} has {} values, expected {m}",
+                    r + 1,
+                    row.len()
+                )),
+            ));
+        }
+        let ones: Vec<_> =
+            row.iter().zip(&items).filter(|(&one, _)| one).map(|(_, &i)| i).collect();
+        if ones.is_empty() {
+            continue;
+        }
+        total += ones.len();
+        if total > limits.max_entries {
+            return Err(line.error(0, ParseErrorKind::TooMany(limits.max_entries, "entries")));
+        }
+        let _ = b.option(ones).map_err(|e| line.error(0, e.into()))?;
+        labels.push((r + 1).to_string());
+        input_index.push(r);
+        numbers.push(line.number);
+    }
+    if let Some(extra) = content.next() {
+        return Err(extra.error(
+            0,
+            ParseErrorKind::Syntax(format!(
+                "more than the {n} rows announced on line {}",
+                head.number
+            )),
+        ));
+    }
+    Ok(Document { problem: b.build(), labels, input_index, lines: numbers })
+}
+
+/// Detects the format: a first content line of exactly two numbers followed by rows of 0/1
+/// values is a matrix; anything else is DLX.
+pub fn detect(input: &[u8]) -> InputFormat {
+    let text = String::from_utf8_lossy(&input[..input.len().min(1 << 16)]);
+    let mut content = text.lines().filter(|l| !l.trim().is_empty());
+    let Some(first) = content.next() else { return InputFormat::Dlx };
+    let dims: Vec<&str> = first.split_ascii_whitespace().collect();
+    let numeric = dims.len() == 2 && dims.iter().all(|t| t.parse::<usize>().is_ok());
+    let rows_ok = content
+        .next()
+        .is_some_and(|row| row.chars().all(|c| c == '0' || c == '1' || c.is_ascii_whitespace()));
+    if numeric && rows_ok {
+        InputFormat::Matrix
+    } else {
+        InputFormat::Dlx
+    }
+}
+
+/// Parses either format, detected by [`detect`].
+pub fn parse_auto(input: &[u8]) -> Result<(Document, InputFormat), ParseError> {
+    match detect(input) {
+        InputFormat::Dlx => parse_dlx(input).map(|d| (d, InputFormat::Dlx)),
+        InputFormat::Matrix => parse_matrix(input).map(|d| (d, InputFormat::Matrix)),
+    }
+}
+
+/// Writes `problem` in Knuth's DLX format; [`parse_dlx`] reads it back to an equal problem.
+///
+/// Items are written primary first, each kind in declaration order, so a problem whose
+/// secondary items were declared before some primary ones comes back with renumbered items.
+pub fn write_dlx(problem: &Problem) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| {} items ({} primary), {} options",
+        problem.item_count(),
+        problem.primary_count(),
+        problem.option_count()
+    );
+    let mut first = true;
+    for kind in [ItemKind::Primary, ItemKind::Secondary] {
+        let names: Vec<&str> = problem
+            .items()
+            .filter(|&i| problem.item_kind(i) == kind)
+            .map(|i| problem.item_name(i))
+            .collect();
+        if kind == ItemKind::Secondary && !names.is_empty() {
+            s.push_str(" |");
+        }
+        for name in names {
+            if !first {
+                s.push(' ');
+            }
+            first = false;
+            s.push_str(name);
+        }
+    }
+    s.push('\n');
+    for option in problem.options() {
+        s.push_str(&problem.option_text(option));
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests;

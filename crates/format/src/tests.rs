@@ -1,0 +1,149 @@
+use proptest::prelude::*;
+
+use super::*;
+
+fn err(input: &[u8]) -> ParseError {
+    parse_dlx(input).expect_err("input must be rejected")
+}
+
+fn at(e: &ParseError) -> (usize, usize) {
+    (e.line, e.column)
+}
+
+#[test]
+fn toy_problem_and_comments() {
+    let text = "| comment\n\na b c d e f g\n| another\nc e\na d g\nb c f\na d f\nb g\nd e g\n";
+    let doc = parse_dlx(text.as_bytes()).unwrap();
+    assert_eq!(doc.problem.item_count(), 7);
+    assert_eq!(doc.problem.option_count(), 6);
+    assert_eq!(doc.labels[1], "a d g");
+    assert_eq!(doc.lines, [5, 6, 7, 8, 9, 10]);
+}
+
+#[test]
+fn secondary_items_and_colors() {
+    let doc = parse_dlx(b"a b | x y\na x:red\nb x:red y\n").unwrap();
+    let p = &doc.problem;
+    assert_eq!(p.primary_count(), 2);
+    assert_eq!(p.color_count(), 1);
+    assert_eq!(p.option_text(OptionId::new(0).unwrap()), "a x:red");
+}
+
+#[test]
+fn errors_name_line_and_column() {
+    assert_eq!(at(&err(b"a b\na z\n")), (2, 3));
+    assert_eq!(err(b"a b\na z\n").kind, ParseErrorKind::UnknownItem("z".into()));
+    assert_eq!(at(&err(b"a b\na a\n")), (2, 3));
+    assert!(matches!(
+        err(b"a b\na a\n").kind,
+        ParseErrorKind::Build(BuildError::RepeatedItem { .. })
+    ));
+    assert_eq!(at(&err(b"a | x\n x:c a:c\n")), (2, 6));
+    assert!(matches!(
+        err(b"a | x\na:c\n").kind,
+        ParseErrorKind::Build(BuildError::ColorOnPrimary { .. })
+    ));
+    assert_eq!(err(b"a | x\na x:\n").kind, ParseErrorKind::BadColor("x:".into()));
+    assert_eq!(err(b"a | x\na :c\n").kind, ParseErrorKind::BadColor(":c".into()));
+    assert_eq!(at(&err(b"a | x\na\nx\n")), (3, 1));
+    assert!(matches!(
+        err(b"a | x\nx\n").kind,
+        ParseErrorKind::Build(BuildError::NoPrimaryItem { .. })
+    ));
+    assert_eq!(
+        err(b"a a\n").kind,
+        ParseErrorKind::Build(BuildError::DuplicateItem { name: "a".into() })
+    );
+    assert_eq!(at(&err(b"a | b | c\n")), (1, 7));
+    assert_eq!(err(b"| x\n").kind, ParseErrorKind::Empty);
+    assert_eq!(err(b" | x\n").kind, ParseErrorKind::Empty, "a line starting with | is a comment");
+    assert_eq!(
+        err(b"a b:c\n").kind,
+        ParseErrorKind::Build(BuildError::InvalidName {
+            name: "b:c".into(),
+            reason: "a name cannot contain `:`"
+        })
+    );
+}
+
+#[test]
+fn hostile_inputs_give_errors() {
+    assert_eq!(err(b"").kind, ParseErrorKind::Empty);
+    assert_eq!(err(b"\n\n  \n").kind, ParseErrorKind::Empty);
+    // Invalid UTF-8 on line 2, after "a é" (3 characters).
+    let e = err(b"a b\na \xc3\xa9\xff b\n");
+    assert_eq!((e.line, e.column, e.kind), (2, 4, ParseErrorKind::InvalidUtf8));
+    // A 1 MB line.
+    let mut long = vec![b'a'; 1 << 20];
+    long.push(b'\n');
+    assert_eq!(err(&long).kind, ParseErrorKind::LineTooLong(512 * 1024));
+    // A million items, spread over a line that fits the line limit of a larger configuration.
+    let names: Vec<String> = (0..1_000_000).map(|k| format!("i{k}")).collect();
+    let text = names.join(" ");
+    let limits = Limits { max_line_bytes: 16 << 20, ..Limits::default() };
+    let e = parse_dlx_with(text.as_bytes(), &limits).unwrap_err();
+    assert_eq!(e.kind, ParseErrorKind::TooManyItems(100_000));
+    // Nothing panics on arbitrary bytes (a few fixed nasty ones).
+    for input in [&b"\xff"[..], b"|", b":", b"a\n:", b"a\n\xe2\x82", b"a | \n a", b"a\r\na\r\n"] {
+        let _ = parse_dlx(input);
+        let _ = parse_matrix(input);
+        let _ = parse_auto(input);
+    }
+}
+
+#[test]
+fn matrix_format() {
+    let text = "6 7\n0 0 1 0 1 1 0\n1 0 0 1 0 0 1\n0 1 1 0 0 1 0\n1 0 0 1 0 0 0\n0 1 0 0 0 0 1\n0 0 0 1 1 0 1\n";
+    assert_eq!(detect(text.as_bytes()), InputFormat::Matrix);
+    let (doc, format) = parse_auto(text.as_bytes()).unwrap();
+    assert_eq!(format, InputFormat::Matrix);
+    assert_eq!(doc.problem.item_count(), 7);
+    assert_eq!(doc.problem.option_count(), 6);
+    assert_eq!(doc.label(OptionId::new(3).unwrap()), "4");
+    // Packed rows, and a row of zeros left out.
+    let doc = parse_matrix(b"3 2\n10\n00\n01\n").unwrap();
+    assert_eq!(doc.labels, ["1", "3"]);
+    assert_eq!(doc.input_index, [0, 2]);
+    let e = parse_matrix(b"2 2\n1 0\n1 2\n").unwrap_err();
+    assert_eq!((e.line, e.column), (3, 3));
+    let e = parse_matrix(b"2 2\n1 0\n").unwrap_err();
+    assert!(e.to_string().contains("expected 2 rows, found 1"), "{e}");
+    let e = parse_matrix(b"1 2\n1\n").unwrap_err();
+    assert!(e.to_string().contains("has 1 values, expected 2"), "{e}");
+    let e = parse_matrix(b"1 2\n1 1 1\n").unwrap_err();
+    assert!(e.to_string().contains("more than 2 values"), "{e}");
+    let e = parse_matrix(b"x 2\n").unwrap_err();
+    assert_eq!((e.line, e.column), (1, 1));
+    assert_eq!(detect(b"a b c\nab\n"), InputFormat::Dlx);
+}
+
+#[test]
+fn writing_back_parses_to_the_same_problem() {
+    let text = "a b c | x y\na x:red\nb x:red y\nc y\n";
+    let doc = parse_dlx(text.as_bytes()).unwrap();
+    let again = parse_dlx(write_dlx(&doc.problem).as_bytes()).unwrap();
+    assert_eq!(again.problem, doc.problem);
+}
+
+proptest! {
+    #[test]
+    fn round_trip(raw in dancecard_testkit::raw_problem(true)) {
+        let doc = parse_dlx(raw.to_dlx().as_bytes()).unwrap();
+        let written = write_dlx(&doc.problem);
+        let again = parse_dlx(written.as_bytes()).unwrap();
+        prop_assert_eq!(&again.problem, &doc.problem);
+        prop_assert_eq!(write_dlx(&again.problem), written);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+        let _ = parse_dlx(&bytes);
+        let _ = parse_matrix(&bytes);
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics(text in "[ab|: x\n\r0-9é]{0,80}") {
+        let _ = parse_dlx(text.as_bytes());
+        let _ = parse_auto(text.as_bytes());
+    }
+}
