@@ -63,6 +63,6 @@ mod stats;
 pub use ids::{ColorId, ItemId, OptionId};
 pub use problem::{BuildError, Entry, ItemKind, Problem, ProblemBuilder, VerifyError};
 pub use solver::{
-    Config, Event, Heuristic, Outcome, PrefixError, Solution, Solutions, Solver, Stop,
+    Config, Event, Heuristic, Outcome, PrefixError, Solution, Solutions, Solver, Stop, Visitor,
 };
 pub use stats::Stats;

@@ -146,6 +146,21 @@ impl<'a> Solution<'a> {
     }
 }
 
+/// Receives solutions and periodic progress calls from [`Solver::visit`].
+///
+/// Both methods have defaults that continue the search.
+pub trait Visitor {
+    /// A solution; return `Break` to stop the search.
+    fn solution(&mut self, _solution: Solution<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    /// Called about every [`Config::CHECK_INTERVAL`] nodes with the solver (for
+    /// [`Solver::progress`] and [`Solver::stats`]); return `Break` to cancel the search.
+    fn tick(&mut self, _solver: &Solver) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
 /// What the search reports to while it runs. All methods have empty defaults, so that a sink
 /// implements only what it needs and the rest compiles away.
 pub(crate) trait Sink {
@@ -427,13 +442,12 @@ impl Solver {
         F: FnMut(&Solver) -> ControlFlow<()>,
     {
         struct Progress<F>(F);
-        impl<F: FnMut(&Solver) -> ControlFlow<()>> Sink for Progress<F> {
+        impl<F: FnMut(&Solver) -> ControlFlow<()>> Visitor for Progress<F> {
             fn tick(&mut self, solver: &Solver) -> ControlFlow<()> {
                 (self.0)(solver)
             }
         }
-        self.start();
-        self.run(&mut Progress(progress), false)
+        self.visit(&mut Progress(progress))
     }
 
     /// Calls `visit` with every solution until it returns `Break` or the search ends.
@@ -441,19 +455,33 @@ impl Solver {
     where
         F: FnMut(Solution<'_>) -> ControlFlow<()>,
     {
-        struct Visit<F>(F, bool);
-        impl<F: FnMut(Solution<'_>) -> ControlFlow<()>> Sink for Visit<F> {
+        struct Visit<F>(F);
+        impl<F: FnMut(Solution<'_>) -> ControlFlow<()>> Visitor for Visit<F> {
             fn solution(&mut self, solution: Solution<'_>) -> ControlFlow<()> {
-                let flow = (self.0)(solution);
+                (self.0)(solution)
+            }
+        }
+        self.visit(&mut Visit(visit))
+    }
+
+    /// Runs the search, reporting to `visitor`. Ends with [`Stop::Visitor`] if the visitor
+    /// stopped it at a solution, [`Stop::Cancelled`] if it cancelled it from `tick`.
+    pub fn visit<V: Visitor>(&mut self, visitor: &mut V) -> Outcome {
+        struct Adapter<'v, V>(&'v mut V, bool);
+        impl<V: Visitor> Sink for Adapter<'_, V> {
+            fn solution(&mut self, solution: Solution<'_>) -> ControlFlow<()> {
+                let flow = self.0.solution(solution);
                 self.1 = flow.is_break();
                 flow
             }
+            fn tick(&mut self, solver: &Solver) -> ControlFlow<()> {
+                self.0.tick(solver)
+            }
         }
         self.start();
-        let mut sink = Visit(visit, false);
+        let mut sink = Adapter(visitor, false);
         let outcome = self.run(&mut sink, false);
         if sink.1 {
-            // The visitor stopped the search: do not leave it paused.
             self.abandon();
             return Outcome { solutions: outcome.solutions, stop: Stop::Visitor };
         }

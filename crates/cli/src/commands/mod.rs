@@ -1,0 +1,3 @@
+//! One module per subcommand: its `Args` (clap) and its `run`.
+
+pub(crate) mod solve;

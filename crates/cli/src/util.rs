@@ -1,0 +1,243 @@
+//! Glue shared by the subcommands: input, output formats, exit codes, progress and Ctrl-C.
+
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use dancecard_engine::{Heuristic, Stats, Stop};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Exit code: at least one solution was found, or a count was printed.
+pub(crate) const FOUND: u8 = 0;
+/// Exit code: the search ended without a solution.
+pub(crate) const NOT_FOUND: u8 = 1;
+/// Exit code: bad input or usage (also clap's code for usage errors).
+pub(crate) const BAD_INPUT: u8 = 2;
+/// Exit code: interrupted by Ctrl-C (after printing what was found, marked incomplete).
+pub(crate) const INTERRUPTED: u8 = 130;
+
+/// The exit code text shared by every command's `--help` (a macro, so that it can be
+/// `concat!`ed into `after_help`).
+macro_rules! exit_codes_help {
+    () => {
+        "Exit codes:
+  0    at least one solution found, or a count printed
+  1    no solution
+  2    bad input or usage
+  130  interrupted by Ctrl-C (partial results are printed, marked incomplete)"
+    };
+}
+pub(crate) use exit_codes_help;
+
+/// An error caused by the user's input: reported on stderr with exit code 2.
+#[derive(Debug)]
+pub(crate) struct BadInput(pub(crate) String);
+
+impl std::fmt::Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+/// Makes a [`BadInput`] error.
+pub(crate) fn bad_input(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(BadInput(message.into()))
+}
+
+/// Output format of every command.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum OutputFormat {
+    /// Human-readable text.
+    #[default]
+    Text,
+    /// One JSON document on stdout.
+    Json,
+}
+
+/// The item-choice heuristic, as a command-line value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum HeuristicArg {
+    /// Minimum remaining values: the first item with the fewest options (Knuth's "S").
+    #[default]
+    Mrv,
+    /// The leftmost active item.
+    Leftmost,
+}
+
+impl From<HeuristicArg> for Heuristic {
+    fn from(h: HeuristicArg) -> Heuristic {
+        match h {
+            HeuristicArg::Mrv => Heuristic::Mrv,
+            HeuristicArg::Leftmost => Heuristic::Leftmost,
+        }
+    }
+}
+
+/// Reads a whole input: a file, or stdin for `-` or no path.
+pub(crate) fn read_input(path: Option<&Path>) -> anyhow::Result<(Vec<u8>, String)> {
+    match path {
+        None => read_stdin(),
+        Some(p) if p == Path::new("-") => read_stdin(),
+        Some(p) => {
+            let bytes = std::fs::read(p)
+                .map_err(|e| bad_input(format!("cannot read {}: {e}", p.display())))?;
+            Ok((bytes, p.display().to_string()))
+        }
+    }
+}
+
+fn read_stdin() -> anyhow::Result<(Vec<u8>, String)> {
+    let mut bytes = Vec::new();
+    let _ = std::io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
+    Ok((bytes, "<stdin>".to_owned()))
+}
+
+/// The optional input path of commands that read `[FILE|-]`.
+pub(crate) fn input_name(path: &Option<PathBuf>) -> Option<&Path> {
+    path.as_deref()
+}
+
+/// The process-wide Ctrl-C flag: the first Ctrl-C sets it (searches poll it and stop with
+/// what they found); a second one exits at once.
+pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let handler = flag.clone();
+        let _ = ctrlc::set_handler(move || {
+            if handler.swap(true, Ordering::SeqCst) {
+                std::process::exit(i32::from(INTERRUPTED));
+            }
+        });
+        flag
+    })
+    .clone()
+}
+
+/// Whether the user pressed Ctrl-C.
+pub(crate) fn interrupted() -> bool {
+    interrupt_flag().load(Ordering::Relaxed)
+}
+
+/// A progress bar on stderr that appears only after a second of work, only when stderr is a
+/// terminal, and never in JSON mode.
+#[derive(Debug)]
+pub(crate) struct Progress {
+    started: Instant,
+    enabled: bool,
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// How long a run must last before the bar appears.
+    const DELAY: Duration = Duration::from_secs(1);
+
+    /// A progress bar that may appear later.
+    pub(crate) fn new(format: OutputFormat) -> Progress {
+        let enabled = format == OutputFormat::Text && std::io::stderr().is_terminal();
+        Progress { started: Instant::now(), enabled, bar: None }
+    }
+
+    /// Reports the estimated fraction done and a message.
+    pub(crate) fn update(&mut self, fraction: f64, message: impl FnOnce() -> String) {
+        if !self.enabled || self.started.elapsed() < Self::DELAY {
+            return;
+        }
+        let bar = self.bar.get_or_insert_with(|| {
+            let bar = ProgressBar::with_draw_target(Some(10_000), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{elapsed_precise} [{wide_bar}] {percent:>3}% eta {eta} {msg}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            bar
+        });
+        bar.set_position((fraction.clamp(0.0, 1.0) * 10_000.0) as u64);
+        bar.set_message(message());
+    }
+
+    /// Removes the bar.
+    pub(crate) fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
+/// Stats as a JSON object.
+pub(crate) fn stats_json(stats: &Stats) -> serde_json::Value {
+    serde_json::json!({
+        "nodes": stats.nodes,
+        "updates": stats.updates,
+        "solutions": u128_json(stats.solutions),
+        "seconds": stats.elapsed.as_secs_f64(),
+    })
+}
+
+/// A u128 as a JSON number when it fits in u64, else as a string (JSON numbers past 2^64 are
+/// not portable).
+pub(crate) fn u128_json(n: u128) -> serde_json::Value {
+    match u64::try_from(n) {
+        Ok(n) => serde_json::Value::from(n),
+        Err(_) => serde_json::Value::from(n.to_string()),
+    }
+}
+
+/// The one-line `--stats` report on stderr.
+pub(crate) fn print_stats(stats: &Stats) {
+    eprintln!(
+        "nodes {} updates {} solutions {} seconds {:.3}",
+        stats.nodes,
+        stats.updates,
+        stats.solutions,
+        stats.elapsed.as_secs_f64()
+    );
+}
+
+/// Says on stderr why a search stopped early, if it did.
+pub(crate) fn report_stop(stop: Stop) {
+    let why = match stop {
+        Stop::Exhausted | Stop::SolutionLimit | Stop::Visitor => return,
+        Stop::NodeLimit => "the node limit was reached",
+        Stop::TimeLimit => "the time limit was reached",
+        Stop::Cancelled => "interrupted",
+    };
+    eprintln!("incomplete: {why}; the results above are partial");
+}
+
+/// A stop reason as a JSON string: `exhausted`, `solution-limit`, `node-limit`,
+/// `time-limit`, `cancelled` or `visitor`.
+pub(crate) fn stop_name(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Exhausted => "exhausted",
+        Stop::SolutionLimit => "solution-limit",
+        Stop::NodeLimit => "node-limit",
+        Stop::TimeLimit => "time-limit",
+        Stop::Cancelled => "cancelled",
+        Stop::Visitor => "visitor",
+    }
+}
+
+/// The exit code of a search: interrupted, found, or not found.
+pub(crate) fn exit_code(found: bool, stop: Stop) -> ExitCode {
+    if stop == Stop::Cancelled && interrupted() {
+        ExitCode::from(INTERRUPTED)
+    } else if found {
+        ExitCode::from(FOUND)
+    } else {
+        ExitCode::from(NOT_FOUND)
+    }
+}
