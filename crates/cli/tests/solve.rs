@@ -1,0 +1,192 @@
+//! `dancecard solve`.
+
+use crate::util::{dancecard, stderr, stdout, testdata};
+
+const TOY: &str = "| Knuth's toy problem\na b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n";
+
+#[test]
+fn first_solution_prints_options_as_written() {
+    let out = dancecard().args(["solve", "-"]).write_stdin(TOY).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "a d f\nb g\nc e\n");
+}
+
+#[test]
+fn reads_stdin_without_a_path_and_keeps_spacing_normalised() {
+    let out = dancecard().arg("solve").write_stdin("a  b\n a   b \n").output().unwrap();
+    assert_eq!(stdout(&out), "a b\n");
+}
+
+#[test]
+fn count_alone_on_stdout() {
+    let out = dancecard()
+        .args(["solve", "--count", "--stats"])
+        .arg(testdata("instances/queens8.dlx"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "92\n");
+    let err = stderr(&out);
+    assert!(err.contains("nodes 1049 updates 16680 solutions 92 seconds"), "{err}");
+}
+
+#[test]
+fn all_solutions_separated_by_blank_lines() {
+    let text = "a b\na\nb\na b\n";
+    let out = dancecard().args(["solve", "--all", "-"]).write_stdin(text).output().unwrap();
+    assert_eq!(stdout(&out), "a\nb\n\na b\n");
+    let out = dancecard()
+        .args(["solve", "--all", "--limit", "1", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "a\nb\n");
+}
+
+#[test]
+fn heuristic_changes_the_tree_not_the_answer() {
+    let count = |h: &str| {
+        let out = dancecard()
+            .args(["solve", "--count", "--stats", "--heuristic", h])
+            .arg(testdata("instances/queens8.dlx"))
+            .output()
+            .unwrap();
+        (stdout(&out), stderr(&out))
+    };
+    let (mrv, mrv_stats) = count("mrv");
+    let (left, left_stats) = count("leftmost");
+    assert_eq!(mrv, left);
+    assert_ne!(mrv_stats.split(" seconds").next(), left_stats.split(" seconds").next());
+}
+
+#[test]
+fn json_document() {
+    let out = dancecard()
+        .args(["solve", "--all", "--format", "json", "-"])
+        .write_stdin(TOY)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["solutions"], serde_json::json!([[3, 4, 0]]));
+    assert_eq!(v["count"], 1);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["stats"]["nodes"], 6);
+    assert!(v["stats"]["updates"].as_u64().unwrap() > 0);
+    let out = dancecard()
+        .args(["solve", "--count", "--format", "json"])
+        .arg(testdata("instances/queens8.dlx"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["count"], 92);
+    assert_eq!(v["solutions"], serde_json::json!([]));
+}
+
+#[test]
+fn no_solution_exits_1() {
+    let out = dancecard().args(["solve", "-"]).write_stdin("a b c\na b\nb\n").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).contains("no solution"));
+    // A count of zero is still a count printed.
+    let out =
+        dancecard().args(["solve", "--count", "-"]).write_stdin("a b c\na b\n").output().unwrap();
+    assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "0\n"));
+}
+
+#[test]
+fn bad_input_exits_2_with_line_and_column() {
+    let out = dancecard().args(["solve", "-"]).write_stdin("a b\na z\n").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(stderr(&out), "error: <stdin>: line 2, column 3: unknown item `z`\n");
+    let out = dancecard().args(["solve", "/nonexistent/file.dlx"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("cannot read /nonexistent/file.dlx"));
+    let out = dancecard().args(["solve", "-"]).write_stdin(&b"a\n\xff\n"[..]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("line 2, column 1: invalid UTF-8"));
+    let out = dancecard().args(["solve", "-"]).write_stdin("").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("empty input"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = dancecard().args(["solve", "--all", "--count"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = dancecard().args(["solve", "--heuristic", "best"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out =
+        dancecard().args(["solve", "--time-limit", "-1", "-"]).write_stdin(TOY).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn matrix_input_detected_and_forced() {
+    let matrix = "6 7\n0 0 1 0 1 1 0\n1 0 0 1 0 0 1\n0 1 1 0 0 1 0\n1 0 0 1 0 0 0\n0 1 0 0 0 0 1\n0 0 0 1 1 0 1\n";
+    for extra in [&[][..], &["--matrix"][..]] {
+        let out =
+            dancecard().arg("solve").args(extra).arg("-").write_stdin(matrix).output().unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        // Rows 4, 5 and 1 (in search order), as in the seeds' example.
+        assert_eq!(stdout(&out), "4\n1\n5\n");
+    }
+    let out = dancecard().args(["solve", "--matrix", "-"]).write_stdin(TOY).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = dancecard().args(["solve", "--dlx", "-"]).write_stdin("1 2\n1 2\n").output().unwrap();
+    assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "1 2\n"));
+}
+
+#[test]
+fn node_and_time_limits_mark_the_result_incomplete() {
+    let out = dancecard()
+        .args(["solve", "--count", "--node-limit", "100", "--format", "json"])
+        .arg(testdata("instances/queens8.dlx"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["stop"], "node-limit");
+    assert_eq!(v["stats"]["nodes"], 100);
+    let out = dancecard()
+        .args(["solve", "--count", "--time-limit", "0"])
+        .arg(testdata("instances/pent6x10.dlx"))
+        .output()
+        .unwrap();
+    assert!(stderr(&out).contains("incomplete: the time limit was reached"), "{}", stderr(&out));
+}
+
+#[test]
+fn help_shows_examples_and_exit_codes() {
+    let out = dancecard().args(["solve", "--help"]).output().unwrap();
+    let help = stdout(&out);
+    assert!(help.contains("Examples:"));
+    assert!(help.contains("Exit codes:"));
+    let out = dancecard().arg("--help").output().unwrap();
+    assert!(stdout(&out).contains("Examples:"));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_prints_the_partial_count() {
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+    let bin = assert_cmd::cargo::cargo_bin("dancecard");
+    let child = Command::new(bin)
+        .args(["solve", "--count"])
+        .arg(testdata("instances/pent6x10.dlx"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let count: u64 = stdout(&out).trim().parse().expect("a partial count on stdout");
+    assert!(count < 9356);
+    assert!(stderr(&out).contains("incomplete: interrupted"));
+}

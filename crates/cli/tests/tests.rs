@@ -1,0 +1,5 @@
+//! Integration tests of the `dancecard` command, all in one test binary (as ripgrep does).
+
+mod util;
+
+mod solve;
