@@ -388,9 +388,9 @@ impl Solver {
     /// At level `l`: the position of the tried option in its item's list, and the list's length.
     fn index_at(&self, l: usize) -> (u32, u32) {
         let x = self.choice[l];
-        let i = self.arena.nodes[x as usize].top as u32;
+        let i = self.arena.node(x).top as u32;
         let mut k = 0;
-        let mut p = self.arena.nodes[i as usize].down;
+        let mut p = self.arena.node(i).down;
         while p != x {
             k += 1;
             p = self.arena.nodes[p as usize].down;
@@ -555,7 +555,7 @@ impl Solver {
     fn undo_levels(&mut self, levels: usize) {
         for l in (0..levels).rev() {
             let x = self.choice[l];
-            let i = self.arena.nodes[x as usize].top as u32;
+            let i = self.arena.node(x).top as u32;
             if self.colored {
                 self.arena.uncover_others::<true>(x);
                 self.arena.uncover::<true>(i);
@@ -571,7 +571,7 @@ impl Solver {
     fn apply_prefix(&mut self) -> Result<bool, PrefixError> {
         self.level = 0;
         for (l, &k) in self.prefix.clone().iter().enumerate() {
-            if self.arena.items[0].next == 0 {
+            if self.arena.item(0).next == 0 {
                 return Err(PrefixError::PastSolution { level: l.saturating_sub(1) });
             }
             let i = self.choose();
@@ -579,9 +579,9 @@ impl Solver {
             if k >= len {
                 return Err(PrefixError::OutOfRange { level: l, index: k, len });
             }
-            let mut x = self.arena.nodes[i as usize].down;
+            let mut x = self.arena.node(i).down;
             for _ in 0..k {
-                x = self.arena.nodes[x as usize].down;
+                x = self.arena.node(x).down;
             }
             self.choice[l] = x;
             if self.colored {
@@ -593,14 +593,13 @@ impl Solver {
             }
             self.level = l + 1;
         }
-        Ok(!self.prefix.is_empty() && self.arena.items[0].next == 0)
+        Ok(!self.prefix.is_empty() && self.arena.item(0).next == 0)
     }
 
     /// X3: the item to branch on, by the configured heuristic.
     #[inline(always)]
     fn choose(&self) -> u32 {
-        let items = &self.arena.items;
-        let first = items[0].next;
+        let first = self.arena.item(0).next;
         match self.config.heuristic {
             Heuristic::Leftmost => first,
             Heuristic::Mrv => {
@@ -616,7 +615,7 @@ impl Solver {
                             break;
                         }
                     }
-                    k = items[k as usize].next;
+                    k = self.arena.item(k).next;
                 }
                 best
             }
@@ -677,10 +676,10 @@ impl Solver {
                 base = self.prefix.len();
                 level = self.level;
                 x = self.choice[level];
-                i = self.arena.nodes[x as usize].top as u32;
+                i = self.arena.node(x).top as u32;
                 event!(Event::Untry { level, option: self.arena.option_of(x) });
                 self.arena.uncover_others::<COLORED>(x);
-                x = self.arena.nodes[x as usize].down;
+                x = self.arena.node(x).down;
             }
             Phase::Fresh => {
                 match self.apply_prefix() {
@@ -703,7 +702,7 @@ impl Solver {
                 }
                 base = self.prefix.len();
                 level = base;
-                if self.arena.items[0].next == 0 {
+                if self.arena.item(0).next == 0 {
                     // No primary items at all: the empty set is the only solution.
                     nodes += 1;
                     self.stats.solutions += 1;
@@ -748,17 +747,17 @@ impl Solver {
                     }
                     level -= 1;
                     x = self.choice[level];
-                    i = self.arena.nodes[x as usize].top as u32;
+                    i = self.arena.node(x).top as u32;
                     event!(Event::Untry { level, option: self.arena.option_of(x) });
                     self.arena.uncover_others::<COLORED>(x);
-                    x = self.arena.nodes[x as usize].down;
+                    x = self.arena.node(x).down;
                 } else {
                     // X3: choose an item; X4: cover it.
                     i = self.choose();
                     event!(Event::Choose { level, item: self.item_id(i), len: self.arena.len(i) });
                     event!(Event::Cover { item: self.item_id(i) });
                     updates += self.arena.cover::<COLORED>(i);
-                    x = self.arena.nodes[i as usize].down;
+                    x = self.arena.node(i).down;
                 }
             }
             resume = false;
@@ -775,11 +774,11 @@ impl Solver {
                         }
                         level -= 1;
                         x = self.choice[level];
-                        i = self.arena.nodes[x as usize].top as u32;
+                        i = self.arena.node(x).top as u32;
                         event!(Event::Untry { level, option: self.arena.option_of(x) });
                         // X6: uncover the other items of the option, take the next one.
                         self.arena.uncover_others::<COLORED>(x);
-                        x = self.arena.nodes[x as usize].down;
+                        x = self.arena.node(x).down;
                         if x != i {
                             break;
                         }
@@ -794,7 +793,7 @@ impl Solver {
                     self.trace_others(x, sink, nodes);
                 }
                 updates += self.arena.cover_others::<COLORED>(x);
-                if self.arena.items[0].next != 0 {
+                if self.arena.item(0).next != 0 {
                     level += 1;
                     continue 'forward;
                 }
@@ -820,7 +819,7 @@ impl Solver {
                 }
                 event!(Event::Untry { level, option: self.arena.option_of(x) });
                 self.arena.uncover_others::<COLORED>(x);
-                x = self.arena.nodes[x as usize].down;
+                x = self.arena.node(x).down;
             }
         }
     }
