@@ -50,12 +50,15 @@
 //!
 //! # Crate features
 //!
+//! - `parallel` (default): [`parallel::ParallelSearch`], several threads on one problem.
 //! - `check-invariants`: check the arena's invariants at every node of every search (slow).
 
 #![deny(missing_docs, rustdoc::broken_intra_doc_links)]
 
 mod arena;
 mod ids;
+#[cfg(feature = "parallel")]
+pub mod parallel;
 mod problem;
 mod solver;
 mod stats;

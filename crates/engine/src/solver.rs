@@ -159,6 +159,17 @@ pub trait Visitor {
     fn tick(&mut self, _solver: &Solver) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
+    /// Asked after each `tick`: whether this search should give away part of its remaining
+    /// work (for load balancing between threads). If so, the solver splits off every untried
+    /// option of its shallowest level that has some, and passes them to [`Visitor::donate`].
+    fn hungry(&self) -> bool {
+        false
+    }
+    /// Receives the subtrees split off from this search, as choice prefixes (see
+    /// [`Solver::set_prefix`]). This search will not visit them. `fraction` estimates the
+    /// share of this search's tree that they hold together (from the number of options at
+    /// each level, as [`Solver::progress`] does).
+    fn donate(&mut self, _units: Vec<Vec<u32>>, _fraction: f64) {}
 }
 
 /// What the search reports to while it runs. All methods have empty defaults, so that a sink
@@ -177,6 +188,14 @@ pub(crate) trait Sink {
     fn tick(&mut self, _solver: &Solver) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
+    /// See [`Visitor::hungry`].
+    #[inline(always)]
+    fn hungry(&self) -> bool {
+        false
+    }
+    /// See [`Visitor::donate`].
+    #[inline(always)]
+    fn donate(&mut self, _units: Vec<Vec<u32>>, _fraction: f64) {}
     /// Whether the trace hooks below are wanted (a constant, so they compile away).
     const TRACE: bool = false;
     /// An event of the trace.
@@ -284,6 +303,9 @@ pub struct Solver {
     prefix: Vec<u32>,
     /// Search levels are capped here (used to list subtrees).
     cap: usize,
+    /// The search ends when it backs up to this level: the prefix's length, or more once
+    /// the untried options of shallower levels were given away (see [`Visitor::donate`]).
+    floor: usize,
     level: usize,
     phase: Phase,
     last_stop: Stop,
@@ -307,6 +329,7 @@ impl Solver {
             stats: Stats::default(),
             prefix: Vec::new(),
             cap: usize::MAX,
+            floor: 0,
             level: 0,
             phase: Phase::Fresh,
             last_stop: Stop::Exhausted,
@@ -477,6 +500,12 @@ impl Solver {
             fn tick(&mut self, solver: &Solver) -> ControlFlow<()> {
                 self.0.tick(solver)
             }
+            fn hungry(&self) -> bool {
+                self.0.hungry()
+            }
+            fn donate(&mut self, units: Vec<Vec<u32>>, fraction: f64) {
+                self.0.donate(units, fraction);
+            }
         }
         self.start();
         let mut sink = Adapter(visitor, false);
@@ -645,7 +674,7 @@ impl Solver {
         let cancel = self.config.cancel.clone();
         let mut updates: u64 = 0;
         let mut nodes = self.stats.nodes;
-        let base;
+        let mut floor;
         let mut level;
         let mut x: u32;
         let mut i: u32;
@@ -673,7 +702,7 @@ impl Solver {
         match self.phase {
             Phase::AtSolution => {
                 self.phase = Phase::Fresh;
-                base = self.prefix.len();
+                floor = self.floor;
                 level = self.level;
                 x = self.choice[level];
                 i = self.arena.node(x).top as u32;
@@ -700,8 +729,8 @@ impl Solver {
                     }
                     Ok(false) => {}
                 }
-                base = self.prefix.len();
-                level = base;
+                floor = self.prefix.len();
+                level = floor;
                 if self.arena.item(0).next == 0 {
                     // No primary items at all: the empty set is the only solution.
                     nodes += 1;
@@ -734,6 +763,12 @@ impl Solver {
                     if sink.tick(self).is_break() {
                         finish!(Stop::Cancelled, level);
                     }
+                    if sink.hungry() {
+                        if let Some((new_floor, units, fraction)) = self.split_off(level, floor) {
+                            floor = new_floor;
+                            sink.donate(units, fraction);
+                        }
+                    }
                 }
                 #[cfg(any(test, feature = "check-invariants"))]
                 self.arena.check_invariants();
@@ -742,7 +777,7 @@ impl Solver {
                     // Listing subtrees: this one is a unit; back up without branching.
                     self.level = level;
                     sink.frontier(self, level);
-                    if level == base {
+                    if level == floor {
                         finish!(Stop::Exhausted, level);
                     }
                     level -= 1;
@@ -769,7 +804,7 @@ impl Solver {
                     event!(Event::Backtrack { level });
                     // X8: leave the level.
                     loop {
-                        if level == base {
+                        if level == floor {
                             finish!(Stop::Exhausted, level);
                         }
                         level -= 1;
@@ -814,6 +849,7 @@ impl Solver {
                     self.stats.updates += updates;
                     self.stats.nodes = nodes;
                     self.level = level;
+                    self.floor = floor;
                     self.phase = Phase::AtSolution;
                     return Outcome { solutions: self.stats.solutions, stop: Stop::Visitor };
                 }
@@ -822,6 +858,30 @@ impl Solver {
                 x = self.arena.node(x).down;
             }
         }
+    }
+
+    /// Splits off the untried options of the shallowest level in `floor..level` that has any:
+    /// returns the new floor (that level plus one), their choice prefixes, and the estimated
+    /// fraction of this search's tree that they hold.
+    fn split_off(&self, level: usize, floor: usize) -> Option<(usize, Vec<Vec<u32>>, f64)> {
+        let l = (floor..level).find(|&l| {
+            let x = self.choice[l];
+            self.arena.node(x).down != self.arena.node(x).top as u32
+        })?;
+        let path = self.choice_indices(l);
+        let (k, len) = self.index_at(l);
+        let mut fraction = f64::from(len - k - 1) / f64::from(len);
+        for j in self.prefix.len()..l {
+            fraction /= f64::from(self.index_at(j).1.max(1));
+        }
+        let units = (k + 1..len)
+            .map(|j| {
+                let mut unit = path.clone();
+                unit.push(j);
+                unit
+            })
+            .collect();
+        Some((l + 1, units, fraction))
     }
 
     /// Reports the covers that `cover_others(x)` is about to make (trace only).

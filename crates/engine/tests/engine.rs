@@ -433,3 +433,94 @@ proptest! {
         prop_assert_eq!(a, b);
     }
 }
+
+mod parallel {
+    use std::sync::Mutex;
+
+    use dancecard_engine::parallel::ParallelSearch;
+
+    use super::*;
+
+    #[test]
+    fn threads_count_the_same_as_one() {
+        for (name, total) in [("queens8", 92u128), ("domino6x6", 6_728), ("queens12", 14_200)] {
+            let p = instance(name);
+            let mut one = Solver::new(&p);
+            let single = one.count();
+            for threads in [1, 2, 3, 4] {
+                let (outcome, stats) = ParallelSearch::new(&p, Config::default(), threads).count();
+                assert_eq!(outcome.solutions, total, "{name} with {threads} threads");
+                assert_eq!(outcome.stop, Stop::Exhausted);
+                assert_eq!(stats.solutions, single.solutions);
+                assert!(stats.nodes >= one.stats().nodes / 2, "{name}: work is not lost");
+            }
+        }
+    }
+
+    #[test]
+    fn threads_find_the_same_set_of_solutions() {
+        let p = instance("queens8");
+        let mut expected: Vec<Vec<OptionId>> = Solver::new(&p).solutions().collect();
+        let (mut got, outcome) = ParallelSearch::new(&p, Config::default(), 3).solutions();
+        assert!(outcome.is_complete());
+        for s in expected.iter_mut().chain(got.iter_mut()) {
+            s.sort();
+        }
+        expected.sort();
+        got.sort();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn a_lopsided_tree_is_split() {
+        // Pentominoes: most of the tree lies under a few first choices. Count with 2 threads
+        // under a node budget and check that both threads got work.
+        let p = instance("domino8x8");
+        let threads_seen = Mutex::new(std::collections::BTreeSet::new());
+        let config = Config { max_nodes: Some(2_000_000), ..Config::default() };
+        let (outcome, stats) = ParallelSearch::new(&p, config, 2).count_with_progress(&|_| {
+            let _ =
+                threads_seen.lock().unwrap().insert(format!("{:?}", std::thread::current().id()));
+        });
+        assert_eq!(outcome.stop, Stop::NodeLimit);
+        assert!(stats.nodes >= 2_000_000);
+        assert_eq!(threads_seen.lock().unwrap().len(), 2, "both threads searched");
+    }
+
+    #[test]
+    fn limits_apply_to_the_total() {
+        let p = instance("queens12");
+        let config = Config { max_solutions: Some(1000), ..Config::default() };
+        let (outcome, _) = ParallelSearch::new(&p, config, 3).count();
+        assert_eq!((outcome.solutions, outcome.stop), (1000, Stop::SolutionLimit));
+        let cancel = Arc::new(AtomicBool::new(true));
+        let config = Config { cancel: Some(cancel), ..Config::default() };
+        let (outcome, _) = ParallelSearch::new(&p, config, 2).count();
+        assert_eq!(outcome.stop, Stop::Cancelled);
+    }
+
+    #[test]
+    fn progress_reaches_the_end() {
+        let p = instance("domino6x6");
+        let last = Mutex::new(0.0f64);
+        let (outcome, _) =
+            ParallelSearch::new(&p, Config::default(), 2).count_with_progress(&|pr| {
+                assert!((0.0..=1.0).contains(&pr.fraction));
+                *last.lock().unwrap() = pr.fraction;
+            });
+        assert!(outcome.is_complete());
+        assert!(*last.lock().unwrap() > 0.5, "the estimate grows towards 1");
+    }
+
+    #[test]
+    fn units_partition_the_work() {
+        let p = instance("queens12");
+        let units = Solver::new(&p).prefixes(2);
+        let (a, b): (Vec<_>, Vec<_>) = units.into_iter().enumerate().partition(|(k, _)| k % 2 == 0);
+        let count = |part: Vec<(usize, Vec<u32>)>| {
+            let units = part.into_iter().map(|(_, u)| u).collect();
+            ParallelSearch::new(&p, Config::default(), 2).units(units).count().0.solutions
+        };
+        assert_eq!(count(a) + count(b), 14_200);
+    }
+}

@@ -1,0 +1,323 @@
+//! Searching one problem with several threads.
+//!
+//! The tree is split into *units*, each a choice prefix (see [`Solver::set_prefix`]), searched
+//! by a thread with its own [`Solver`]. Splitting is dynamic: the search starts with the units
+//! it is given (by default the whole tree), and whenever the queue of waiting units is empty,
+//! every busy thread gives away the untried options of the shallowest level that has some
+//! (see [`Visitor::donate`]). A lopsided tree therefore keeps every thread busy to the end, and
+//! a balanced one is split only as much as needed. Units are scheduled by rayon's work-stealing
+//! pool.
+//!
+//! Counts are identical to a single thread's; solutions are the same set, in another order.
+//!
+//! # Example
+//!
+//! ```
+//! use dancecard_engine::parallel::ParallelSearch;
+//! use dancecard_engine::{Config, ProblemBuilder};
+//!
+//! // Domino tilings of a 4x4 board: 36.
+//! let mut b = ProblemBuilder::new();
+//! let cells: Vec<_> = (0..16).map(|k| b.primary(&format!("c{k}")).unwrap()).collect();
+//! for r in 0..4 {
+//!     for c in 0..4 {
+//!         if c + 1 < 4 {
+//!             b.option([cells[4 * r + c], cells[4 * r + c + 1]]).unwrap();
+//!         }
+//!         if r + 1 < 4 {
+//!             b.option([cells[4 * r + c], cells[4 * r + c + 4]]).unwrap();
+//!         }
+//!     }
+//! }
+//! let problem = b.build();
+//! let (outcome, stats) = ParallelSearch::new(&problem, Config::default(), 2).count();
+//! assert_eq!(outcome.solutions, 36);
+//! assert_eq!(stats.solutions, 36);
+//! ```
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::{Config, OptionId, Outcome, Problem, Solution, Solver, Stats, Stop, Visitor};
+
+/// A search of one problem by several threads. See the [module documentation](self).
+#[derive(Debug)]
+pub struct ParallelSearch<'p> {
+    problem: &'p Problem,
+    config: Config,
+    threads: usize,
+    units: Vec<Vec<u32>>,
+}
+
+/// A snapshot of a parallel search, for progress reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Estimated fraction of the tree explored, from 0 to 1.
+    pub fraction: f64,
+    /// Solutions found so far.
+    pub solutions: u128,
+    /// Nodes searched so far (as of the threads' last reports).
+    pub nodes: u64,
+}
+
+impl<'p> ParallelSearch<'p> {
+    /// A search of `problem` with `threads` threads (0 means one per core).
+    ///
+    /// The configuration's heuristic, time limit and cancel flag apply to every thread; its
+    /// solution and node limits apply to the total (the node limit is checked every
+    /// [`Config::CHECK_INTERVAL`] nodes of each thread, so it can be overshot by that much per
+    /// thread).
+    pub fn new(problem: &'p Problem, config: Config, threads: usize) -> Self {
+        ParallelSearch { problem, config, threads, units: vec![Vec::new()] }
+    }
+
+    /// Searches only these units (choice prefixes) instead of the whole tree; they must not
+    /// overlap (for example, some of the units listed by [`Solver::prefixes`]).
+    pub fn units(mut self, units: Vec<Vec<u32>>) -> Self {
+        self.units = units;
+        self
+    }
+
+    /// Counts the solutions.
+    pub fn count(self) -> (Outcome, Stats) {
+        self.run(&|_: Solution<'_>| ControlFlow::Continue(()), &|_| {})
+    }
+
+    /// Counts the solutions, calling `progress` from the worker threads now and then (about
+    /// every [`Config::CHECK_INTERVAL`] nodes of each thread).
+    pub fn count_with_progress<P>(self, progress: &P) -> (Outcome, Stats)
+    where
+        P: Fn(Progress) + Sync,
+    {
+        self.run(&|_: Solution<'_>| ControlFlow::Continue(()), progress)
+    }
+
+    /// Calls `visit` with every solution, from the worker threads (one call at a time per
+    /// thread: make `visit` lock what it shares). `Break` stops the whole search.
+    pub fn visit<F, P>(self, visit: &F, progress: &P) -> (Outcome, Stats)
+    where
+        F: Fn(Solution<'_>) -> ControlFlow<()> + Sync,
+        P: Fn(Progress) + Sync,
+    {
+        self.run(visit, progress)
+    }
+
+    /// Collects every solution (in no particular order).
+    pub fn solutions(self) -> (Vec<Vec<OptionId>>, Outcome) {
+        let found = Mutex::new(Vec::new());
+        let (outcome, _) = self.run(
+            &|s: Solution<'_>| {
+                lock(&found).push(s.to_vec());
+                ControlFlow::Continue(())
+            },
+            &|_| {},
+        );
+        (found.into_inner().unwrap_or_else(|e| e.into_inner()), outcome)
+    }
+
+    fn run<F, P>(self, visit: &F, progress: &P) -> (Outcome, Stats)
+    where
+        F: Fn(Solution<'_>) -> ControlFlow<()> + Sync,
+        P: Fn(Progress) + Sync,
+    {
+        let threads = if self.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            self.threads
+        };
+        let mut worker_config = self.config.clone();
+        worker_config.max_solutions = None;
+        worker_config.max_nodes = None;
+        let shared = Shared {
+            problem: self.problem,
+            config: worker_config,
+            max_solutions: self.config.max_solutions.unwrap_or(u128::MAX),
+            max_nodes: self.config.max_nodes.unwrap_or(u64::MAX),
+            visit,
+            progress,
+            solvers: Mutex::new(Vec::new()),
+            pending: AtomicUsize::new(0),
+            stopped: AtomicBool::new(false),
+            stop: Mutex::new(None),
+            solutions: Mutex::new(0),
+            nodes: AtomicU64::new(0),
+            stats: Mutex::new(Stats::default()),
+            done: Mutex::new(0.0),
+            running: Mutex::new(vec![0.0; threads + 1]),
+        };
+        let weight = 1.0 / self.units.len().max(1) as f64;
+        let units = self.units;
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.scope(|scope| shared.start(scope, units, weight)),
+            // No pool could be made: use rayon's global one.
+            Err(_) => rayon::scope(|scope| shared.start(scope, units, weight)),
+        }
+        let stats = *lock(&shared.stats);
+        let solutions = *lock(&shared.solutions);
+        let stop = lock(&shared.stop).unwrap_or(Stop::Exhausted);
+        (Outcome { solutions, stop }, Stats { solutions, ..stats })
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic in a visitor poisons nothing we cannot still read.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// State shared by the worker threads.
+struct Shared<'a, F, P> {
+    problem: &'a Problem,
+    config: Config,
+    max_solutions: u128,
+    max_nodes: u64,
+    visit: &'a F,
+    progress: &'a P,
+    /// Idle solvers, reused by later units (building one costs a pass over the problem).
+    solvers: Mutex<Vec<Solver>>,
+    /// Units spawned and not yet started: when 0, busy threads split their work.
+    pending: AtomicUsize,
+    stopped: AtomicBool,
+    stop: Mutex<Option<Stop>>,
+    solutions: Mutex<u128>,
+    nodes: AtomicU64,
+    stats: Mutex<Stats>,
+    /// Fraction of the tree in finished units.
+    done: Mutex<f64>,
+    /// Per thread: the fraction of the tree explored in its current unit.
+    running: Mutex<Vec<f64>>,
+}
+
+impl<'a, F, P> Shared<'a, F, P>
+where
+    F: Fn(Solution<'_>) -> ControlFlow<()> + Sync,
+    P: Fn(Progress) + Sync,
+{
+    fn start<'s>(&'s self, scope: &rayon::Scope<'s>, units: Vec<Vec<u32>>, weight: f64) {
+        for unit in units {
+            self.spawn(scope, unit, weight);
+        }
+    }
+
+    fn spawn<'s>(&'s self, scope: &rayon::Scope<'s>, unit: Vec<u32>, weight: f64) {
+        let _ = self.pending.fetch_add(1, Ordering::SeqCst);
+        scope.spawn(move |scope| {
+            let _ = self.pending.fetch_sub(1, Ordering::SeqCst);
+            self.search(scope, unit, weight);
+        });
+    }
+
+    /// Records why the search stops (the first reason wins) and tells every thread.
+    fn halt(&self, stop: Stop) {
+        let mut first = lock(&self.stop);
+        if first.is_none() {
+            *first = Some(stop);
+        }
+        self.stopped.store(true, Ordering::SeqCst);
+    }
+
+    fn search<'s>(&'s self, scope: &rayon::Scope<'s>, unit: Vec<u32>, weight: f64) {
+        if self.stopped.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut solver = lock(&self.solvers)
+            .pop()
+            .unwrap_or_else(|| Solver::with_config(self.problem, self.config.clone()));
+        solver.set_prefix(&unit);
+        let mut worker = Worker { shared: self, scope, weight, donated: 0.0, reported_nodes: 0 };
+        let outcome = solver.visit(&mut worker);
+        match outcome.stop {
+            Stop::Exhausted => {}
+            // Breaks from `tick` and `solution` come from `halt`, which kept the reason.
+            Stop::Visitor | Stop::Cancelled if self.stopped.load(Ordering::SeqCst) => {}
+            other => self.halt(other),
+        }
+        let stats = *solver.stats();
+        let _ = self.nodes.fetch_add(stats.nodes - worker.reported_nodes, Ordering::Relaxed);
+        lock(&self.stats).add(&stats);
+        if outcome.is_complete() {
+            *lock(&self.done) += worker.weight - worker.donated;
+        }
+        if let Some(t) = rayon::current_thread_index() {
+            if let Some(slot) = lock(&self.running).get_mut(t) {
+                *slot = 0.0;
+            }
+        }
+        lock(&self.solvers).push(solver);
+    }
+}
+
+/// The visitor of one unit's search.
+struct Worker<'w, 's, 'a, F, P> {
+    shared: &'s Shared<'a, F, P>,
+    scope: &'w rayon::Scope<'s>,
+    /// The fraction of the whole tree this unit stands for.
+    weight: f64,
+    /// The part of `weight` given away to other units.
+    donated: f64,
+    reported_nodes: u64,
+}
+
+impl<'a, F, P> Visitor for Worker<'_, '_, 'a, F, P>
+where
+    F: Fn(Solution<'_>) -> ControlFlow<()> + Sync,
+    P: Fn(Progress) + Sync,
+{
+    fn solution(&mut self, solution: Solution<'_>) -> ControlFlow<()> {
+        let shared = self.shared;
+        {
+            let mut count = lock(&shared.solutions);
+            if *count >= shared.max_solutions || shared.stopped.load(Ordering::Relaxed) {
+                return ControlFlow::Break(());
+            }
+            *count += 1;
+            if *count >= shared.max_solutions {
+                shared.halt(Stop::SolutionLimit);
+            }
+        }
+        if (shared.visit)(solution).is_break() {
+            shared.halt(Stop::Visitor);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn tick(&mut self, solver: &Solver) -> ControlFlow<()> {
+        let shared = self.shared;
+        let nodes = solver.stats().nodes;
+        let total = shared.nodes.fetch_add(nodes - self.reported_nodes, Ordering::Relaxed)
+            + (nodes - self.reported_nodes);
+        self.reported_nodes = nodes;
+        if total >= shared.max_nodes {
+            shared.halt(Stop::NodeLimit);
+        }
+        if shared.stopped.load(Ordering::Relaxed) {
+            return ControlFlow::Break(());
+        }
+        let fraction = {
+            let mut running = lock(&shared.running);
+            if let Some(slot) = rayon::current_thread_index().and_then(|t| running.get_mut(t)) {
+                *slot = (self.weight * solver.progress()).min(self.weight - self.donated);
+            }
+            *lock(&shared.done) + running.iter().sum::<f64>()
+        };
+        (shared.progress)(Progress {
+            fraction: fraction.min(1.0),
+            solutions: *lock(&shared.solutions),
+            nodes: total,
+        });
+        ControlFlow::Continue(())
+    }
+
+    fn hungry(&self) -> bool {
+        self.shared.pending.load(Ordering::Relaxed) == 0
+    }
+
+    fn donate(&mut self, units: Vec<Vec<u32>>, fraction: f64) {
+        let each = self.weight * fraction / units.len().max(1) as f64;
+        self.donated += each * units.len() as f64;
+        for unit in units {
+            self.shared.spawn(self.scope, unit, each);
+        }
+    }
+}
