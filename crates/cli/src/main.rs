@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod shard;
 mod util;
 
 /// Exact cover and combinatorial search: Knuth's Dancing Links, puzzle models, heuristic
@@ -26,12 +27,14 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Solve(commands::solve::Args),
+    Merge(shard::MergeArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
+        Command::Merge(args) => shard::run_merge(args),
     };
     match result {
         Ok(code) => code,

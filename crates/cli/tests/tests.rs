@@ -2,4 +2,5 @@
 
 mod util;
 
+mod scale;
 mod solve;

@@ -210,9 +210,7 @@ impl Arena {
             while nodes[end].top > 0 {
                 end += 1;
             }
-            for x in first..end {
-                span[x] = [first as u32, end as u32];
-            }
+            span[first..end].fill([first as u32, end as u32]);
             first = end + 1;
         }
         Arena { items, nodes, colors, n_items: n, n_primary: n1, item_ids, option_of, span }

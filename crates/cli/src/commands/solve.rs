@@ -6,7 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use dancecard_engine::{Config, Outcome, Solution, Solver, Stop, Visitor};
+use std::sync::Mutex;
+
+use dancecard_engine::parallel::{self, ParallelSearch};
+use dancecard_engine::{Config, Outcome, Solution, Solver, Stats, Stop, Visitor};
 use dancecard_format::{Document, InputFormat};
 
 use crate::util::{self, bad_input, HeuristicArg, OutputFormat, Progress};
@@ -23,6 +26,8 @@ Examples:
   dancecard solve --all --limit 3 problem.dlx
   printf 'a b c\\na b\\nc\\nb\\n' | dancecard solve --all -
   dancecard solve --matrix --format json matrix.txt
+  dancecard solve --count --threads 2 testdata/instances/pent6x10.dlx
+  dancecard solve --count --shard 3/10 --split-depth 4 --output s3.json problem.dlx
 
 ", crate::util::exit_codes_help!()))]
 pub(crate) struct Args {
@@ -58,6 +63,20 @@ pub(crate) struct Args {
     /// Read Knuth's DLX format (detected when not given).
     #[arg(long)]
     pub(crate) dlx: bool,
+    /// Search with N threads (with --count or --all; 0 means one per core). Subtrees are
+    /// split dynamically, so every thread stays busy; counts equal one thread's.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub(crate) threads: usize,
+    /// Search only shard I of N (for batch schedulers): the subtrees at depth
+    /// --split-depth whose index is I modulo N. Prints a JSON result for `dancecard merge`.
+    #[arg(long, value_name = "I/N", value_parser = crate::shard::parse_shard)]
+    pub(crate) shard: Option<(u64, u64)>,
+    /// The depth at which --shard splits the tree.
+    #[arg(long, value_name = "D", default_value_t = 4, requires = "shard")]
+    pub(crate) split_depth: usize,
+    /// With --shard: write the JSON result to this file instead of stdout.
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub(crate) output: Option<PathBuf>,
 }
 
 /// Reads and parses the problem named by `args`.
@@ -91,20 +110,36 @@ pub(crate) fn config(args: &Args) -> anyhow::Result<Config> {
     })
 }
 
-/// Prints solutions as they are found (text or collected for JSON) and drives the progress bar.
-struct Printer<'d, W: Write> {
+/// Where solutions go: printed as they are found (text), or collected (JSON).
+struct Output<'d> {
     doc: &'d Document,
-    out: W,
+    out: BufWriter<std::io::Stdout>,
     format: OutputFormat,
+    /// False with `--count`: solutions are only counted.
     print: bool,
     json: Vec<Vec<usize>>,
     printed: usize,
-    progress: Progress,
     error: Option<std::io::Error>,
 }
 
-impl<W: Write> Printer<'_, W> {
-    fn write_solution(&mut self, solution: Solution<'_>) -> std::io::Result<()> {
+impl Output<'_> {
+    fn solution(&mut self, solution: Solution<'_>) -> ControlFlow<()> {
+        if !self.print {
+            return ControlFlow::Continue(());
+        }
+        if self.format == OutputFormat::Json {
+            self.json.push(solution.options().map(|o| self.doc.input_index[o.index()]).collect());
+            return ControlFlow::Continue(());
+        }
+        if let Err(e) = self.write(solution) {
+            // Most likely a closed pipe (`| head`): stop searching.
+            self.error = Some(e);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn write(&mut self, solution: Solution<'_>) -> std::io::Result<()> {
         if self.printed > 0 {
             writeln!(self.out)?;
         }
@@ -114,22 +149,54 @@ impl<W: Write> Printer<'_, W> {
         }
         Ok(())
     }
+
+    /// Prints the count or the JSON document, then the stats and the stop reason.
+    fn finish(mut self, args: &Args, outcome: Outcome, stats: &Stats) -> anyhow::Result<ExitCode> {
+        if let Some(e) = self.error.take() {
+            return Err(e.into());
+        }
+        // Complete unless a node or time limit or an interruption cut the search short:
+        // stopping at the first solution, or at `--limit`, is what was asked for.
+        let complete = matches!(outcome.stop, Stop::Exhausted | Stop::SolutionLimit);
+        match args.format {
+            OutputFormat::Text => {
+                if args.count {
+                    writeln!(self.out, "{}", outcome.solutions)?;
+                }
+                self.out.flush()?;
+                if outcome.solutions == 0 && !args.count && outcome.is_complete() {
+                    eprintln!("no solution");
+                }
+            }
+            OutputFormat::Json => {
+                let value = serde_json::json!({
+                    "solutions": self.json,
+                    "count": util::u128_json(outcome.solutions),
+                    "complete": complete,
+                    "stop": util::stop_name(outcome.stop),
+                    "stats": util::stats_json(stats),
+                });
+                writeln!(self.out, "{value}")?;
+                self.out.flush()?;
+            }
+        }
+        if args.stats {
+            util::print_stats(stats);
+        }
+        util::report_stop(outcome.stop);
+        Ok(util::exit_code(outcome.solutions > 0 || args.count, outcome.stop))
+    }
 }
 
-impl<W: Write> Visitor for Printer<'_, W> {
+/// The single-thread visitor: output plus progress bar.
+struct Printer<'o, 'd> {
+    output: &'o mut Output<'d>,
+    progress: Progress,
+}
+
+impl Visitor for Printer<'_, '_> {
     fn solution(&mut self, solution: Solution<'_>) -> ControlFlow<()> {
-        if !self.print {
-            return ControlFlow::Continue(());
-        }
-        if self.format == OutputFormat::Text {
-            if let Err(e) = self.write_solution(solution) {
-                self.error = Some(e);
-                return ControlFlow::Break(());
-            }
-        } else {
-            self.json.push(solution.options().map(|o| self.doc.input_index[o.index()]).collect());
-        }
-        ControlFlow::Continue(())
+        self.output.solution(solution)
     }
 
     fn tick(&mut self, solver: &Solver) -> ControlFlow<()> {
@@ -142,62 +209,51 @@ impl<W: Write> Visitor for Printer<'_, W> {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.threads != 1 && !args.all && !args.count {
+        return Err(bad_input("--threads works with --count or --all"));
+    }
     let doc = load(&args)?;
     let mut config = config(&args)?;
+    if let Some(shard) = args.shard {
+        return crate::shard::run_shard(&args, &doc, config, shard);
+    }
     if !args.all && !args.count {
-        // The first solution only (unless --limit asks for fewer, i.e. 0).
+        // The first solution only (unless --limit asks for none).
         config.max_solutions = Some(config.max_solutions.map_or(1, |l| l.min(1)));
     }
-    let mut solver = Solver::with_config(&doc.problem, config);
-    let stdout = std::io::stdout();
-    let mut printer = Printer {
+    let mut output = Output {
         doc: &doc,
-        out: BufWriter::new(stdout.lock()),
+        out: BufWriter::new(std::io::stdout()),
         format: args.format,
         print: !args.count,
         json: Vec::new(),
         printed: 0,
-        progress: Progress::new(args.format),
         error: None,
     };
-    let outcome: Outcome = if args.limit == Some(0) {
-        Outcome { solutions: 0, stop: Stop::SolutionLimit }
-    } else {
-        solver.visit(&mut printer)
-    };
-    printer.progress.finish();
-    if let Some(e) = printer.error.take() {
-        return Err(e.into());
+    if args.limit == Some(0) {
+        let outcome = Outcome { solutions: 0, stop: Stop::SolutionLimit };
+        return output.finish(&args, outcome, &Stats::default());
     }
-    let stats = *solver.stats();
-    // Complete unless a node or time limit or an interruption cut the search short: stopping
-    // at the first solution, or at `--limit`, is what was asked for.
-    let complete = matches!(outcome.stop, Stop::Exhausted | Stop::SolutionLimit);
-    match args.format {
-        OutputFormat::Text => {
-            if args.count {
-                writeln!(printer.out, "{}", outcome.solutions)?;
-            }
-            printer.out.flush()?;
-            if outcome.solutions == 0 && !args.count && outcome.is_complete() {
-                eprintln!("no solution");
-            }
-        }
-        OutputFormat::Json => {
-            let value = serde_json::json!({
-                "solutions": printer.json,
-                "count": util::u128_json(outcome.solutions),
-                "complete": complete,
-                "stop": util::stop_name(outcome.stop),
-                "stats": util::stats_json(&stats),
-            });
-            writeln!(printer.out, "{value}")?;
-            printer.out.flush()?;
-        }
+    if args.threads == 1 {
+        let mut solver = Solver::with_config(&doc.problem, config);
+        let mut printer = Printer { output: &mut output, progress: Progress::new(args.format) };
+        let outcome = solver.visit(&mut printer);
+        printer.progress.finish();
+        return output.finish(&args, outcome, solver.stats());
     }
-    if args.stats {
-        util::print_stats(&stats);
-    }
-    util::report_stop(outcome.stop);
-    Ok(util::exit_code(outcome.solutions > 0 || args.count, outcome.stop))
+    let output = Mutex::new(output);
+    let progress = Mutex::new(Progress::new(args.format));
+    let (outcome, stats) = ParallelSearch::new(&doc.problem, config, args.threads).visit(
+        &|s: Solution<'_>| lock(&output).solution(s),
+        &|p: parallel::Progress| {
+            lock(&progress)
+                .update(p.fraction, || format!("{} solutions, {} nodes", p.solutions, p.nodes))
+        },
+    );
+    lock(&progress).finish();
+    output.into_inner().unwrap_or_else(|e| e.into_inner()).finish(&args, outcome, &stats)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
