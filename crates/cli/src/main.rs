@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod cluster;
 mod commands;
 mod shard;
 mod util;

@@ -2,5 +2,7 @@
 
 mod util;
 
+#[cfg(feature = "mpi")]
+mod mpi;
 mod scale;
 mod solve;

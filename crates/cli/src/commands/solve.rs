@@ -28,6 +28,8 @@ Examples:
   dancecard solve --matrix --format json matrix.txt
   dancecard solve --count --threads 2 testdata/instances/pent6x10.dlx
   dancecard solve --count --shard 3/10 --split-depth 4 --output s3.json problem.dlx
+  mpirun -np 8 dancecard solve --count --mpi --checkpoint run.json problem.dlx
+  mpirun -np 8 dancecard solve --count --mpi --resume run.json problem.dlx
 
 ", crate::util::exit_codes_help!()))]
 pub(crate) struct Args {
@@ -77,6 +79,17 @@ pub(crate) struct Args {
     /// With --shard: write the JSON result to this file instead of stdout.
     #[arg(long, value_name = "FILE", requires = "shard")]
     pub(crate) output: Option<PathBuf>,
+    /// Count on a cluster, under `mpirun` (needs a build with `--features mpi`): rank 0
+    /// hands out subtrees, the other ranks search them.
+    #[arg(long, requires = "count", conflicts_with = "shard")]
+    pub(crate) mpi: bool,
+    /// With --mpi: where rank 0 keeps the checkpoint of finished subtrees
+    /// [default: dancecard-checkpoint.json, or the --resume file].
+    #[arg(long, value_name = "FILE", requires = "mpi")]
+    pub(crate) checkpoint: Option<PathBuf>,
+    /// With --mpi: continue the search recorded in this checkpoint.
+    #[arg(long, value_name = "FILE", requires = "mpi")]
+    pub(crate) resume: Option<PathBuf>,
 }
 
 /// Reads and parses the problem named by `args`.
@@ -216,6 +229,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut config = config(&args)?;
     if let Some(shard) = args.shard {
         return crate::shard::run_shard(&args, &doc, config, shard);
+    }
+    if args.mpi {
+        return crate::cluster::run(&args, &doc, config);
     }
     if !args.all && !args.count {
         // The first solution only (unless --limit asks for none).
