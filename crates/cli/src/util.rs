@@ -125,28 +125,72 @@ pub(crate) fn interrupted() -> bool {
     interrupt_flag().load(Ordering::Relaxed)
 }
 
-/// A progress bar on stderr that appears only after a second of work, only when stderr is a
-/// terminal, and never in JSON mode.
+/// How progress is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ProgressMode {
+    /// Nothing (JSON output, or stderr not a terminal).
+    Off,
+    /// An indicatif bar on the terminal.
+    Bar,
+    /// A plain line every few seconds (`DANCECARD_PROGRESS=always` without a terminal: logs
+    /// of batch jobs).
+    Lines,
+}
+
+/// Progress on stderr for long runs: after a second of work, a bar with the estimated fraction
+/// of the tree explored and an ETA, only when stderr is a terminal and never in JSON mode.
+/// `DANCECARD_PROGRESS=never` turns it off; `DANCECARD_PROGRESS=always` shows it even without
+/// a terminal, as plain lines every few seconds.
 #[derive(Debug)]
 pub(crate) struct Progress {
     started: Instant,
-    enabled: bool,
+    mode: ProgressMode,
     bar: Option<ProgressBar>,
+    last_line: Option<Instant>,
 }
 
 impl Progress {
-    /// How long a run must last before the bar appears.
+    /// How long a run must last before progress appears.
     const DELAY: Duration = Duration::from_secs(1);
+    /// Time between two plain progress lines.
+    const LINE_EVERY: Duration = Duration::from_secs(5);
 
-    /// A progress bar that may appear later.
+    /// A progress display that may appear later.
     pub(crate) fn new(format: OutputFormat) -> Progress {
-        let enabled = format == OutputFormat::Text && std::io::stderr().is_terminal();
-        Progress { started: Instant::now(), enabled, bar: None }
+        let terminal = std::io::stderr().is_terminal();
+        let mode = match std::env::var("DANCECARD_PROGRESS").as_deref() {
+            Ok("never") => ProgressMode::Off,
+            _ if format == OutputFormat::Json => ProgressMode::Off,
+            Ok("always") if !terminal => ProgressMode::Lines,
+            _ if terminal => ProgressMode::Bar,
+            _ => ProgressMode::Off,
+        };
+        Progress { started: Instant::now(), mode, bar: None, last_line: None }
     }
 
     /// Reports the estimated fraction done and a message.
     pub(crate) fn update(&mut self, fraction: f64, message: impl FnOnce() -> String) {
-        if !self.enabled || self.started.elapsed() < Self::DELAY {
+        let elapsed = self.started.elapsed();
+        if self.mode == ProgressMode::Off || elapsed < Self::DELAY {
+            return;
+        }
+        let fraction = fraction.clamp(0.0, 1.0);
+        if self.mode == ProgressMode::Lines {
+            if self.last_line.is_some_and(|t| t.elapsed() < Self::LINE_EVERY) {
+                return;
+            }
+            self.last_line = Some(Instant::now());
+            let eta = if fraction > 0.0 {
+                format!("{:.0}s", elapsed.as_secs_f64() * (1.0 - fraction) / fraction)
+            } else {
+                "?".to_owned()
+            };
+            eprintln!(
+                "progress {:.2}% elapsed {:.0}s eta {eta} {}",
+                fraction * 100.0,
+                elapsed.as_secs_f64(),
+                message()
+            );
             return;
         }
         let bar = self.bar.get_or_insert_with(|| {
@@ -159,7 +203,7 @@ impl Progress {
             );
             bar
         });
-        bar.set_position((fraction.clamp(0.0, 1.0) * 10_000.0) as u64);
+        bar.set_position((fraction * 10_000.0) as u64);
         bar.set_message(message());
     }
 

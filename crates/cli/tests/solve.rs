@@ -190,3 +190,27 @@ fn ctrl_c_prints_the_partial_count() {
     assert!(count < 9356);
     assert!(stderr(&out).contains("incomplete: interrupted"));
 }
+
+#[test]
+fn progress_lines_for_long_runs_when_asked() {
+    let out = dancecard()
+        .env("DANCECARD_PROGRESS", "always")
+        .args(["solve", "--count"])
+        .arg(testdata("instances/pent6x10.dlx"))
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "9356\n");
+    let err = stderr(&out);
+    assert!(err.starts_with("progress "), "{err}");
+    assert!(err.contains("% elapsed") && err.contains(" eta "), "{err}");
+    // Never in JSON mode, and never when the user says so.
+    for (env, format) in [("always", "json"), ("never", "text")] {
+        let out = dancecard()
+            .env("DANCECARD_PROGRESS", env)
+            .args(["solve", "--count", "--format", format])
+            .arg(testdata("instances/domino6x6.dlx"))
+            .output()
+            .unwrap();
+        assert_eq!(stderr(&out), "");
+    }
+}

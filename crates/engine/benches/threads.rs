@@ -42,7 +42,8 @@ fn main() {
             count = outcome.solutions;
 
             let started = Instant::now();
-            let (outcome, stats) = ParallelSearch::new(&problem, Config::default(), threads).count();
+            let (outcome, stats) =
+                ParallelSearch::new(&problem, Config::default(), threads).count();
             many.push(started.elapsed());
             nodes_n = stats.nodes;
             assert_eq!(outcome.solutions, count, "{name}: counts differ");
