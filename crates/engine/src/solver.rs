@@ -927,11 +927,7 @@ impl Solutions<'_> {
 
     /// How the search ended, once the iterator has returned `None`.
     pub fn outcome(&self) -> Option<Stop> {
-        self.done.then_some(self.last_stop())
-    }
-
-    fn last_stop(&self) -> Stop {
-        self.solver.last_stop
+        self.done.then_some(self.solver.last_stop)
     }
 }
 
@@ -950,11 +946,9 @@ impl Iterator for Solutions<'_> {
             }
         }
         let mut take = Take(None);
-        let outcome = self.solver.run(&mut take, false);
-        if self.solver.phase == Phase::Fresh {
-            self.done = true;
-        }
-        let _ = outcome;
+        let _ = self.solver.run(&mut take, false);
+        // Paused at a solution, or finished (the arena restored, `last_stop` recorded).
+        self.done = self.solver.phase == Phase::Fresh;
         take.0
     }
 }
