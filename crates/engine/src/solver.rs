@@ -423,7 +423,8 @@ impl Solver {
 
     /// An estimate of the fraction of the tree explored so far, from the choice indices of the
     /// current levels (Knuth's progress estimate: the tried option `k` of `n` at each level).
-    /// Meaningful from a visitor or progress report during a search; 0 before, 1 after.
+    /// Meaningful during a search (from [`Visitor::tick`]): the subtrees left of the current
+    /// path count as done, the current path's own subtree as half done.
     pub fn progress(&self) -> f64 {
         let mut fraction = 0.0;
         let mut weight = 1.0;
