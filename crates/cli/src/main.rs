@@ -17,6 +17,7 @@ mod util;
 #[command(name = "dancecard", version, about, max_term_width = 100)]
 #[command(after_help = "Examples:
   dancecard solve testdata/instances/queens8.dlx --count
+  dancecard sudoku testdata/sudoku/emerentius_lines/hard_sudokus.txt
   dancecard solve --help")]
 struct Cli {
     #[command(subcommand)]
@@ -26,12 +27,14 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Solve(commands::solve::Args),
+    Sudoku(commands::sudoku::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
+        Command::Sudoku(args) => commands::sudoku::run(args),
     };
     match result {
         Ok(code) => code,
