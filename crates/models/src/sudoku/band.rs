@@ -57,6 +57,17 @@ const ROWBOX: [u8; 512] = {
     t
 };
 
+/// A 9-bit row if it has exactly one bit, else 0.
+const SINGLE: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut i = 0;
+    while i < 9 {
+        t[1 << i] = 1 << i;
+        i += 1;
+    }
+    t
+};
+
 /// For a 3x3 bit matrix (bit `3 r + k`), the union of the permutation matrices inside it.
 const PERM: [u16; 512] = {
     let mut t = [0u16; 512];
@@ -180,28 +191,27 @@ impl State {
     fn place(&mut self, d: usize, b: usize, p: usize) {
         let bit = 1u32 << p;
         let own = self.cand[3 * d + b];
-        let mut e = b;
-        while e < 27 {
-            let old = self.cand[e];
-            if old & bit != 0 {
-                self.cand[e] = old & !bit;
-                self.dirty |= 1 << e;
-                self.digits |= 1 << (e / 3);
-            }
-            e += 3;
+        // Branch-free: the dirty and digit sets are accumulated in registers.
+        let mut dirty = 1u32 << (3 * d + b);
+        let mut digits = 1u32 << d;
+        for e in 0..9 {
+            let j = 3 * e + b;
+            let old = self.cand[j];
+            let had = (old >> p) & 1;
+            self.cand[j] = old & !bit;
+            dirty |= had << j;
+            digits |= had << e;
         }
         self.cand[3 * d + b] = own & !PEERS[p];
-        self.dirty |= 1 << (3 * d + b);
         let col = COL0 << (p % 9);
         for other in [(b + 1) % 3, (b + 2) % 3] {
             let j = 3 * d + other;
             let old = self.cand[j];
-            if old & col != 0 {
-                self.cand[j] = old & !col;
-                self.dirty |= 1 << j;
-            }
+            self.cand[j] = old & !col;
+            dirty |= u32::from(old & col != 0) << j;
         }
-        self.digits |= 1 << d;
+        self.dirty |= dirty;
+        self.digits |= digits;
         self.unsolved[b] &= !bit;
     }
 
@@ -245,11 +255,13 @@ impl State {
             self.digits |= 1 << d;
         }
         let u = a & self.unsolved[b];
-        for r in 0..3 {
-            let x = (u >> (9 * r)) & 0x1FF;
-            if x != 0 && x & (x - 1) == 0 {
-                self.place_checked(d, b, 9 * r + x.trailing_zeros() as usize)?;
-            }
+        let mut singles = u32::from(SINGLE[(u & 0x1FF) as usize])
+            | u32::from(SINGLE[((u >> 9) & 0x1FF) as usize]) << 9
+            | u32::from(SINGLE[(u >> 18) as usize]) << 18;
+        while singles != 0 {
+            let p = singles.trailing_zeros() as usize;
+            singles &= singles - 1;
+            self.place_checked(d, b, p)?;
         }
         Ok(())
     }
