@@ -17,11 +17,12 @@ use crate::util::{self, bad_input, OutputFormat, Progress};
 A-Z for values above 9 (16, 81, 256 or 625 symbols; text after the puzzle and
 lines starting with `#` are ignored); or grids of whitespace-separated numbers, one
 row a line, 0 for a blank. An invalid puzzle (wrong length, bad symbol, clashing
-givens) is reported with its line; the others are still solved.
+givens) is reported with its line; the others are still solved, and the exit
+code is 1 (as when a puzzle has no solution, except with --count or --unique).
 
 Examples:
   dancecard sudoku puzzles.txt                       # one solved line per puzzle
-  echo 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4...... | dancecard sudoku
+  echo 1...........2..3 | dancecard sudoku           # prints 1342423131242413
   dancecard sudoku --count testdata/sudoku/tdoku_test_puzzles
   dancecard sudoku --unique --stats testdata/sudoku/puzzles3_magictour_top1465
   dancecard sudoku --method dlx --stats puzzle.txt   # exact cover, with node counts
@@ -226,7 +227,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(
             err,
             "puzzles {} failed {} nodes {} seconds {:.3} puzzles/s {:.0} ({}, {} thread{})",
-            solved,
+            entries.len(),
             failed,
             nodes,
             elapsed.as_secs_f64(),
@@ -303,7 +304,9 @@ fn solve_all(
             Some(pool) => pool.install(|| {
                 let part: Vec<Option<Report>> = batch
                     .par_iter()
-                    .map_init(sudoku::Solver::new, |solver, p| Some(solver.search(&p.grid, options)))
+                    .map_init(sudoku::Solver::new, |solver, p| {
+                        Some(solver.search(&p.grid, options))
+                    })
                     .collect();
                 reports.extend(part);
             }),
