@@ -14,7 +14,7 @@
 //!   band-oriented bitboard solver). [`Grid::solve`], [`Grid::count`] and [`Grid::uniqueness`]
 //!   are shortcuts. Every search returns a [`Report`]: solutions counted, the first solution,
 //!   nodes of the search tree, and microseconds.
-//! - [`generate`] makes puzzles with a unique solution from a seed (deterministic).
+//! - [`generate()`] makes puzzles with a unique solution from a seed (deterministic).
 //!
 //! # Example
 //!
@@ -191,9 +191,9 @@ impl Shape {
         Shape::new(n, n)
     }
 
-    /// The square shape whose grid has `cells` cells (16, 81, 256, 625, ...), if any.
+    /// The square shape whose grid has `cells` cells: 16, 81, 256 or 625 (4x4 to 25x25).
     pub fn for_cells(cells: usize) -> Option<Shape> {
-        (1..=5).map(|n| Shape { rows: n, cols: n }).find(|s| s.cells() == cells)
+        (2..=5).map(|n| Shape { rows: n, cols: n }).find(|s| s.cells() == cells)
     }
 
     /// Rows of a box.
@@ -486,7 +486,7 @@ fn parse_number_grids(
         let s = match shape {
             Some(s) => s,
             None => {
-                let s = (1..=5)
+                let s = (2..=5)
                     .map(|n| Shape { rows: n, cols: n })
                     .find(|s| s.side() == tokens.len())
                     .ok_or(Error::RowLength { line: line_no, found: tokens.len(), expected: 9 })?;

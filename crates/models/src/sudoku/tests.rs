@@ -184,6 +184,10 @@ fn parsing_lines() {
     assert!(e.to_string().contains("36 cells, expected 81 (9x9 grid, boxes 3x3)"), "{e}");
     let e = parse_puzzles("1...\n..1.\n....\n....", Some("2x2".parse().unwrap()));
     assert_eq!(e.len(), 4);
+    // One symbol is not a grid unless the shape says 1x1.
+    assert!(matches!(Grid::parse_line("1", None), Err(Error::Length { found: 1, .. })));
+    let one = Grid::parse_line(".", Some(Shape::new(1, 1).unwrap())).unwrap();
+    assert_eq!(count_both(&one, None), 1);
 }
 
 #[test]
