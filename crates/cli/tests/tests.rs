@@ -6,3 +6,4 @@ mod util;
 mod mpi;
 mod scale;
 mod solve;
+mod sudoku;

@@ -13,6 +13,8 @@
 
 use dancecard_engine::{OptionId, Problem};
 
+pub mod sudoku;
+
 /// A puzzle that can be solved as an exact cover problem.
 pub trait Model {
     /// What a solution of the puzzle looks like (a grid, a board, a sequence...).

@@ -1,0 +1,325 @@
+//! `dancecard sudoku`: solve, count or check files of sudoku puzzles of any supported size.
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use dancecard_models::sudoku::{self, Error, Method, Options, Puzzle, Report, Shape, Stop};
+use dancecard_models::Model;
+use rayon::prelude::*;
+
+use crate::util::{self, bad_input, OutputFormat, Progress};
+
+/// Solve sudoku puzzles (4x4 to 25x25, rectangular boxes too): one solved line per puzzle.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("Input (detected): one puzzle a line, row by row, `.` or `0` for a blank, 1-9 then
+A-Z for values above 9 (16, 81, 256 or 625 symbols; text after the puzzle and
+lines starting with `#` are ignored); or grids of whitespace-separated numbers, one
+row a line, 0 for a blank. An invalid puzzle (wrong length, bad symbol, clashing
+givens) is reported with its line; the others are still solved, and the exit
+code is 1 (as when a puzzle has no solution, except with --count or --unique).
+
+Examples:
+  dancecard sudoku puzzles.txt                       # one solved line per puzzle
+  echo 1...........2..3 | dancecard sudoku           # prints 1342423131242413
+  dancecard sudoku --count testdata/sudoku/tdoku_test_puzzles
+  dancecard sudoku --unique --stats testdata/sudoku/puzzles3_magictour_top1465
+  dancecard sudoku --method dlx --stats puzzle.txt   # exact cover, with node counts
+  dancecard sudoku --box 2x3 six_by_six.txt
+  dancecard sudoku --emit-dlx puzzle.txt | dancecard solve -
+
+", crate::util::exit_codes_help!()))]
+pub(crate) struct Args {
+    /// The puzzle file; `-` or nothing reads standard input.
+    pub(crate) file: Option<PathBuf>,
+    /// Box shape ROWSxCOLS, for rectangular boxes (2x3: 6x6 grid, 3x4: 12x12 grid); square
+    /// boxes are detected from the input.
+    #[arg(long = "box", value_name = "RxC")]
+    pub(crate) shape: Option<String>,
+    /// Solver: `fast` (bit sets, propagation, MRV branching) or `dlx` (exact cover).
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) method: MethodArg,
+    /// Print the number of solutions of each puzzle, one a line (and nothing else on stdout).
+    #[arg(long, conflicts_with = "unique")]
+    pub(crate) count: bool,
+    /// Count up to 2 solutions: print none, unique or multiple for each puzzle.
+    #[arg(long)]
+    pub(crate) unique: bool,
+    /// Print each puzzle's nodes and microseconds on stderr, then puzzles per second.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Solve the puzzles of the file on N threads.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub(crate) threads: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+    /// Write each puzzle's exact cover problem in Knuth's DLX format instead of solving
+    /// (a `|` comment line names the puzzle).
+    #[arg(long, conflicts_with_all = ["count", "unique", "stats"])]
+    pub(crate) emit_dlx: bool,
+}
+
+/// The solver, as a command-line value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum MethodArg {
+    /// The dedicated solver.
+    #[default]
+    Fast,
+    /// Exact cover on dancing links.
+    Dlx,
+}
+
+impl From<MethodArg> for Method {
+    fn from(m: MethodArg) -> Method {
+        match m {
+            MethodArg::Fast => Method::Fast,
+            MethodArg::Dlx => Method::Dlx,
+        }
+    }
+}
+
+/// What is asked of each puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Solve,
+    Count,
+    Unique,
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.threads == 0 {
+        return Err(bad_input("--threads must be at least 1"));
+    }
+    let shape = match &args.shape {
+        Some(text) => Some(text.parse::<Shape>().map_err(|e| bad_input(format!("--box: {e}")))?),
+        None => None,
+    };
+    let (bytes, name) = util::read_input(util::input_name(&args.file))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let entries = sudoku::parse_puzzles(&text, shape);
+    if entries.is_empty() {
+        return Err(bad_input(format!("{name}: no puzzle in the input")));
+    }
+    let valid: Vec<&Puzzle> = entries.iter().filter_map(|e| e.as_ref().ok()).collect();
+    let invalid = entries.len() - valid.len();
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if args.emit_dlx {
+        for e in &entries {
+            if let Err(e) = e {
+                eprintln!("error: {name}: {e}");
+            }
+        }
+        for p in &valid {
+            let problem = sudoku::SudokuModel::new(&p.grid).problem();
+            writeln!(out, "| sudoku, line {}: {}", p.line, p.grid)?;
+            out.write_all(dancecard_format::write_dlx(&problem).as_bytes())?;
+        }
+        out.flush()?;
+        return Ok(exit(valid.is_empty(), invalid > 0));
+    }
+
+    let mode = if args.count {
+        Mode::Count
+    } else if args.unique {
+        Mode::Unique
+    } else {
+        Mode::Solve
+    };
+    let mut options = Options::new(args.method.into()).cancel(util::interrupt_flag());
+    options.limit = match mode {
+        Mode::Solve => Some(1),
+        Mode::Count => None,
+        Mode::Unique => Some(2),
+    };
+    let started = Instant::now();
+    let reports = solve_all(&valid, &options, args.threads, args.format);
+    let elapsed = started.elapsed();
+
+    // Output, in input order.
+    let mut err = BufWriter::new(std::io::stderr().lock());
+    let mut reports_iter = reports.iter();
+    let mut failed = invalid;
+    let mut json = Vec::new();
+    let mut nodes = 0u64;
+    for entry in &entries {
+        let p = match entry {
+            Err(e) => {
+                if args.format == OutputFormat::Json {
+                    json.push(serde_json::json!({ "line": error_line(e), "error": e.to_string() }));
+                }
+                writeln!(err, "error: {name}: {e}")?;
+                continue;
+            }
+            Ok(p) => p,
+        };
+        let Some(report) = reports_iter.next().and_then(Option::as_ref) else {
+            // Not reached: interrupted before this puzzle.
+            continue;
+        };
+        nodes += report.nodes;
+        let no_solution = report.solutions == 0 && report.is_exact();
+        if mode == Mode::Solve && no_solution {
+            failed += 1;
+        }
+        match args.format {
+            OutputFormat::Text => {
+                match mode {
+                    Mode::Solve => match &report.solution {
+                        Some(s) => writeln!(out, "{s}")?,
+                        None if report.is_exact() => {
+                            writeln!(err, "error: {name}: line {}: no solution", p.line)?
+                        }
+                        None => {}
+                    },
+                    Mode::Count => writeln!(out, "{}", report.solutions)?,
+                    Mode::Unique => writeln!(out, "{}", report.uniqueness())?,
+                }
+                if !report.is_exact() {
+                    writeln!(err, "{name}: line {}: incomplete: {}", p.line, stop_text(report))?;
+                }
+                if args.stats {
+                    writeln!(
+                        err,
+                        "line {}: nodes {} micros {} solutions {}",
+                        p.line, report.nodes, report.micros, report.solutions
+                    )?;
+                }
+            }
+            OutputFormat::Json => json.push(serde_json::json!({
+                "line": p.line,
+                "puzzle": p.grid.to_string(),
+                "solution": report.solution.as_ref().map(ToString::to_string),
+                "count": report.solutions,
+                "uniqueness": (report.is_exact() && mode != Mode::Solve)
+                    .then(|| report.uniqueness().as_str()),
+                "complete": report.is_exact(),
+                "nodes": report.nodes,
+                "micros": report.micros,
+            })),
+        }
+    }
+    let solved = reports.iter().filter(|r| r.is_some()).count();
+    let interrupted = solved < valid.len()
+        || reports.iter().flatten().any(|r| r.stop == Stop::Cancelled) && util::interrupted();
+    let rate = solved as f64 / elapsed.as_secs_f64().max(1e-9);
+    if args.format == OutputFormat::Json {
+        let value = serde_json::json!({
+            "puzzles": json,
+            "summary": {
+                "puzzles": entries.len(),
+                "solved": solved,
+                "failed": failed,
+                "method": if args.method == MethodArg::Fast { "fast" } else { "dlx" },
+                "threads": args.threads,
+                "nodes": nodes,
+                "seconds": elapsed.as_secs_f64(),
+                "puzzles_per_second": rate,
+                "complete": !interrupted,
+            },
+        });
+        writeln!(out, "{value}")?;
+    }
+    out.flush()?;
+    if args.stats {
+        writeln!(
+            err,
+            "puzzles {} failed {} nodes {} seconds {:.3} puzzles/s {:.0} ({}, {} thread{})",
+            entries.len(),
+            failed,
+            nodes,
+            elapsed.as_secs_f64(),
+            rate,
+            if args.method == MethodArg::Fast { "fast" } else { "dlx" },
+            args.threads,
+            if args.threads == 1 { "" } else { "s" },
+        )?;
+    }
+    if interrupted {
+        writeln!(err, "incomplete: interrupted; the results above are partial")?;
+    }
+    err.flush()?;
+    if interrupted {
+        return Ok(ExitCode::from(util::INTERRUPTED));
+    }
+    Ok(exit(valid.is_empty(), failed > 0))
+}
+
+/// The exit code: 2 when no puzzle could be read, 1 when some puzzle failed, else 0.
+fn exit(nothing_valid: bool, some_failed: bool) -> ExitCode {
+    if nothing_valid {
+        ExitCode::from(util::BAD_INPUT)
+    } else if some_failed {
+        ExitCode::from(util::NOT_FOUND)
+    } else {
+        ExitCode::from(util::FOUND)
+    }
+}
+
+/// The line an error names, when it names one.
+fn error_line(e: &Error) -> Option<usize> {
+    match e {
+        Error::Length { line, .. }
+        | Error::BadSymbol { line, .. }
+        | Error::RowLength { line, .. }
+        | Error::MissingRows { line, .. }
+        | Error::Clash { line, .. } => Some(*line),
+        _ => None,
+    }
+}
+
+fn stop_text(report: &Report) -> &'static str {
+    match report.stop {
+        Stop::NodeLimit => "the node limit was reached",
+        Stop::Cancelled => "interrupted",
+        _ => "stopped",
+    }
+}
+
+/// Puzzles solved between two progress reports (and per parallel batch).
+const BATCH: usize = 1024;
+
+/// Solves every puzzle; `None` for those not reached before an interruption.
+fn solve_all(
+    puzzles: &[&Puzzle],
+    options: &Options,
+    threads: usize,
+    format: OutputFormat,
+) -> Vec<Option<Report>> {
+    let mut progress = Progress::new(format);
+    let mut reports: Vec<Option<Report>> = Vec::with_capacity(puzzles.len());
+    let pool = if threads > 1 {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()
+    } else {
+        None
+    };
+    let mut solver = sudoku::Solver::new();
+    for batch in puzzles.chunks(BATCH) {
+        if util::interrupted() {
+            break;
+        }
+        match &pool {
+            Some(pool) => pool.install(|| {
+                let part: Vec<Option<Report>> = batch
+                    .par_iter()
+                    .map_init(sudoku::Solver::new, |solver, p| {
+                        Some(solver.search(&p.grid, options))
+                    })
+                    .collect();
+                reports.extend(part);
+            }),
+            None => {
+                reports.extend(batch.iter().map(|p| Some(solver.search(&p.grid, options))));
+            }
+        }
+        let done = reports.len();
+        progress.update(done as f64 / puzzles.len() as f64, || {
+            format!("{done} of {} puzzles", puzzles.len())
+        });
+    }
+    progress.finish();
+    reports.resize(puzzles.len(), None);
+    reports
+}
