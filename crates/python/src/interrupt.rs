@@ -1,0 +1,75 @@
+//! Long searches that Ctrl-C can stop.
+//!
+//! A search runs with the GIL released, so other Python threads go on meanwhile. But Python
+//! runs signal handlers only on the main thread, and only when that thread calls
+//! `PyErr_CheckSignals`: a search that kept the calling thread busy would make Ctrl-C wait
+//! for its end. So the search runs on a helper thread, and the calling thread sleeps in steps
+//! of [`POLL`], checking for signals between steps. When a handler raises (Ctrl-C raises
+//! `KeyboardInterrupt`), the calling thread raises the search's cancel flag, which the engine
+//! looks at every [`Config::CHECK_INTERVAL`](dancecard_engine::Config::CHECK_INTERVAL) nodes
+//! (well under a millisecond), waits for the helper to stop, and returns the exception.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::Duration;
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+/// How long the calling thread sleeps between two looks at pending signals: Ctrl-C stops a
+/// search within about this much time.
+pub(crate) const POLL: Duration = Duration::from_millis(50);
+
+/// Runs `work` on a helper thread with the GIL released, checking for signals every [`POLL`];
+/// if a signal handler raises, sets `cancel` (which `work` must watch), waits for `work` to
+/// return and returns the handler's exception instead of its result.
+///
+/// Costs a thread start (some tens of microseconds): callers with work known to be short run
+/// it directly under `allow_threads` instead.
+pub(crate) fn run_interruptible<T, F>(py: Python<'_>, cancel: &Arc<AtomicBool>, work: F) -> PyResult<T>
+where
+    F: FnOnce() -> T + Send,
+    T: Send,
+{
+    let done = AtomicBool::new(false);
+    let caller = thread::current();
+    thread::scope(|scope| {
+        let helper = thread::Builder::new()
+            .name("dancecard-search".into())
+            .spawn_scoped(scope, || {
+                let out = work();
+                done.store(true, Ordering::Release);
+                caller.unpark();
+                out
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a search thread: {e}")))?;
+        let mut interrupted = None;
+        // `is_finished` also covers a helper that panicked (and so never set `done`).
+        while !done.load(Ordering::Acquire) && !helper.is_finished() {
+            py.allow_threads(|| thread::park_timeout(POLL));
+            if let Err(e) = py.check_signals() {
+                cancel.store(true, Ordering::Relaxed);
+                interrupted = Some(e);
+                break;
+            }
+        }
+        let joined = py.allow_threads(|| helper.join());
+        if let Some(e) = interrupted {
+            return Err(e);
+        }
+        joined.map_err(|panic| {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            PyRuntimeError::new_err(format!("the search failed: {message}"))
+        })
+    })
+}
+
+/// A `ValueError` with this message.
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}

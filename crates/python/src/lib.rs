@@ -1,0 +1,39 @@
+//! The native module of the Python package `dancecard`: `dancecard._native`.
+//!
+//! # Brief overview
+//!
+//! The Python package (`python/dancecard/`) re-exports what this module defines and adds the
+//! Pythonic wrappers of the models:
+//!
+//! - `Problem` ([`problem::PyProblem`]): an exact cover problem built from names, from Knuth's
+//!   DLX text or from a 0/1 matrix; `first`, `count` (on several threads if asked),
+//!   `solutions` (a lazy iterator, [`problem::PySolutions`]) and `stats`;
+//! - `sudoku_search` ([`sudoku::sudoku_search`]) under `dancecard.sudoku`.
+//!
+//! Every search releases the GIL and can be stopped by Ctrl-C ([`interrupt`]); bad input
+//! raises `ValueError` with the parser's message (its line and column for problem text).
+//!
+//! The crate is built by maturin (`pip install ./crates/python`), which turns on pyo3's
+//! `extension-module` feature; `cargo build` builds it too, linked with libpython, so that the
+//! workspace's checks cover it. It is tested from Python: `crates/python/tests`.
+
+#![deny(missing_docs)]
+
+mod interrupt;
+mod problem;
+mod sudoku;
+
+use pyo3::prelude::*;
+
+/// The module `dancecard._native`.
+#[pymodule]
+#[pyo3(name = "_native")]
+fn dancecard_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<problem::PyProblem>()?;
+    m.add_class::<problem::PyStats>()?;
+    m.add_class::<problem::PySolutions>()?;
+    m.add("DlxParseError", m.py().get_type::<problem::DlxParseError>())?;
+    m.add_function(wrap_pyfunction!(sudoku::sudoku_search, m)?)?;
+    Ok(())
+}

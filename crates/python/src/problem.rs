@@ -1,0 +1,622 @@
+//! `dancecard.Problem`: an exact cover problem from Python, its searches and their counters.
+//!
+//! Options are numbered as the caller gave them, from 0, and solutions are lists of these
+//! numbers in increasing order. For a 0/1 matrix the number of an option is its row, rows of
+//! zeros included (the engine leaves them out: [`PyProblem::index`] maps back).
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use dancecard_engine::parallel::ParallelSearch;
+use dancecard_engine::{Config, Heuristic, OptionId, Problem, ProblemBuilder, Solver, Stats, Stop};
+use dancecard_format::{parse_dlx, parse_matrix, write_dlx, Document, ParseError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::interrupt::{run_interruptible, value_error, POLL};
+
+pyo3::create_exception!(
+    dancecard,
+    DlxParseError,
+    PyValueError,
+    "Input text that is not a valid problem; `line` and `column` (from 1) say where."
+);
+
+/// A `DlxParseError` (a `ValueError`) with the parser's message and `line`/`column` attributes.
+fn parse_error(py: Python<'_>, e: &ParseError) -> PyErr {
+    let err = DlxParseError::new_err(e.to_string());
+    let value = err.value(py);
+    // Setting attributes on a fresh exception object cannot fail short of memory exhaustion,
+    // and then the message alone is still right.
+    let _ = value.setattr("line", e.line);
+    let _ = value.setattr("column", e.column);
+    err
+}
+
+/// What a search did: `dancecard.Stats`.
+#[pyclass(frozen, module = "dancecard", name = "Stats")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PyStats {
+    /// Search-tree nodes, counted as Knuth's DLX1 counts them.
+    #[pyo3(get)]
+    nodes: u64,
+    /// Link updates (one per item covered, one per option node hidden).
+    #[pyo3(get)]
+    updates: u64,
+    /// Solutions found.
+    #[pyo3(get)]
+    solutions: u128,
+    /// Wall-clock seconds.
+    #[pyo3(get)]
+    seconds: f64,
+    /// Why the search ended (`None`: paused, an iterator that can go on).
+    stop: Option<Stop>,
+}
+
+impl PyStats {
+    fn new(stats: &Stats, seconds: f64, stop: Option<Stop>) -> Self {
+        PyStats {
+            nodes: stats.nodes,
+            updates: stats.updates,
+            solutions: stats.solutions,
+            seconds,
+            stop,
+        }
+    }
+}
+
+/// The Python name of a reason to stop.
+fn stop_name(stop: Option<Stop>) -> &'static str {
+    let Some(stop) = stop else { return "paused" };
+    match stop {
+        Stop::Exhausted => "exhausted",
+        Stop::SolutionLimit => "solution_limit",
+        Stop::NodeLimit => "node_limit",
+        Stop::TimeLimit => "time_limit",
+        Stop::Cancelled => "cancelled",
+        Stop::Visitor => "stopped",
+    }
+}
+
+#[pymethods]
+impl PyStats {
+    /// Whether the whole search tree was explored (so counts are exact).
+    #[getter]
+    fn complete(&self) -> bool {
+        self.stop.is_some_and(Stop::is_complete)
+    }
+
+    /// Why the search ended: "exhausted", "solution_limit", "node_limit", "time_limit",
+    /// "cancelled" or "stopped"; "paused" for an iterator that can go on.
+    #[getter]
+    fn stop(&self) -> &'static str {
+        stop_name(self.stop)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Stats(nodes={}, updates={}, solutions={}, seconds={:.6}, stop='{}')",
+            self.nodes,
+            self.updates,
+            self.solutions,
+            self.seconds,
+            stop_name(self.stop)
+        )
+    }
+}
+
+/// The counters of the last search of a problem, shared with its iterators.
+type LastStats = Arc<Mutex<Option<PyStats>>>;
+
+fn record(last: &LastStats, stats: PyStats) {
+    *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(stats);
+}
+
+/// An exact cover problem: `dancecard.Problem`.
+#[pyclass(frozen, module = "dancecard", name = "Problem")]
+#[derive(Debug)]
+pub(crate) struct PyProblem {
+    problem: Arc<Problem>,
+    /// For each option of `problem`, its number among the options given.
+    index: Arc<Vec<usize>>,
+    /// How many options were given (rows of a matrix, rows of zeros included).
+    given: usize,
+    last: LastStats,
+}
+
+/// Names from a Python value: a string is split at whitespace, any other iterable gives one
+/// name per element.
+fn names(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
+    if let Ok(s) = obj.downcast::<PyString>() {
+        return Ok(s.to_cow()?.split_whitespace().map(str::to_owned).collect());
+    }
+    let mut out = Vec::new();
+    let iter = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what}: expected a string or an iterable of strings, got {}",
+            type_name(obj)
+        ))
+    })?;
+    for name in iter {
+        let name = name?;
+        let name = name.downcast::<PyString>().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{what}: item names must be strings, got {}",
+                type_name(&name)
+            ))
+        })?;
+        out.push(name.to_cow()?.into_owned());
+    }
+    Ok(out)
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string())
+}
+
+/// The bytes of a text argument (`str` or `bytes`).
+fn text_bytes<'a>(obj: &'a Bound<'_, PyAny>) -> Option<PyResult<Cow<'a, [u8]>>> {
+    if let Ok(s) = obj.downcast::<PyString>() {
+        return Some(s.to_cow().map(|text| match text {
+            Cow::Borrowed(t) => Cow::Borrowed(t.as_bytes()),
+            Cow::Owned(t) => Cow::Owned(t.into_bytes()),
+        }));
+    }
+    obj.downcast::<PyBytes>().ok().map(|b| Ok(Cow::Borrowed(b.as_bytes())))
+}
+
+pub(crate) fn heuristic(name: &str) -> PyResult<Heuristic> {
+    match name {
+        "mrv" => Ok(Heuristic::Mrv),
+        "leftmost" => Ok(Heuristic::Leftmost),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown heuristic {name:?}: expected \"mrv\" or \"leftmost\""
+        ))),
+    }
+}
+
+impl PyProblem {
+    /// Wraps a problem whose options are the ones given, in order.
+    pub(crate) fn from_problem(problem: Problem) -> Self {
+        let n = problem.option_count();
+        PyProblem::with_index(problem, (0..n).collect(), n)
+    }
+
+    fn with_index(problem: Problem, index: Vec<usize>, given: usize) -> Self {
+        PyProblem {
+            problem: Arc::new(problem),
+            index: Arc::new(index),
+            given,
+            last: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    fn from_document(doc: Document, given: usize) -> Self {
+        PyProblem::with_index(doc.problem, doc.input_index, given)
+    }
+
+    /// The given numbers of a solution's options, in increasing order.
+    fn numbers(index: &[usize], options: &[OptionId]) -> Vec<usize> {
+        let mut out: Vec<usize> = options.iter().map(|o| index[o.index()]).collect();
+        out.sort_unstable();
+        out
+    }
+}
+
+#[pymethods]
+impl PyProblem {
+    #[new]
+    #[pyo3(signature = (primary, secondary = None, options = None))]
+    fn new(
+        primary: &Bound<'_, PyAny>,
+        secondary: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let mut b = ProblemBuilder::new();
+        for name in names(primary, "primary")? {
+            let _ = b.primary(&name).map_err(value_error)?;
+        }
+        if let Some(secondary) = secondary {
+            for name in names(secondary, "secondary")? {
+                let _ = b.secondary(&name).map_err(value_error)?;
+            }
+        }
+        if let Some(options) = options {
+            let iter = options.try_iter().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "options: expected an iterable of options, got {}",
+                    type_name(options)
+                ))
+            })?;
+            for (k, option) in iter.enumerate() {
+                let option = names(&option?, &format!("option {k}"))?;
+                let _ = b.option_by_names(option.iter().map(String::as_str)).map_err(value_error)?;
+            }
+        }
+        Ok(PyProblem::from_problem(b.build()))
+    }
+
+    #[staticmethod]
+    fn from_dlx(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let bytes = text_bytes(text).ok_or_else(|| {
+            PyTypeError::new_err(format!("expected str or bytes, got {}", type_name(text)))
+        })??;
+        let doc = parse_dlx(&bytes).map_err(|e| parse_error(py, &e))?;
+        let n = doc.problem.option_count();
+        Ok(PyProblem::from_document(doc, n))
+    }
+
+    #[staticmethod]
+    fn from_matrix(py: Python<'_>, rows: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Some(bytes) = text_bytes(rows) {
+            let bytes = bytes?;
+            let doc = parse_matrix(&bytes).map_err(|e| parse_error(py, &e))?;
+            // The number of rows announced first (the parser checked it: `n m`).
+            let given = std::str::from_utf8(&bytes)
+                .ok()
+                .and_then(|t| t.split_whitespace().next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(doc.input_index.len());
+            return Ok(PyProblem::from_document(doc, given));
+        }
+        let iter = rows.try_iter().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "expected rows of 0/1 values (or the matrix as text), got {}",
+                type_name(rows)
+            ))
+        })?;
+        let mut b = ProblemBuilder::new();
+        let mut items = Vec::new();
+        let mut width = None;
+        let mut index = Vec::new();
+        let mut given = 0;
+        for (r, row) in iter.enumerate() {
+            let row = row?;
+            let values = row.try_iter().map_err(|_| {
+                PyTypeError::new_err(format!("row {r}: expected a sequence of 0/1 values"))
+            })?;
+            let mut ones = Vec::new();
+            let mut len = 0;
+            for (c, v) in values.enumerate() {
+                let v = v?;
+                let bit = v.extract::<i64>().ok().filter(|&v| v == 0 || v == 1).ok_or_else(|| {
+                    let shown = v.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string());
+                    PyValueError::new_err(format!(
+                        "row {r}, column {c}: expected 0 or 1, found {shown}"
+                    ))
+                })?;
+                if bit == 1 {
+                    ones.push(c);
+                }
+                len += 1;
+            }
+            match width {
+                None => {
+                    // The first row fixes the width: items `1..=len`, as in the text format.
+                    for j in 1..=len {
+                        items.push(b.primary(&j.to_string()).map_err(value_error)?);
+                    }
+                    width = Some(len);
+                }
+                Some(m) if m != len => {
+                    return Err(PyValueError::new_err(format!(
+                        "row {r} has {len} values, but row 0 has {m}"
+                    )));
+                }
+                Some(_) => {}
+            }
+            given = r + 1;
+            if ones.is_empty() {
+                continue;
+            }
+            let _ = b.option(ones.iter().map(|&c| items[c])).map_err(value_error)?;
+            index.push(r);
+        }
+        Ok(PyProblem::with_index(b.build(), index, given))
+    }
+
+    /// The problem in Knuth's DLX format (rows of zeros of a matrix are left out).
+    fn to_dlx(&self) -> String {
+        write_dlx(&self.problem)
+    }
+
+    #[getter]
+    fn primary(&self) -> Vec<String> {
+        self.item_names(dancecard_engine::ItemKind::Primary)
+    }
+
+    #[getter]
+    fn secondary(&self) -> Vec<String> {
+        self.item_names(dancecard_engine::ItemKind::Secondary)
+    }
+
+    #[getter]
+    fn options(&self) -> Vec<String> {
+        let mut out = vec![String::new(); self.given];
+        for o in self.problem.options() {
+            out[self.index[o.index()]] = self.problem.option_text(o);
+        }
+        out
+    }
+
+    #[getter]
+    fn stats(&self) -> Option<PyStats> {
+        *self.last.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn __repr__(&self) -> String {
+        let p = &self.problem;
+        format!(
+            "Problem(primary={}, secondary={}, options={})",
+            p.primary_count(),
+            p.item_count() - p.primary_count(),
+            self.given
+        )
+    }
+
+    /// Whether these option numbers form a solution.
+    fn is_solution(&self, options: Vec<usize>) -> bool {
+        let mut by_given = vec![None; self.given];
+        for (k, &g) in self.index.iter().enumerate() {
+            by_given[g] = OptionId::new(k);
+        }
+        let ids: Option<Vec<OptionId>> =
+            options.iter().map(|&g| by_given.get(g).copied().flatten()).collect();
+        ids.is_some_and(|ids| self.problem.verify(&ids).is_ok())
+    }
+
+    #[pyo3(signature = (heuristic = "mrv"))]
+    fn first(&self, py: Python<'_>, heuristic: &str) -> PyResult<Option<Vec<usize>>> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let config = Config {
+            heuristic: self::heuristic(heuristic)?,
+            cancel: Some(cancel.clone()),
+            ..Config::default()
+        };
+        let problem = &*self.problem;
+        let started = Instant::now();
+        let (found, stats) = run_interruptible(py, &cancel, || {
+            let mut solver = Solver::with_config(problem, config);
+            let found = solver.first();
+            (found, *solver.stats())
+        })?;
+        let stop = if found.is_some() { Stop::SolutionLimit } else { Stop::Exhausted };
+        record(&self.last, PyStats::new(&stats, started.elapsed().as_secs_f64(), Some(stop)));
+        Ok(found.map(|s| PyProblem::numbers(&self.index, &s)))
+    }
+
+    #[pyo3(signature = (threads = 1, heuristic = "mrv", max_nodes = None, time_limit = None))]
+    fn count(
+        &self,
+        py: Python<'_>,
+        threads: usize,
+        heuristic: &str,
+        max_nodes: Option<u64>,
+        time_limit: Option<f64>,
+    ) -> PyResult<u128> {
+        let time_limit = match time_limit {
+            Some(t) => Some(Duration::try_from_secs_f64(t).map_err(|_| {
+                PyValueError::new_err(format!("time_limit must be a number of seconds >= 0: {t}"))
+            })?),
+            None => None,
+        };
+        let cancel = Arc::new(AtomicBool::new(false));
+        let config = Config {
+            heuristic: self::heuristic(heuristic)?,
+            max_nodes,
+            time_limit,
+            cancel: Some(cancel.clone()),
+            ..Config::default()
+        };
+        let problem = &*self.problem;
+        let started = Instant::now();
+        let (outcome, stats) = run_interruptible(py, &cancel, || {
+            if threads == 1 {
+                let mut solver = Solver::with_config(problem, config);
+                let outcome = solver.count();
+                (outcome, *solver.stats())
+            } else {
+                ParallelSearch::new(problem, config, threads).count()
+            }
+        })?;
+        let seconds = started.elapsed().as_secs_f64();
+        record(&self.last, PyStats::new(&stats, seconds, Some(outcome.stop)));
+        Ok(outcome.solutions)
+    }
+
+    #[pyo3(signature = (limit = None, heuristic = "mrv"))]
+    fn solutions(&self, limit: Option<u128>, heuristic: &str) -> PyResult<PySolutions> {
+        let config = Config {
+            heuristic: self::heuristic(heuristic)?,
+            max_solutions: limit,
+            ..Config::default()
+        };
+        PySolutions::start(self, config, limit == Some(0))
+    }
+}
+
+impl PyProblem {
+    fn item_names(&self, kind: dancecard_engine::ItemKind) -> Vec<String> {
+        let p = &self.problem;
+        p.items().filter(|&i| p.item_kind(i) == kind).map(|i| p.item_name(i).to_owned()).collect()
+    }
+}
+
+/// Solutions sent by the search thread of a [`PySolutions`], on request.
+#[derive(Debug)]
+struct Batch {
+    solutions: Vec<Vec<usize>>,
+    stats: Stats,
+    /// Set on the last batch: why the search ended.
+    stop: Option<Stop>,
+}
+
+/// The largest batch of solutions asked of the search thread at once. Batches start at one
+/// solution and double while the caller keeps iterating, so taking a few solutions computes
+/// no more than those, and a long iteration pays the thread round trip (some microseconds)
+/// once per this many solutions.
+const MAX_BATCH: usize = 1024;
+
+/// The lazy iterator of `Problem.solutions`: `dancecard.SolutionIterator`.
+///
+/// It owns a search thread, which owns a [`Solver`] paused at its last solution; each batch
+/// request resumes it. The calling thread waits for a batch with the GIL released, looking at
+/// signals every [`POLL`] as [`run_interruptible`] does.
+#[pyclass(module = "dancecard", name = "SolutionIterator")]
+#[derive(Debug)]
+pub(crate) struct PySolutions {
+    requests: Option<mpsc::Sender<usize>>,
+    /// In a mutex only because a pyclass must be `Sync`; used by one thread at a time.
+    replies: Option<Mutex<mpsc::Receiver<Batch>>>,
+    buffer: VecDeque<Vec<usize>>,
+    /// The size of the next batch to ask for.
+    batch: usize,
+    /// No more batches will come.
+    finished: bool,
+    cancel: Arc<AtomicBool>,
+    stats: Option<PyStats>,
+    last: LastStats,
+}
+
+impl PySolutions {
+    fn start(problem: &PyProblem, mut config: Config, empty: bool) -> PyResult<Self> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        config.cancel = Some(cancel.clone());
+        let mut it = PySolutions {
+            requests: None,
+            replies: None,
+            buffer: VecDeque::new(),
+            batch: 1,
+            finished: empty,
+            cancel,
+            stats: None,
+            last: problem.last.clone(),
+        };
+        if empty {
+            return Ok(it);
+        }
+        let (request_tx, request_rx) = mpsc::channel::<usize>();
+        let (reply_tx, reply_rx) = mpsc::channel::<Batch>();
+        let shared = problem.problem.clone();
+        let index = problem.index.clone();
+        let _detached = thread::Builder::new()
+            .name("dancecard-solutions".into())
+            .spawn(move || {
+                let mut solver = Solver::with_config(&shared, config);
+                let mut solutions = solver.solutions();
+                // Ends when the iterator is dropped (its sender with it).
+                for want in request_rx {
+                    let mut batch = Batch { solutions: Vec::new(), stats: Stats::default(), stop: None };
+                    while batch.solutions.len() < want {
+                        match solutions.next() {
+                            Some(s) => batch.solutions.push(PyProblem::numbers(&index, &s)),
+                            None => {
+                                batch.stop = Some(solutions.outcome().unwrap_or(Stop::Exhausted));
+                                break;
+                            }
+                        }
+                    }
+                    batch.stats = *solutions.stats();
+                    let last = batch.stop.is_some();
+                    if reply_tx.send(batch).is_err() || last {
+                        break;
+                    }
+                }
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a search thread: {e}")))?;
+        it.requests = Some(request_tx);
+        it.replies = Some(Mutex::new(reply_rx));
+        Ok(it)
+    }
+
+    /// Stops the search thread (it ends at its next look at the cancel flag) and forgets it.
+    fn stop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+        self.finished = true;
+        self.requests = None;
+        self.replies = None;
+    }
+
+    /// Asks the search thread for the next batch and waits for it.
+    fn fetch(&mut self, py: Python<'_>) -> PyResult<()> {
+        let replies = self.replies.take().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()));
+        let (Some(requests), Some(mut replies)) = (self.requests.as_ref(), replies) else {
+            self.finished = true;
+            return Ok(());
+        };
+        if requests.send(self.batch).is_err() {
+            self.stop();
+            return Err(PyRuntimeError::new_err("the search thread ended unexpectedly"));
+        }
+        self.batch = (self.batch * 2).min(MAX_BATCH);
+        let batch = loop {
+            let (back, reply) = py.allow_threads(move || {
+                let reply = replies.recv_timeout(POLL);
+                (replies, reply)
+            });
+            replies = back;
+            match reply {
+                Ok(batch) => break batch,
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.stop();
+                    return Err(PyRuntimeError::new_err("the search thread ended unexpectedly"));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if let Err(e) = py.check_signals() {
+                self.stop();
+                return Err(e);
+            }
+        };
+        self.replies = Some(Mutex::new(replies));
+        // Seconds spent searching, not waiting for the caller.
+        let stats = PyStats::new(&batch.stats, batch.stats.elapsed.as_secs_f64(), batch.stop);
+        self.stats = Some(stats);
+        record(&self.last, stats);
+        self.buffer.extend(batch.solutions);
+        if batch.stop.is_some() {
+            self.finished = true;
+            self.requests = None;
+            self.replies = None;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for PySolutions {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+#[pymethods]
+impl PySolutions {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Vec<usize>>> {
+        if self.buffer.is_empty() && !self.finished {
+            self.fetch(py)?;
+        }
+        Ok(self.buffer.pop_front())
+    }
+
+    /// The counters of the search so far (`None` before the first solution is asked for).
+    #[getter]
+    fn stats(&self) -> Option<PyStats> {
+        self.stats
+    }
+
+    /// Stops the search; the iterator then ends.
+    fn close(&mut self) {
+        self.stop();
+        self.buffer.clear();
+    }
+}
