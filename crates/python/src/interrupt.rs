@@ -27,7 +27,11 @@ pub(crate) const POLL: Duration = Duration::from_millis(50);
 ///
 /// Costs a thread start (some tens of microseconds): callers with work known to be short run
 /// it directly under `allow_threads` instead.
-pub(crate) fn run_interruptible<T, F>(py: Python<'_>, cancel: &Arc<AtomicBool>, work: F) -> PyResult<T>
+pub(crate) fn run_interruptible<T, F>(
+    py: Python<'_>,
+    cancel: &Arc<AtomicBool>,
+    work: F,
+) -> PyResult<T>
 where
     F: FnOnce() -> T + Send,
     T: Send,

@@ -236,7 +236,8 @@ impl PyProblem {
             })?;
             for (k, option) in iter.enumerate() {
                 let option = names(&option?, &format!("option {k}"))?;
-                let _ = b.option_by_names(option.iter().map(String::as_str)).map_err(value_error)?;
+                let _ =
+                    b.option_by_names(option.iter().map(String::as_str)).map_err(value_error)?;
             }
         }
         Ok(PyProblem::from_problem(b.build()))
@@ -285,12 +286,13 @@ impl PyProblem {
             let mut len = 0;
             for (c, v) in values.enumerate() {
                 let v = v?;
-                let bit = v.extract::<i64>().ok().filter(|&v| v == 0 || v == 1).ok_or_else(|| {
-                    let shown = v.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string());
-                    PyValueError::new_err(format!(
-                        "row {r}, column {c}: expected 0 or 1, found {shown}"
-                    ))
-                })?;
+                let bit =
+                    v.extract::<i64>().ok().filter(|&v| v == 0 || v == 1).ok_or_else(|| {
+                        let shown = v.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string());
+                        PyValueError::new_err(format!(
+                            "row {r}, column {c}: expected 0 or 1, found {shown}"
+                        ))
+                    })?;
                 if bit == 1 {
                     ones.push(c);
                 }
@@ -512,7 +514,8 @@ impl PySolutions {
                 let mut solutions = solver.solutions();
                 // Ends when the iterator is dropped (its sender with it).
                 for want in request_rx {
-                    let mut batch = Batch { solutions: Vec::new(), stats: Stats::default(), stop: None };
+                    let mut batch =
+                        Batch { solutions: Vec::new(), stats: Stats::default(), stop: None };
                     while batch.solutions.len() < want {
                         match solutions.next() {
                             Some(s) => batch.solutions.push(PyProblem::numbers(&index, &s)),
@@ -545,7 +548,8 @@ impl PySolutions {
 
     /// Asks the search thread for the next batch and waits for it.
     fn fetch(&mut self, py: Python<'_>) -> PyResult<()> {
-        let replies = self.replies.take().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()));
+        let replies =
+            self.replies.take().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()));
         let (Some(requests), Some(mut replies)) = (self.requests.as_ref(), replies) else {
             self.finished = true;
             return Ok(());

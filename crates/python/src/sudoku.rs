@@ -29,7 +29,8 @@ fn parse(puzzle: &str, shape: Option<Shape>) -> Result<Grid, Error> {
 
 /// The parser's message, with the command line's advice put in Python's terms.
 fn message(e: &Error) -> String {
-    e.to_string().replace("use --box for rectangular boxes", "pass box=\"RxC\" for rectangular boxes")
+    e.to_string()
+        .replace("use --box for rectangular boxes", "pass box=\"RxC\" for rectangular boxes")
 }
 
 /// Solves or counts a sudoku.
@@ -54,7 +55,8 @@ pub(crate) fn sudoku_search(
             )))
         }
     };
-    let shape = box_shape.map(str::parse::<Shape>).transpose().map_err(|e| value_error(message(&e)))?;
+    let shape =
+        box_shape.map(str::parse::<Shape>).transpose().map_err(|e| value_error(message(&e)))?;
     let grid = parse(puzzle, shape).map_err(|e| value_error(message(&e)))?;
     let cancel = Arc::new(AtomicBool::new(false));
     let mut options = Options::new(method).cancel(cancel.clone());

@@ -1,0 +1,40 @@
+"""dancecard: exact cover by Knuth's Dancing Links, at Rust speed.
+
+The search runs in Rust (the ``dancecard`` engine); this package builds problems from
+Python values, hands out solutions as lists of option numbers, and wraps the puzzle models.
+
+- :class:`Problem`: an exact cover problem from item names and options (``"x:red"`` gives
+  secondary item ``x`` the color ``red``), from Knuth's DLX text (:meth:`Problem.from_dlx`) or
+  from a 0/1 matrix (:meth:`Problem.from_matrix`). Search it with :meth:`Problem.first`,
+  :meth:`Problem.solutions` (a lazy iterator) and :meth:`Problem.count`; :attr:`Problem.stats`
+  tells what the last search cost.
+- :mod:`dancecard.sudoku`: solve, count and check sudoku of any box shape.
+
+Every search releases the GIL, and Ctrl-C (``KeyboardInterrupt``) stops it within a fraction
+of a second. Bad input raises ``ValueError`` (for problem text, :class:`DlxParseError`, with
+the line and column).
+
+Example: Knuth's toy problem has exactly one solution.
+
+>>> import dancecard
+>>> p = dancecard.Problem("a b c d e f g",
+...                       options=["c e", "a d g", "b c f", "a d f", "b g", "d e g"])
+>>> p.first()
+[0, 3, 4]
+>>> [p.options[k] for k in p.first()]
+['c e', 'a d f', 'b g']
+>>> p.count()
+1
+"""
+
+from . import sudoku
+from ._native import DlxParseError, Problem, SolutionIterator, Stats, __version__
+
+__all__ = [
+    "DlxParseError",
+    "Problem",
+    "SolutionIterator",
+    "Stats",
+    "__version__",
+    "sudoku",
+]

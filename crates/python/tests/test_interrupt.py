@@ -1,0 +1,68 @@
+"""Ctrl-C (SIGINT) stops a long search within a fraction of a second.
+
+Each test runs a search that would take far longer than the test in a child Python process,
+sends it SIGINT after about half a second, and expects the child to catch KeyboardInterrupt
+soon after.
+"""
+
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import INSTANCES
+
+# The 6x10 pentomino problem with one more primary item that no option covers: no solution,
+# and with the leftmost-item heuristic the search walks the pentomino tree for hours before it
+# can tell.
+SETUP = f"""
+import sys, time
+import dancecard
+from dancecard import sudoku
+text = open({str(INSTANCES / "pent6x10.dlx")!r}).read()
+lines = text.splitlines()
+head = next(i for i, l in enumerate(lines) if l.strip() and not l.startswith("|"))
+lines[head] = lines[head].replace("|", "zz |", 1) if "|" in lines[head] else lines[head] + " zz"
+endless = dancecard.Problem.from_dlx("\\n".join(lines))
+pent = dancecard.Problem.from_dlx(text)
+"""
+
+SEARCHES = {
+    "count": "pent.count()",
+    "count_threads": "endless.count(threads=2, heuristic='leftmost')",
+    "first": "endless.first(heuristic='leftmost')",
+    "iterator": "next(endless.solutions(heuristic='leftmost'))",
+    "sudoku": "sudoku.count('.' * 256)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEARCHES))
+def test_sigint_stops_a_long_search(name):
+    code = SETUP + f"""
+print("ready", flush=True)
+started = time.monotonic()
+try:
+    {SEARCHES[name]}
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(0)
+print("finished after", time.monotonic() - started, flush=True)
+"""
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        line = child.stdout.readline().strip()
+        delay = time.monotonic() - sent
+        assert line == "interrupted", (line, child.stderr.read())
+        assert delay < 1.0, f"KeyboardInterrupt came {delay:.2f} s after SIGINT"
+        assert child.wait(timeout=10) == 0
+    finally:
+        child.kill()
+        child.wait()
