@@ -1,0 +1,92 @@
+//! Korf's 100 random 15-puzzle instances, solved by IDA*: nodes, time and nodes per second
+//! for each heuristic.
+//!
+//! ```text
+//! cargo bench -p dancecard-search --bench korf100 -- [HEURISTIC...] [--first N] [--ids 1,2,3]
+//! ```
+//!
+//! HEURISTIC is `manhattan`, `linear-conflict` or `pdb` (default: `pdb`). Manhattan distance
+//! needs billions of nodes on the hardest instances, so run it on a subset (`--first` or
+//! `--ids`). A plain-`main` bench (`harness = false`): each instance runs once, since one
+//! run is seconds and its node count is exact; the time is the measured part.
+
+use std::time::{Duration, Instant};
+
+use dancecard_search::slide::{self, Board, Goal, Heuristic, Pdb, SolveOptions};
+
+const KORF: &str = include_str!("../../../testdata/ground-truth/korf100_15puzzle.tsv");
+
+fn instances() -> Vec<(u32, Option<usize>, Board)> {
+    KORF.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("id"))
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            let id = f.next()?.parse().ok()?;
+            let len = f.next()?.parse().ok();
+            let board = f.next()?.parse().ok()?;
+            Some((id, len, board))
+        })
+        .collect()
+}
+
+fn main() {
+    let mut heuristics = Vec::new();
+    let mut first = usize::MAX;
+    let mut ids: Option<Vec<u32>> = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "manhattan" => heuristics.push(Heuristic::Manhattan),
+            "linear-conflict" => heuristics.push(Heuristic::LinearConflict),
+            "pdb" => heuristics.push(Heuristic::Pdb),
+            "--first" => first = args.next().and_then(|n| n.parse().ok()).unwrap_or(usize::MAX),
+            "--ids" => {
+                ids = args.next().map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
+            }
+            _ => {} // cargo bench passes --bench
+        }
+    }
+    if heuristics.is_empty() {
+        heuristics.push(Heuristic::Pdb);
+    }
+    let all = instances();
+    let chosen: Vec<_> = all
+        .iter()
+        .filter(|(id, _, _)| ids.as_ref().is_none_or(|ids| ids.contains(id)))
+        .take(first)
+        .collect();
+    for h in heuristics {
+        let mut options = SolveOptions::new(Goal::BlankFirst).heuristic(h);
+        if h == Heuristic::Pdb {
+            let t = Instant::now();
+            let pdb = Pdb::build(4, Goal::BlankFirst).expect("4x4 is supported");
+            println!("pdb 6-6-3 built in {:.2} s", t.elapsed().as_secs_f64());
+            options = options.pdb(std::sync::Arc::new(pdb));
+        }
+        println!("# {} on {} instances", h.name(), chosen.len());
+        println!("id\tlength\tgenerated\texpanded\tseconds\tnodes/s");
+        let (mut nodes, mut time, mut lengths) = (0u64, Duration::ZERO, 0usize);
+        for (id, known, board) in &chosen {
+            let s = slide::solve(board, &options).expect("Korf's instances are solvable");
+            if let Some(known) = known {
+                assert_eq!(s.length, *known, "instance {id}");
+            }
+            println!(
+                "{id}\t{}\t{}\t{}\t{:.3}\t{:.1}M",
+                s.length,
+                s.stats.generated,
+                s.stats.expanded,
+                s.stats.elapsed.as_secs_f64(),
+                s.stats.nodes_per_second() / 1e6
+            );
+            nodes += s.stats.generated;
+            time += s.stats.elapsed;
+            lengths += s.length;
+        }
+        println!(
+            "total\t{lengths}\t{nodes}\t\t{:.2}\t{:.1}M\n",
+            time.as_secs_f64(),
+            nodes as f64 / time.as_secs_f64().max(1e-9) / 1e6
+        );
+    }
+}
