@@ -69,14 +69,14 @@ mod space;
 mod stats;
 mod table;
 
-// pub mod constant_sum;
-// pub mod cover;
-// pub mod dominate;
-// pub mod egyptian;
-// pub mod grid_pick;
-// pub mod knights;
+pub mod constant_sum;
+pub mod cover;
+pub mod dominate;
+pub mod egyptian;
+pub mod grid_pick;
+pub mod knights;
 pub mod slide;
-// pub mod subset;
+pub mod subset;
 
 pub use algorithms::{a_star, bfs, bfs_explore, bidirectional_bfs, ida_star, iddfs, Explored};
 pub use space::{Cost, Reversible, Space, Step};

@@ -397,3 +397,6 @@ fn run<W: Word, H: TileHeuristic<W>>(
         None => Err(SlideError::Stopped { stop: result.stop, stats: result.stats }),
     }
 }
+
+#[cfg(test)]
+mod tests;
