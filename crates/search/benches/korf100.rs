@@ -52,7 +52,7 @@ fn main() {
     let all = instances();
     let chosen: Vec<_> = all
         .iter()
-        .filter(|(id, _, _)| ids.as_ref().is_none_or(|ids| ids.contains(id)))
+        .filter(|(id, _, _)| ids.as_ref().map_or(true, |ids| ids.contains(id)))
         .take(first)
         .collect();
     for h in heuristics {

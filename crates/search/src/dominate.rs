@@ -158,7 +158,7 @@ pub fn dominate(
             )));
         }
     }
-    let is_marked = |s: usize| marked.is_none_or(|m| m[s]);
+    let is_marked = |s: usize| marked.map_or(true, |m| m[s]);
     // Items: the marked squares, renumbered.
     let mut item_of = vec![usize::MAX; cells];
     let mut items = 0;

@@ -185,8 +185,8 @@ impl Pdb {
     fn assemble(side: usize, goal: Goal, bits: u32, patterns: Vec<Pattern>) -> Pdb {
         let mut tile_pattern = vec![0u8; side * side];
         for (i, p) in patterns.iter().enumerate() {
-            for t in p.first..p.first + p.len {
-                tile_pattern[t] = i as u8;
+            for slot in &mut tile_pattern[p.first..p.first + p.len] {
+                *slot = i as u8;
             }
         }
         Pdb { side, goal, bits, patterns, tile_pattern }

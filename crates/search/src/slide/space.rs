@@ -83,23 +83,24 @@ impl Geometry {
     }
 }
 
+/// One move, as a heuristic sees it: tile `tile` slid from cell `from` to cell `to`, giving
+/// the packed words `cells` and `pos`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Slid<W> {
+    pub(crate) tile: usize,
+    pub(crate) from: usize,
+    pub(crate) to: usize,
+    pub(crate) cells: W,
+    pub(crate) pos: W,
+}
+
 /// A heuristic that can be updated after one move.
 pub(crate) trait TileHeuristic<W: Word> {
     /// The value of a position.
     fn full(&self, geo: &Geometry, cells: W, pos: W) -> u16;
 
-    /// The value after tile `tile` slid from cell `from` to cell `to`, reaching `cells`,
-    /// `pos` from `parent`.
-    fn after_move(
-        &self,
-        geo: &Geometry,
-        parent: &State<W>,
-        tile: usize,
-        from: usize,
-        to: usize,
-        cells: W,
-        pos: W,
-    ) -> u16;
+    /// The value after the move `m` from `parent`.
+    fn after_move(&self, geo: &Geometry, parent: &State<W>, m: &Slid<W>) -> u16;
 }
 
 /// Manhattan distance: the sum over tiles of their taxicab distance to their goal cells.
@@ -135,18 +136,9 @@ impl<W: Word> TileHeuristic<W> for Manhattan {
     }
 
     #[inline(always)]
-    fn after_move(
-        &self,
-        _: &Geometry,
-        parent: &State<W>,
-        tile: usize,
-        from: usize,
-        to: usize,
-        _: W,
-        _: W,
-    ) -> u16 {
+    fn after_move(&self, _: &Geometry, parent: &State<W>, m: &Slid<W>) -> u16 {
         // parent.h includes distance(tile, from), so this cannot underflow.
-        parent.h - self.distance(tile, from) + self.distance(tile, to)
+        parent.h - self.distance(m.tile, m.from) + self.distance(m.tile, m.to)
     }
 }
 
@@ -220,17 +212,8 @@ impl<W: Word> TileHeuristic<W> for LinearConflict {
     }
 
     #[inline]
-    fn after_move(
-        &self,
-        geo: &Geometry,
-        parent: &State<W>,
-        tile: usize,
-        from: usize,
-        to: usize,
-        cells: W,
-        _: W,
-    ) -> u16 {
-        let n = geo.n;
+    fn after_move(&self, geo: &Geometry, parent: &State<W>, m: &Slid<W>) -> u16 {
+        let (n, tile, from, to, cells) = (geo.n, m.tile, m.from, m.to, m.cells);
         let (a, b, row) = if from / n == to / n {
             (from % n, to % n, false) // horizontal move: two columns change
         } else {
@@ -257,18 +240,9 @@ impl<W: Word> TileHeuristic<W> for PdbHeuristic<'_> {
     }
 
     #[inline(always)]
-    fn after_move(
-        &self,
-        _: &Geometry,
-        parent: &State<W>,
-        tile: usize,
-        _: usize,
-        _: usize,
-        _: W,
-        pos: W,
-    ) -> u16 {
-        let p = self.pdb.pattern_of(tile);
-        parent.h - u16::from(p.lookup(parent.pos)) + u16::from(p.lookup(pos))
+    fn after_move(&self, _: &Geometry, parent: &State<W>, m: &Slid<W>) -> u16 {
+        let p = self.pdb.pattern_of(m.tile);
+        parent.h - u16::from(p.lookup(parent.pos)) + u16::from(p.lookup(m.pos))
     }
 }
 
@@ -294,7 +268,11 @@ impl<W: Word, H: TileHeuristic<W>> TileSpace<'_, W, H> {
             let t = s.cells.get(c);
             let cells = s.cells.xor(c, t).xor(b, t);
             let pos = s.pos.xor(t, b ^ c).xor(0, b ^ c);
-            let h = self.heuristic.after_move(self.geo, s, t, c, b, cells, pos);
+            let h = self.heuristic.after_move(
+                self.geo,
+                s,
+                &Slid { tile: t, from: c, to: b, cells, pos },
+            );
             out.push(Step { mv: Dir::ALL[d], state: State { cells, pos, h }, cost: 1 });
         }
     }
