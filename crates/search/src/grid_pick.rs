@@ -222,6 +222,57 @@ mod tests {
         }
     }
 
+    const SAMPLES: &str = include_str!("../../../testdata/ground-truth/small_problems.json");
+
+    #[test]
+    fn ground_truth_counts_and_weights() {
+        let all: serde_json::Value = serde_json::from_str(SAMPLES).unwrap();
+        let g = &all["no_two_8_adjacent_row_mask_dp"];
+        for (n, count) in g["independent_set_counts_n1_10"].as_array().unwrap().iter().enumerate() {
+            let n = n + 1;
+            assert_eq!(
+                count_selections(n, n).unwrap(),
+                u128::from(count.as_u64().unwrap()),
+                "{n}x{n}"
+            );
+        }
+        for (n, count) in
+            g["independent_set_counts_3xn_n1_10"].as_array().unwrap().iter().enumerate()
+        {
+            let n = n + 1;
+            assert_eq!(
+                count_selections(3, n).unwrap(),
+                u128::from(count.as_u64().unwrap()),
+                "3x{n}"
+            );
+            assert_eq!(
+                count_selections(n, 3).unwrap(),
+                u128::from(count.as_u64().unwrap()),
+                "{n}x3"
+            );
+        }
+        for case in g["max_weight_instances"].as_array().unwrap() {
+            let n = case["n"].as_u64().unwrap();
+            let grid: Grid = (0..n)
+                .map(|i| (0..n).map(|j| (131 * i + 71 * j + 17 * i * j) % 100).collect())
+                .collect();
+            assert_eq!(
+                max_weight(&grid).unwrap(),
+                u128::from(case["max_weight"].as_u64().unwrap()),
+                "n={n}"
+            );
+        }
+        let small: Grid = serde_json::from_value(g["small_example"]["grid"].clone()).unwrap();
+        assert_eq!(max_weight(&small).unwrap(), 166);
+        // Width 16: 2^16 masks per row.
+        let wide: Grid = (0..16).map(|i| (0..16).map(|j| (i * 16 + j) % 7).collect()).collect();
+        assert_eq!(max_weight(&wide).unwrap(), max_weight(&transpose(&wide)).unwrap());
+    }
+
+    fn transpose(g: &[Vec<u64>]) -> Grid {
+        (0..g[0].len()).map(|c| g.iter().map(|r| r[c]).collect()).collect()
+    }
+
     #[test]
     fn wide_grids_are_transposed_or_refused() {
         let tall: Grid = (0..20).map(|r| vec![r]).collect();

@@ -60,6 +60,11 @@ impl<S: Space> Measure<S> for CostPlusHeuristic {
 /// [`Limits::max_cost`] bounds the bound ([`Stop::CostLimit`]); [`Limits::max_nodes`] counts
 /// generated nodes over all iterations.
 ///
+/// IDA* searches a tree, not a graph: it does not remember states, so on a finite space
+/// with no reachable goal it deepens forever unless [`Limits::max_cost`] stops it, and a
+/// cycle of zero-cost moves makes one iteration endless. Give every move a positive cost,
+/// or a cost bound.
+///
 /// ```
 /// use dancecard_search::{ida_star, Cost, Limits, Space, Step, Stop};
 ///

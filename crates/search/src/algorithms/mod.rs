@@ -61,3 +61,6 @@ fn move_between<S: Space>(
     space.successors(from, buf);
     buf.iter().find(|s| s.state == *to).map(|s| (s.mv.clone(), s.cost))
 }
+
+#[cfg(test)]
+mod tests;
