@@ -39,11 +39,7 @@ fn costs_to_goal(edges: &[Vec<(usize, Cost)>]) -> Vec<Option<Cost>> {
     let mut dist: Vec<Option<Cost>> = vec![None; n];
     let mut done = vec![false; n];
     dist[n - 1] = Some(0);
-    loop {
-        let Some(u) = (0..n).filter(|&u| !done[u] && dist[u].is_some()).min_by_key(|&u| dist[u])
-        else {
-            break;
-        };
+    while let Some(u) = (0..n).filter(|&u| !done[u] && dist[u].is_some()).min_by_key(|&u| dist[u]) {
         done[u] = true;
         for (v, out) in edges.iter().enumerate() {
             for &(w, c) in out {
