@@ -11,12 +11,18 @@ struct Frame<S> {
     /// Cost (IDA*) or depth (IDDFS) from the start.
     g: Cost,
     /// This node's successors are `buf[next..end]` (those not yet tried).
-    next: usize,
-    end: usize,
+    next: u32,
+    end: u32,
     /// `buf[first]` is where this node's successors begin (truncated back to on return).
-    first: usize,
+    first: u32,
     /// The index in `buf` of the step that reached this node (unused for the root).
-    step: usize,
+    step: u32,
+}
+
+/// A buffer index as `u32` (frames are kept small: the buffer holds one path's successors).
+#[inline(always)]
+fn index(i: usize) -> u32 {
+    u32::try_from(i).expect("the successor buffer of one path stays below 2^32 entries")
 }
 
 /// How the depth-first core measures a node.
@@ -135,18 +141,18 @@ pub(super) fn deepen<S: Space, M: Measure<S>>(
             state: start.clone(),
             g: 0,
             next: 0,
-            end: buf.len(),
+            end: index(buf.len()),
             first: 0,
             step: 0,
         });
         while let Some(top) = frames.last_mut() {
             if top.next == top.end {
-                let first = top.first;
+                let first = top.first as usize;
                 let _ = frames.pop();
                 buf.truncate(first);
                 continue;
             }
-            let k = top.next;
+            let k = top.next as usize;
             top.next += 1;
             let (g, f) = measure.measure(space, top.g, &buf[k]);
             if f > bound {
@@ -155,11 +161,11 @@ pub(super) fn deepen<S: Space, M: Measure<S>>(
             }
             if space.is_goal(&buf[k].state) {
                 let mut moves: Vec<S::Move> =
-                    frames[1..].iter().map(|fr| buf[fr.step].mv.clone()).collect();
+                    frames[1..].iter().map(|fr| buf[fr.step as usize].mv.clone()).collect();
                 moves.push(buf[k].mv.clone());
                 let cost = frames[1..]
                     .iter()
-                    .map(|fr| buf[fr.step].cost)
+                    .map(|fr| buf[fr.step as usize].cost)
                     .chain([buf[k].cost])
                     .fold(0, Cost::saturating_add);
                 stats.stored = stats.stored.max(frames.len() + 1);
@@ -170,9 +176,17 @@ pub(super) fn deepen<S: Space, M: Measure<S>>(
             let first = buf.len();
             space.successors_except(&state, &top.state, &mut buf);
             let kept = buf.len();
+            let (first32, kept32) = (index(first), index(kept));
             stats.expanded += 1;
             stats.generated += (kept - first) as u64;
-            frames.push(Frame { state, g, next: first, end: kept, first, step: k });
+            frames.push(Frame {
+                state,
+                g,
+                next: first32,
+                end: kept32,
+                first: first32,
+                step: k as u32,
+            });
             if frames.len() > stats.stored {
                 stats.stored = frames.len();
             }
