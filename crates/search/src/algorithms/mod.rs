@@ -1,13 +1,13 @@
-//! The generic algorithms. Each takes a [`Space`](crate::Space), a start state and
-//! [`Limits`](crate::Limits), and returns a [`SearchResult`](crate::SearchResult).
+//! The generic algorithms. Each takes a [`crate::Space`], a start state and
+//! [`crate::Limits`], and returns a [`crate::SearchResult`].
 //!
 //! | algorithm | optimal for | memory | needs |
 //! | --- | --- | --- | --- |
-//! | [`bfs`] | number of moves | every state reached | |
-//! | [`bidirectional_bfs`] | number of moves | about twice the square root of BFS's | [`Reversible`](crate::Reversible) |
-//! | [`iddfs`] | number of moves | the current path | |
-//! | [`a_star`] | cost | every state reached | admissible `heuristic` |
-//! | [`ida_star`] | cost | the current path | admissible `heuristic` |
+//! | [`bfs()`] | number of moves | every state reached | |
+//! | [`bidirectional_bfs()`] | number of moves | about twice the square root of BFS's | [`crate::Reversible`] |
+//! | [`iddfs()`] | number of moves | the current path | |
+//! | [`a_star()`] | cost | every state reached | admissible `heuristic` |
+//! | [`ida_star()`] | cost | the current path | admissible `heuristic` |
 
 mod astar;
 mod bfs;

@@ -22,7 +22,7 @@
 //! # Performance
 //!
 //! A state is two packed words (15-puzzle: two `u64`, see `packed.rs`) and a cached
-//! heuristic value; a move is four XORs. The generic [`ida_star`](crate::ida_star) runs over
+//! heuristic value; a move is four XORs. The generic [`crate::ida_star`] runs over
 //! this space unchanged (there is no puzzle-specific search), so what it costs here is what
 //! it costs any space with cheap states.
 //!
@@ -30,7 +30,7 @@
 //!
 //! IDA* stores one path. A*, BFS and bidirectional BFS store every state they reach, so
 //! they are bounded by a state budget ([`DEFAULT_MAX_STATES`] unless the
-//! [`Limits`](crate::Limits) give one): BFS and bidirectional BFS refuse up front a state
+//! [`crate::Limits`] give one): BFS and bidirectional BFS refuse up front a state
 //! whose lower bound already predicts more states than the budget (the 15-puzzle's
 //! branching factor is about 2.13, the 24-puzzle's 2.37), and every one of them stops with
 //! [`SlideError::Stopped`] and [`Stop::MemoryLimit`] when the budget runs out.
