@@ -165,7 +165,7 @@ pub fn parse_cases(text: &str) -> Result<Vec<Grid>, GridError> {
         if n > MAX_WIDTH && m > MAX_WIDTH {
             return Err(GridError::TooWide { rows: n, cols: m });
         }
-        let mut grid = Vec::with_capacity(n);
+        let mut grid = Vec::new(); // n comes from the input: no allocation by it
         for r in 1..=n {
             let row = (1..=m)
                 .map(|c| number(&|| format!("case {case}: row {r}, column {c}")))
@@ -294,5 +294,8 @@ mod tests {
         assert!(parse_cases("1\n2 2\n1 2 3\n").is_err());
         assert!(parse_cases("1\n1 1\n-5\n").is_err());
         assert!(parse_cases("1\n1 1\n5 6\n").is_err());
+        assert!(parse_cases("1\n1000000000000000000 1\n5\n").is_err());
+        assert!(parse_cases("99999999999999999\n").is_err());
+        assert!(parse_cases("1\n1 1000000000000\n5\n").is_err());
     }
 }
