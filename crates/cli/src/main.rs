@@ -20,6 +20,8 @@ mod util;
 #[command(after_help = "Examples:
   dancecard solve testdata/instances/queens8.dlx --count
   dancecard sudoku testdata/sudoku/emerentius_lines/hard_sudokus.txt
+  dancecard slide --heuristic pdb 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
+  dancecard dominate --piece queen 8
   dancecard solve --help")]
 struct Cli {
     #[command(subcommand)]
@@ -31,6 +33,15 @@ enum Command {
     Solve(commands::solve::Args),
     Merge(shard::MergeArgs),
     Sudoku(commands::sudoku::Args),
+    Slide(commands::slide::Args),
+    Knights(commands::knights::Args),
+    Egyptian(commands::egyptian::Args),
+    MinCover(commands::min_cover::Args),
+    Dominate(commands::dominate::Args),
+    Guard(commands::guard::Args),
+    SubsetCount(commands::subset_count::Args),
+    ConstantSum(commands::constant_sum::Args),
+    GridPick(commands::grid_pick::Args),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +50,15 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::run(args),
         Command::Merge(args) => shard::run_merge(args),
         Command::Sudoku(args) => commands::sudoku::run(args),
+        Command::Slide(args) => commands::slide::run(args),
+        Command::Knights(args) => commands::knights::run(args),
+        Command::Egyptian(args) => commands::egyptian::run(args),
+        Command::MinCover(args) => commands::min_cover::run(args),
+        Command::Dominate(args) => commands::dominate::run(args),
+        Command::Guard(args) => commands::guard::run(args),
+        Command::SubsetCount(args) => commands::subset_count::run(args),
+        Command::ConstantSum(args) => commands::constant_sum::run(args),
+        Command::GridPick(args) => commands::grid_pick::run(args),
     };
     match result {
         Ok(code) => code,

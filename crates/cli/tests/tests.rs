@@ -5,5 +5,6 @@ mod util;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod scale;
+mod search;
 mod solve;
 mod sudoku;
