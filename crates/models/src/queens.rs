@@ -1,0 +1,625 @@
+//! N-queens: place `n` queens on an `n x n` board so that no two attack each other.
+//!
+//! Two ways to solve it:
+//!
+//! - [`Queens`] is the exact cover model of the textbooks (and of
+//!   `testdata/instances/queens8.dlx`): ranks and files are *primary* items, listed in
+//!   organ-pipe order (the middle ranks and files first, which makes the
+//!   minimum-remaining-values heuristic branch where the board is most constrained), and the
+//!   `2n - 1` diagonals and `2n - 1` anti-diagonals are *secondary* items: `6n - 2` items and
+//!   `n^2` options. Its search tree has exactly the nodes of Knuth's DLX1 on the instance files.
+//! - [`count`] is a bitwise backtracking counter that also counts solutions up to the board's
+//!   eight symmetries (OEIS A002562), and [`solutions`] enumerates solutions bitwise in
+//!   lexicographic order.
+//!
+//! # How [`count`] uses the symmetries
+//!
+//! Each solution is a permutation `p` (rank `r` holds a queen on file `p[r]`); the board's
+//! symmetry group (rotations and reflections, order 8) acts on them, and we enumerate, for
+//! each orbit, essentially one member:
+//!
+//! - *A queen in a corner.* At most one queen stands in a corner, so such an orbit has 8
+//!   members, exactly two of which have the queen at `(0, 0)`; they are transposes of each
+//!   other, and exactly one has the queen of rank 1 on a smaller file than the rank of the
+//!   queen of file 1. We enumerate those and count each 8 times.
+//! - *No queen in a corner.* The lexicographically least member `p` of the orbit has `p[0]`
+//!   at most the distance to the nearest corner of each of the four border queens (the first
+//!   entries of the eight images of `p` are exactly these distances). So we *pre-place* the
+//!   four border queens (rank 0, rank `n - 1`, file 0, file `n - 1`) under that constraint,
+//!   which prunes at the root instead of the leaves, and complete the interior. Each complete
+//!   board is compared with its seven images: it counts if it is the least, `8 / s` times
+//!   where `s` is the number of symmetries that fix it.
+//!
+//! The pre-placed border configurations are independent tasks, run on threads with rayon.
+//! On one thread this visits about a quarter of the nodes of the classic counter that only
+//! uses the left-right mirror; see the crate's benchmark `queens`.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use dancecard_engine::{OptionId, Problem, ProblemBuilder};
+use rayon::prelude::*;
+
+use crate::Model;
+
+/// The largest board [`count`] and [`solutions`] handle (one bit per file in a `u32`).
+pub const MAX_BITS_N: usize = 32;
+
+/// The largest board [`Queens`] builds an exact cover problem for.
+pub const MAX_DLX_N: usize = 256;
+
+/// Why a queens computation could not start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum QueensError {
+    /// The board size is 0 or larger than the method supports.
+    #[error("the board size must be between 1 and {max}, not {n}")]
+    Size {
+        /// The size asked for.
+        n: usize,
+        /// The largest size of the method.
+        max: usize,
+    },
+    /// The thread pool could not be built.
+    #[error("cannot start {threads} threads: {reason}")]
+    Threads {
+        /// The number of threads asked for.
+        threads: usize,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+fn check_size(n: usize, max: usize) -> Result<(), QueensError> {
+    if n == 0 || n > max {
+        Err(QueensError::Size { n, max })
+    } else {
+        Ok(())
+    }
+}
+
+/// The exact cover model of the `n`-queens problem (see the [module docs](self)).
+///
+/// An answer is the file of the queen on each rank, rank 0 first.
+///
+/// ```
+/// use dancecard_engine::Solver;
+/// use dancecard_models::{queens::Queens, Model};
+///
+/// let queens = Queens::new(8)?;
+/// let problem = queens.problem();
+/// assert_eq!(problem.item_count(), 6 * 8 - 2);
+/// let mut solver = Solver::new(&problem);
+/// assert_eq!(solver.count().solutions, 92);
+/// assert_eq!(solver.stats().nodes, 1049); // as Knuth's DLX1 on testdata/instances/queens8.dlx
+/// let first = solver.first().unwrap();
+/// assert_eq!(queens.decode(&first), [3, 6, 4, 2, 0, 5, 7, 1]);
+/// # Ok::<(), dancecard_models::queens::QueensError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Queens {
+    n: usize,
+}
+
+/// A number written in base 36 with digits `0-9a-z` (the item names of the instance files).
+fn base36(mut k: usize) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut digits = Vec::new();
+    loop {
+        digits.push(DIGITS[k % 36]);
+        k /= 36;
+        if k == 0 {
+            break;
+        }
+    }
+    digits.reverse();
+    String::from_utf8(digits).unwrap_or_default()
+}
+
+impl Queens {
+    /// The model of an `n x n` board, `1 <= n <=` [`MAX_DLX_N`].
+    pub fn new(n: usize) -> Result<Queens, QueensError> {
+        check_size(n, MAX_DLX_N)?;
+        Ok(Queens { n })
+    }
+
+    /// The board size.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Ranks in organ-pipe order: the middle one first, then alternately below and above.
+    pub fn organ_pipe(n: usize) -> Vec<usize> {
+        let mid = n / 2;
+        let mut order = vec![mid];
+        for k in 1..=n {
+            if k <= mid {
+                order.push(mid - k);
+            }
+            if mid + k < n {
+                order.push(mid + k);
+            }
+        }
+        order
+    }
+
+    /// The option of the queen on `rank`, `file` (options are numbered rank by rank).
+    pub fn option_of(&self, rank: usize, file: usize) -> usize {
+        rank * self.n + file
+    }
+}
+
+impl Model for Queens {
+    type Answer = Vec<usize>;
+
+    fn problem(&self) -> Problem {
+        let n = self.n;
+        let mut b = ProblemBuilder::new();
+        let mut rank = vec![None; n];
+        let mut file = vec![None; n];
+        // The names are fixed and valid, and there are far fewer than the builder's limits.
+        for r in Queens::organ_pipe(n) {
+            rank[r] = b.primary(&format!("r{}", base36(r))).ok();
+            file[r] = b.primary(&format!("c{}", base36(r))).ok();
+        }
+        let mut diag = Vec::with_capacity(2 * n - 1);
+        let mut anti = Vec::with_capacity(2 * n - 1);
+        for k in 0..2 * n - 1 {
+            diag.push(b.secondary(&format!("a{}", base36(k))).ok());
+            anti.push(b.secondary(&format!("b{}", base36(k))).ok());
+        }
+        for r in 0..n {
+            for c in 0..n {
+                let items = [rank[r], file[c], diag[r + c], anti[r + n - 1 - c]];
+                let _ = b.option(items.into_iter().flatten());
+            }
+        }
+        b.build()
+    }
+
+    fn decode(&self, solution: &[OptionId]) -> Vec<usize> {
+        let mut files = vec![0; self.n];
+        for o in solution {
+            let k = o.index();
+            if k < self.n * self.n {
+                files[k / self.n] = k % self.n;
+            }
+        }
+        files
+    }
+}
+
+/// The result of [`count`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueensCount {
+    /// Solutions (OEIS A000170).
+    pub total: u64,
+    /// Solutions up to rotations and reflections (OEIS A002562).
+    pub distinct: u64,
+    /// Queens placed by the search (its nodes); pre-placed border queens count one per task.
+    pub nodes: u64,
+    /// False when the search was cancelled (the counts are then partial).
+    pub complete: bool,
+}
+
+/// Options of [`count`].
+#[derive(Default)]
+pub struct CountOptions<'a> {
+    /// Worker threads; 0 or 1 counts on the calling thread.
+    pub threads: usize,
+    /// Raised to stop the count early (looked at between tasks).
+    pub cancel: Option<&'a AtomicBool>,
+    /// Called after each task with the fraction of tasks done.
+    pub progress: Option<&'a (dyn Fn(f64) + Sync)>,
+}
+
+impl std::fmt::Debug for CountOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CountOptions")
+            .field("threads", &self.threads)
+            .field("cancel", &self.cancel)
+            .field("progress", &self.progress.is_some())
+            .finish()
+    }
+}
+
+/// Counts the solutions of `n`-queens, in total and up to symmetry, on one thread.
+///
+/// ```
+/// let c = dancecard_models::queens::count(8)?;
+/// assert_eq!((c.total, c.distinct), (92, 12));
+/// # Ok::<(), dancecard_models::queens::QueensError>(())
+/// ```
+pub fn count(n: usize) -> Result<QueensCount, QueensError> {
+    count_with(n, &CountOptions::default())
+}
+
+/// Counts like [`count`], with threads, cancellation and progress reports.
+pub fn count_with(n: usize, options: &CountOptions<'_>) -> Result<QueensCount, QueensError> {
+    check_size(n, MAX_BITS_N)?;
+    if n == 1 {
+        return Ok(QueensCount { total: 1, distinct: 1, nodes: 1, complete: true });
+    }
+    let tasks = tasks(n);
+    let done = AtomicUsize::new(0);
+    let run = |task: &Task| -> Option<Tally> {
+        if options.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return None;
+        }
+        let tally = task.run(n);
+        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if let Some(progress) = options.progress {
+            progress(finished as f64 / tasks.len() as f64);
+        }
+        Some(tally)
+    };
+    let sum = |a: (Tally, bool), b: (Tally, bool)| (a.0.add(b.0), a.1 && b.1);
+    let lift = |t: Option<Tally>| (t.unwrap_or_default(), t.is_some());
+    let (tally, complete) = if options.threads <= 1 {
+        tasks.iter().map(run).map(lift).fold((Tally::default(), true), sum)
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads)
+            .build()
+            .map_err(|e| QueensError::Threads { threads: options.threads, reason: e.to_string() })?;
+        pool.install(|| {
+            tasks.par_iter().map(run).map(lift).reduce(|| (Tally::default(), true), sum)
+        })
+    };
+    Ok(QueensCount { total: tally.total, distinct: tally.distinct, nodes: tally.nodes, complete })
+}
+
+/// Counters of one task.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    total: u64,
+    distinct: u64,
+    nodes: u64,
+}
+
+impl Tally {
+    fn add(self, o: Tally) -> Tally {
+        Tally {
+            total: self.total + o.total,
+            distinct: self.distinct + o.distinct,
+            nodes: self.nodes + o.nodes,
+        }
+    }
+}
+
+/// A unit of work: some queens pre-placed, the other ranks searched bitwise.
+#[derive(Clone, Debug)]
+struct Task {
+    /// `(rank, file)` of the pre-placed queens.
+    placed: Vec<(usize, usize)>,
+    /// Files forbidden on each rank besides the attacks of the queens (symmetry breaking).
+    extra: Vec<u32>,
+    /// Every solution of a corner task stands for an orbit of 8: no check at the leaves.
+    corner: bool,
+}
+
+fn attack(a: (usize, usize), b: (usize, usize)) -> bool {
+    a.0 == b.0 || a.1 == b.1 || a.0 + b.1 == b.0 + a.1 || a.0 + a.1 == b.0 + b.1
+}
+
+/// The independent tasks whose results add up to the counts of `n >= 2` queens.
+fn tasks(n: usize) -> Vec<Task> {
+    let mut tasks = Vec::new();
+    let last = n - 1;
+    // A queen at (0, 0): the queen of rank 1 at file c1 in 2..n, and the queen of file 1 on a
+    // rank greater than c1 (so file 1 is closed on ranks 2..=c1).
+    for c1 in 2..n {
+        let mut extra = vec![0u32; n];
+        for e in extra.iter_mut().take(c1 + 1).skip(2) {
+            *e = 1 << 1;
+        }
+        tasks.push(Task { placed: vec![(0, 0), (1, c1)], extra, corner: true });
+    }
+    // No queen in a corner: rank 0's queen at m no farther from a corner than the other three
+    // border queens.
+    for m in 1..n {
+        if 2 * m > last {
+            break;
+        }
+        let range = m..=last - m;
+        for bottom in range.clone() {
+            for left in range.clone() {
+                for right in range.clone() {
+                    let placed = [(0, m), (last, bottom), (left, 0), (right, last)];
+                    let ok = (0..4).all(|i| (i + 1..4).all(|j| !attack(placed[i], placed[j])));
+                    if ok {
+                        tasks.push(Task { placed: placed.to_vec(), extra: vec![0; n], corner: false });
+                    }
+                }
+            }
+        }
+    }
+    tasks
+}
+
+impl Task {
+    fn run(&self, n: usize) -> Tally {
+        let full: u32 = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        // Files attacked on each rank by the pre-placed queens, plus the extra exclusions.
+        let mut fixed = vec![u32::MAX; n];
+        let mut blocked = self.extra.clone();
+        for &(qr, qc) in &self.placed {
+            fixed[qr] = qc as u32;
+            for (r, b) in blocked.iter_mut().enumerate() {
+                *b |= 1 << qc;
+                let d = r.abs_diff(qr);
+                if qc + d < n {
+                    *b |= 1 << (qc + d);
+                }
+                if d <= qc {
+                    *b |= 1 << (qc - d);
+                }
+            }
+        }
+        // The free ranks, with the shift of the diagonals since the previous free rank.
+        let free: Vec<usize> = (0..n).filter(|&r| fixed[r] == u32::MAX).collect();
+        let mut tally = Tally { nodes: 1, ..Tally::default() };
+        if free.is_empty() {
+            self.leaf(n, &free, &[], &mut tally);
+            return tally;
+        }
+        let k = free.len();
+        let gap: Vec<u32> =
+            (0..k).map(|i| if i == 0 { 0 } else { (free[i] - free[i - 1]) as u32 }).collect();
+        let mask: Vec<u32> = free.iter().map(|&r| full & !blocked[r]).collect();
+        // Explicit stack: `avail[l]` the files still to try on level `l`, `cols`, `ld`, `rd`
+        // the attacks of the queens placed on levels `0..l`, as seen from rank `free[l]`.
+        let mut avail = vec![0u32; k];
+        let mut cols = vec![0u32; k];
+        let mut ld = vec![0u32; k];
+        let mut rd = vec![0u32; k];
+        let mut chosen = vec![0u32; k];
+        let mut level = 0;
+        avail[0] = mask[0];
+        loop {
+            if avail[level] == 0 {
+                if level == 0 {
+                    break;
+                }
+                level -= 1;
+                continue;
+            }
+            let bit = avail[level] & avail[level].wrapping_neg();
+            avail[level] ^= bit;
+            tally.nodes += 1;
+            chosen[level] = bit;
+            if level + 1 == k {
+                self.leaf(n, &free, &chosen, &mut tally);
+                continue;
+            }
+            let g = gap[level + 1];
+            let c = cols[level] | bit;
+            let l = (ld[level] | bit) << g;
+            let r = (rd[level] | bit) >> g;
+            level += 1;
+            cols[level] = c;
+            ld[level] = l;
+            rd[level] = r;
+            avail[level] = mask[level] & !(c | l | r);
+            if level + 1 == k && avail[level] != 0 && self.corner {
+                // The last free rank: its queen is forced; count without descending.
+                let ways = u64::from(avail[level].count_ones());
+                tally.nodes += ways;
+                tally.total += 8 * ways;
+                tally.distinct += ways;
+                avail[level] = 0;
+            }
+        }
+        tally
+    }
+
+    /// A complete board: count it if it is the least of its orbit.
+    fn leaf(&self, n: usize, free: &[usize], chosen: &[u32], tally: &mut Tally) {
+        let mut p = vec![0usize; n];
+        for &(r, c) in &self.placed {
+            p[r] = c;
+        }
+        for (&r, &bit) in free.iter().zip(chosen) {
+            p[r] = bit.trailing_zeros() as usize;
+        }
+        if self.corner {
+            tally.total += 8;
+            tally.distinct += 1;
+            return;
+        }
+        if let Some(orbit) = orbit_if_least(&p) {
+            tally.total += orbit;
+            tally.distinct += 1;
+        }
+    }
+}
+
+/// If the permutation `p` is the lexicographically least of its images under the eight
+/// symmetries of the board, the size of its orbit (1, 2, 4 or 8); otherwise `None`.
+pub(crate) fn orbit_if_least(p: &[usize]) -> Option<u64> {
+    let n = p.len();
+    let mut q = vec![0usize; n];
+    for (r, &c) in p.iter().enumerate() {
+        q[c] = r;
+    }
+    let last = n - 1;
+    let mut fixed = 1u64;
+    for k in 1..8 {
+        let image = |r: usize| -> usize {
+            match k {
+                1 => last - p[r],
+                2 => p[last - r],
+                3 => last - p[last - r],
+                4 => q[r],
+                5 => last - q[r],
+                6 => q[last - r],
+                _ => last - q[last - r],
+            }
+        };
+        let mut order = std::cmp::Ordering::Equal;
+        for (r, &pr) in p.iter().enumerate() {
+            order = image(r).cmp(&pr);
+            if order.is_ne() {
+                break;
+            }
+        }
+        match order {
+            std::cmp::Ordering::Less => return None,
+            std::cmp::Ordering::Equal => fixed += 1,
+            std::cmp::Ordering::Greater => {}
+        }
+    }
+    Some(8 / fixed)
+}
+
+/// Calls `visit` with every solution of `n`-queens in lexicographic order (the file of the
+/// queen on each rank) until it returns `Break`; returns the number of queens placed.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// let mut all = Vec::new();
+/// dancecard_models::queens::solutions(4, |p| {
+///     all.push(p.to_vec());
+///     ControlFlow::Continue(())
+/// })?;
+/// assert_eq!(all, [[1, 3, 0, 2], [2, 0, 3, 1]]);
+/// # Ok::<(), dancecard_models::queens::QueensError>(())
+/// ```
+pub fn solutions<F>(n: usize, mut visit: F) -> Result<u64, QueensError>
+where
+    F: FnMut(&[usize]) -> ControlFlow<()>,
+{
+    check_size(n, MAX_BITS_N)?;
+    let full: u32 = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+    let mut avail = vec![0u32; n];
+    let mut cols = vec![0u32; n];
+    let mut ld = vec![0u32; n];
+    let mut rd = vec![0u32; n];
+    let mut p = vec![0usize; n];
+    let mut nodes = 0u64;
+    let mut level = 0;
+    avail[0] = full;
+    loop {
+        if avail[level] == 0 {
+            if level == 0 {
+                return Ok(nodes);
+            }
+            level -= 1;
+            continue;
+        }
+        let bit = avail[level] & avail[level].wrapping_neg();
+        avail[level] ^= bit;
+        nodes += 1;
+        p[level] = bit.trailing_zeros() as usize;
+        if level + 1 == n {
+            if visit(&p).is_break() {
+                return Ok(nodes);
+            }
+            continue;
+        }
+        let c = cols[level] | bit;
+        let l = ((ld[level] | bit) << 1) & full;
+        let r = (rd[level] | bit) >> 1;
+        level += 1;
+        cols[level] = c;
+        ld[level] = l;
+        rd[level] = r;
+        avail[level] = full & !(c | l | r);
+    }
+}
+
+/// Whether `p` is the lexicographically least of its symmetric images (so counting the
+/// solutions for which this holds counts solutions up to symmetry).
+pub fn is_canonical(p: &[usize]) -> bool {
+    !p.is_empty() && orbit_if_least(p).is_some()
+}
+
+/// Whether `p` (the file of the queen on each rank) is a solution.
+pub fn is_solution(p: &[usize]) -> bool {
+    let n = p.len();
+    (0..n).all(|i| {
+        p[i] < n && (i + 1..n).all(|j| p[i] != p[j] && p[i].abs_diff(p[j]) != j - i)
+    })
+}
+
+/// Renders a board: one line per rank, `Q` for a queen and `.` for an empty square.
+pub fn render(p: &[usize]) -> String {
+    let mut s = String::new();
+    for &c in p {
+        for f in 0..p.len() {
+            if f > 0 {
+                s.push(' ');
+            }
+            s.push(if f == c { 'Q' } else { '.' });
+        }
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use dancecard_engine::Solver;
+
+    use super::*;
+
+    /// All solutions by brute force over permutations, with orbits by canonical test.
+    fn brute(n: usize) -> (u64, u64) {
+        let mut total = 0;
+        let mut distinct = 0;
+        let _ = solutions(n, |p| {
+            assert!(is_solution(p));
+            total += 1;
+            distinct += u64::from(is_canonical(p));
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        (total, distinct)
+    }
+
+    #[test]
+    fn symmetric_counter_agrees_with_plain_enumeration() {
+        for n in 1..=10 {
+            let c = count(n).unwrap();
+            assert_eq!((c.total, c.distinct), brute(n), "n = {n}");
+            assert!(c.complete);
+            let threaded = count_with(n, &CountOptions { threads: 2, ..Default::default() });
+            assert_eq!(threaded.unwrap().total, c.total);
+        }
+    }
+
+    #[test]
+    fn organ_pipe_order_matches_the_instance_files() {
+        assert_eq!(Queens::organ_pipe(8), [4, 3, 5, 2, 6, 1, 7, 0]);
+        assert_eq!(Queens::organ_pipe(1), [0]);
+        assert_eq!(Queens::organ_pipe(5), [2, 1, 3, 0, 4]);
+    }
+
+    #[test]
+    fn dlx_model_solutions_are_boards() {
+        let q = Queens::new(6).unwrap();
+        let problem = q.problem();
+        let mut solver = Solver::new(&problem);
+        let all: Vec<Vec<usize>> = solver.solutions().map(|s| q.decode(&s)).collect();
+        assert_eq!(all.len(), 4);
+        assert!(all.iter().all(|p| is_solution(p)));
+    }
+
+    #[test]
+    fn sizes_are_checked() {
+        assert!(Queens::new(0).is_err());
+        assert!(count(0).is_err());
+        assert!(count(33).is_err());
+        assert!(solutions(0, |_| ControlFlow::Continue(())).is_err());
+        assert_eq!(base36(35), "z");
+        assert_eq!(base36(36), "10");
+    }
+
+    #[test]
+    fn orbits() {
+        // 4 queens: one class of two boards (each symmetric under a half turn).
+        assert_eq!(orbit_if_least(&[1, 3, 0, 2]), Some(2));
+        assert_eq!(orbit_if_least(&[2, 0, 3, 1]), None);
+        assert_eq!(render(&[1, 3, 0, 2]), ". Q . .\n. . . Q\nQ . . .\n. . Q .\n");
+    }
+}
