@@ -17,6 +17,10 @@ mod util;
 #[command(name = "dancecard", version, about, max_term_width = 100)]
 #[command(after_help = "Examples:
   dancecard solve testdata/instances/queens8.dlx --count
+  dancecard queens 8
+  dancecard tile --board 6x10 --pieces pentominoes --once --distinct
+  dancecard langford 7
+  dancecard target-sudoku testdata/target-sudoku/sample1.in
   dancecard solve --help")]
 struct Cli {
     #[command(subcommand)]
@@ -26,12 +30,20 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Solve(commands::solve::Args),
+    Queens(commands::queens::Args),
+    Tile(commands::tile::Args),
+    Langford(commands::langford::Args),
+    TargetSudoku(commands::target_sudoku::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
+        Command::Queens(args) => commands::queens::run(args),
+        Command::Tile(args) => commands::tile::run(args),
+        Command::Langford(args) => commands::langford::run(args),
+        Command::TargetSudoku(args) => commands::target_sudoku::run(args),
     };
     match result {
         Ok(code) => code,

@@ -29,3 +29,4 @@ pub mod langford;
 pub mod queens;
 pub mod target;
 pub mod tiling;
+pub mod watch;
