@@ -2,4 +2,8 @@
 
 mod util;
 
+mod langford;
+mod queens;
 mod solve;
+mod target_sudoku;
+mod tile;

@@ -100,7 +100,9 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("queens");
     group.sample_size(10);
     for n in [15, 16] {
-        group.bench_function(format!("baseline/{n}"), |b| b.iter(|| Baseline::<false>::count(black_box(n))));
+        group.bench_function(format!("baseline/{n}"), |b| {
+            b.iter(|| Baseline::<false>::count(black_box(n)))
+        });
         group.bench_function(format!("ours/{n}"), |b| b.iter(|| ours(black_box(n))));
     }
     group.finish();

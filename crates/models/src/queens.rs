@@ -265,10 +265,10 @@ pub fn count_with(n: usize, options: &CountOptions<'_>) -> Result<QueensCount, Q
     let (tally, complete) = if options.threads <= 1 {
         tasks.iter().map(run).map(lift).fold((Tally::default(), true), sum)
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(options.threads)
-            .build()
-            .map_err(|e| QueensError::Threads { threads: options.threads, reason: e.to_string() })?;
+        let pool =
+            rayon::ThreadPoolBuilder::new().num_threads(options.threads).build().map_err(|e| {
+                QueensError::Threads { threads: options.threads, reason: e.to_string() }
+            })?;
         pool.install(|| {
             tasks.par_iter().map(run).map(lift).reduce(|| (Tally::default(), true), sum)
         })
@@ -566,9 +566,7 @@ pub fn is_canonical(p: &[usize]) -> bool {
 /// Whether `p` (the file of the queen on each rank) is a solution.
 pub fn is_solution(p: &[usize]) -> bool {
     let n = p.len();
-    (0..n).all(|i| {
-        p[i] < n && (i + 1..n).all(|j| p[i] != p[j] && p[i].abs_diff(p[j]) != j - i)
-    })
+    (0..n).all(|i| p[i] < n && (i + 1..n).all(|j| p[i] != p[j] && p[i].abs_diff(p[j]) != j - i))
 }
 
 /// Renders a board: one line per rank, `Q` for a queen and `.` for an empty square.

@@ -163,7 +163,13 @@ impl TargetSudoku {
                     '0'..='9' => digits.push(ch as u8 - b'0'),
                     '.' => digits.push(0),
                     ' ' | '\t' | '\r' => {}
-                    _ => return Err(TargetError::BadChar { line: number + 1, column: column + 1, ch }),
+                    _ => {
+                        return Err(TargetError::BadChar {
+                            line: number + 1,
+                            column: column + 1,
+                            ch,
+                        })
+                    }
                 }
             }
             if digits.len() != 9 {
@@ -415,7 +421,10 @@ mod tests {
         let short = "123456789\n".repeat(8) + "12345678\n";
         assert_eq!(TargetSudoku::parse(&short), Err(TargetError::LineLength { line: 9, found: 8 }));
         let bad = "12345678x\n".repeat(9);
-        assert!(matches!(TargetSudoku::parse(&bad), Err(TargetError::BadChar { line: 1, column: 9, ch: 'x' })));
+        assert!(matches!(
+            TargetSudoku::parse(&bad),
+            Err(TargetError::BadChar { line: 1, column: 9, ch: 'x' })
+        ));
         assert!(TargetSudoku::from_grid([[10; 9]; 9]).is_err());
     }
 

@@ -271,7 +271,11 @@ fn target_sudoku_agrees_with_enumerating_every_completion() {
         assert!(target::is_valid_solution(&found.grid));
         assert_eq!(target::score(&found.grid), found.score);
         let givens = p.grid();
-        assert!((0..81).all(|k| givens[k / 9][k % 9] == 0 || givens[k / 9][k % 9] == found.grid[k / 9][k % 9]));
+        assert!(
+            (0..81)
+                .all(|k| givens[k / 9][k % 9] == 0
+                    || givens[k / 9][k % 9] == found.grid[k / 9][k % 9])
+        );
     }
 }
 

@@ -1,9 +1,9 @@
 //! `dancecard queens`: the N-queens problem, by dancing links or bitwise backtracking.
 
+use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::sync::Mutex;
-use std::io::{BufWriter, Write};
 use std::time::Instant;
 
 use dancecard_engine::{Stats, Stop};

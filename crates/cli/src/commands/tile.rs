@@ -87,8 +87,8 @@ pub(crate) struct Args {
 
 /// Reads a text file given on the command line.
 fn read(path: &str, what: &str) -> anyhow::Result<String> {
-    let bytes =
-        std::fs::read(path).map_err(|e| bad_input(format!("cannot read {what} file {path}: {e}")))?;
+    let bytes = std::fs::read(path)
+        .map_err(|e| bad_input(format!("cannot read {what} file {path}: {e}")))?;
     String::from_utf8(bytes).map_err(|_| bad_input(format!("{what} file {path} is not UTF-8")))
 }
 

@@ -182,10 +182,16 @@ mod tests {
     #[test]
     fn bad_boards() {
         assert!(matches!(Board::parse(".. .\n"), Err(TilingError::EmptyBoard)));
-        assert!(matches!(Board::parse("#?\n"), Err(TilingError::BoardChar { line: 1, column: 2, .. })));
+        assert!(matches!(
+            Board::parse("#?\n"),
+            Err(TilingError::BoardChar { line: 1, column: 2, .. })
+        ));
         assert!(matches!(Board::parse_size("0x4"), Err(TilingError::EmptyBoard)));
         assert!(matches!(Board::parse_size("4by4"), Err(TilingError::BoardSize { .. })));
-        assert!(matches!(Board::parse_size("100000x100000"), Err(TilingError::BoardTooLarge { .. })));
+        assert!(matches!(
+            Board::parse_size("100000x100000"),
+            Err(TilingError::BoardTooLarge { .. })
+        ));
         assert_eq!(Board::parse_size(" 3X4 ").unwrap().cell_count(), 12);
     }
 }

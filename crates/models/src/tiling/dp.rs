@@ -27,7 +27,9 @@ pub const MAX_STATES: usize = 1 << 24;
 #[non_exhaustive]
 pub enum DpError {
     /// The board has holes or is not a rectangle.
-    #[error("the profile DP counts tilings of full rectangles only; use the DLX method for this board")]
+    #[error(
+        "the profile DP counts tilings of full rectangles only; use the DLX method for this board"
+    )]
     NotRectangle,
     /// Every piece exactly once is not a profile property.
     #[error("the profile DP counts tilings with any number of copies of each piece; use the DLX method with --once")]
@@ -167,7 +169,10 @@ mod tests {
     #[test]
     fn too_wide_and_cancel() {
         let long: Shape = (0..2).map(|r| (r, 0)).collect();
-        assert_eq!(count_rectangle(70, 70, &[long.clone()], None), Err(DpError::TooWide { window: 71 }));
+        assert_eq!(
+            count_rectangle(70, 70, &[long.clone()], None),
+            Err(DpError::TooWide { window: 71 })
+        );
         let stop = AtomicBool::new(true);
         assert_eq!(count_rectangle(4, 4, &[long], Some(&stop)), Err(DpError::Cancelled));
     }

@@ -261,7 +261,9 @@ impl TilingBuilder {
                             continue;
                         }
                         if placements.len() == MAX_PLACEMENTS {
-                            return Err(TilingError::TooManyPlacements { count: MAX_PLACEMENTS + 1 });
+                            return Err(TilingError::TooManyPlacements {
+                                count: MAX_PLACEMENTS + 1,
+                            });
                         }
                         let mut items = Vec::with_capacity(cells.len() + 1);
                         if once {
@@ -272,8 +274,9 @@ impl TilingBuilder {
                                 items.push(cell_items[i]);
                             }
                         }
-                        b.option(items)
-                            .map_err(|_| TilingError::TooManyPlacements { count: placements.len() })?;
+                        b.option(items).map_err(|_| TilingError::TooManyPlacements {
+                            count: placements.len(),
+                        })?;
                         placements.push(Placement { piece: k, cells });
                     }
                 }
@@ -451,9 +454,10 @@ impl Tiling {
         }
         let initials: Vec<char> =
             self.pieces.iter().map(|p| p.name().chars().next().unwrap_or('?')).collect();
-        let distinct_initials = initials.iter().enumerate().all(|(k, ch)| {
-            ch.is_ascii_alphanumeric() && !initials[..k].contains(ch)
-        });
+        let distinct_initials = initials
+            .iter()
+            .enumerate()
+            .all(|(k, ch)| ch.is_ascii_alphanumeric() && !initials[..k].contains(ch));
         let mut symbol = vec![None; answer.placements.len()];
         for k in 0..rows * cols {
             let o = owner[k];
@@ -483,7 +487,8 @@ impl Tiling {
                     }
                 }
             }
-            symbol[o] = SYMBOLS.iter().map(|&s| s as char).find(|s| !taken.contains(s)).or(Some('?'));
+            symbol[o] =
+                SYMBOLS.iter().map(|&s| s as char).find(|s| !taken.contains(s)).or(Some('?'));
         }
         let mut s = String::with_capacity(rows * (cols + 1));
         for r in 0..rows {
@@ -511,7 +516,13 @@ pub struct Canonicalizer<'t> {
 impl Canonicalizer<'_> {
     /// The code of a tiling seen through a symmetry: for each cell in reading order, the
     /// piece and the rank of first appearance of its placement.
-    fn code(&self, owner: &[u32], pieces: &[u32], image: &[u32], scratch: &mut Vec<u32>) -> Vec<(u32, u32)> {
+    fn code(
+        &self,
+        owner: &[u32],
+        pieces: &[u32],
+        image: &[u32],
+        scratch: &mut Vec<u32>,
+    ) -> Vec<(u32, u32)> {
         let n = owner.len();
         // `seen[j]`: the cell of the image grid that cell `j` maps to holds owner[j].
         let mut moved = vec![0u32; n];
@@ -552,9 +563,7 @@ impl Canonicalizer<'_> {
         }
         let mut scratch = Vec::new();
         let identity = self.code(&owner, &pieces, &self.symmetries[0], &mut scratch);
-        self.symmetries[1..]
-            .iter()
-            .all(|g| self.code(&owner, &pieces, g, &mut scratch) >= identity)
+        self.symmetries[1..].iter().all(|g| self.code(&owner, &pieces, g, &mut scratch) >= identity)
     }
 }
 
@@ -582,8 +591,14 @@ mod tests {
 
     #[test]
     fn area_errors() {
-        assert!(matches!(tiling("3x3", "dominoes", false), Err(TilingError::AreaUnreachable { .. })));
-        assert!(matches!(tiling("6x6", "pentominoes", true), Err(TilingError::AreaMismatch { .. })));
+        assert!(matches!(
+            tiling("3x3", "dominoes", false),
+            Err(TilingError::AreaUnreachable { .. })
+        ));
+        assert!(matches!(
+            tiling("6x6", "pentominoes", true),
+            Err(TilingError::AreaMismatch { .. })
+        ));
         let twice = vec![named_set("dominoes").unwrap()[0].clone(); 2];
         let board = Board::rectangle(2, 2).unwrap();
         assert!(matches!(
@@ -627,7 +642,8 @@ mod tests {
         assert_eq!(art.lines().count(), 2);
         assert!(art.lines().all(|l| l.len() == 3));
         // Three dominoes, neighbours differ.
-        let letters: std::collections::BTreeSet<char> = art.chars().filter(|c| *c != '\n').collect();
+        let letters: std::collections::BTreeSet<char> =
+            art.chars().filter(|c| *c != '\n').collect();
         assert!(letters.len() >= 2);
     }
 }

@@ -23,7 +23,8 @@ pub const SET_NAMES: [&str; 6] =
 /// transposes, bit 1 turns the rows upside down, bit 2 the columns. Returns the image and
 /// the image grid's dimensions. The rotations are the `k` with an even number of bits.
 pub(crate) fn transform(k: usize, rows: usize, cols: usize, r: usize, c: usize) -> (usize, usize) {
-    let (mut a, mut b, rows, cols) = if k & 1 != 0 { (c, r, cols, rows) } else { (r, c, rows, cols) };
+    let (mut a, mut b, rows, cols) =
+        if k & 1 != 0 { (c, r, cols, rows) } else { (r, c, rows, cols) };
     if k & 2 != 0 {
         a = rows - 1 - a;
     }
@@ -193,7 +194,10 @@ pub fn parse_pieces(text: &str) -> Result<Vec<Piece>, TilingError> {
             let (number, line) = rows[0];
             let name = line.trim();
             if let Err(reason) = check_name(name) {
-                return Err(TilingError::PieceName { name: format!("{name} (line {number})"), reason });
+                return Err(TilingError::PieceName {
+                    name: format!("{name} (line {number})"),
+                    reason,
+                });
             }
             rows = &rows[1..];
             name.to_owned()
@@ -339,7 +343,10 @@ mod tests {
         assert!(matches!(parse_pieces(""), Err(TilingError::NoPieces)));
         assert!(matches!(parse_pieces("#.#\n"), Err(TilingError::DisconnectedPiece { .. })));
         assert!(matches!(parse_pieces("A\n...\n"), Err(TilingError::EmptyPiece { .. })));
-        assert!(matches!(parse_pieces("A\n#x\n"), Err(TilingError::PieceChar { line: 2, column: 2, .. })));
+        assert!(matches!(
+            parse_pieces("A\n#x\n"),
+            Err(TilingError::PieceChar { line: 2, column: 2, .. })
+        ));
         assert!(matches!(parse_pieces("a b\n##\n"), Err(TilingError::PieceName { .. })));
         let p = parse_pieces("\n\nbar\n####\n\n\n#\n##\n").unwrap();
         assert_eq!(p.len(), 2);
