@@ -8,8 +8,14 @@
 //!   square's candidates are one `!(row | column | box)`;
 //! - it fills the blank with the fewest candidates first (minimum remaining values), trying
 //!   the largest digit first so that good scores come early;
-//! - it prunes a node when the score so far plus, for each remaining blank, its largest
-//!   candidate times its weight cannot beat the best score found.
+//! - it prunes a node when the score so far plus an upper bound on what the blanks can add
+//!   cannot beat the best score found. The bound starts from each blank's largest candidate
+//!   times its weight, and tightens it line by line: the blanks of a row (or column) take
+//!   exactly its missing digits, so they add at most the pairing of those digits, largest
+//!   first, with the blanks' weights, heaviest first; and each missing digit goes at best on
+//!   the heaviest blank of the line where it is still a candidate (a digit with no such blank
+//!   ends the branch). Per line the least of the three is taken, and the bound is the least
+//!   of the sums over rows, over columns and over boxes.
 //!
 //! [`TargetSudoku`] is also a [`Model`]: the plain sudoku exact cover problem (324 primary
 //! items), whose solutions are all the completions, which tests use as a brute-force check.
@@ -262,16 +268,56 @@ struct Search {
 /// Weights by square index.
 const WEIGHTS: [u8; 81] = {
     let mut w = [0u8; 81];
-    let mut k = 0;
+    let mut k: usize = 0;
     while k < 81 {
         let (r, c) = (k / 9, k % 9);
-        let dr = if r > 4 { r - 4 } else { 4 - r };
-        let dc = if c > 4 { c - 4 } else { 4 - c };
+        let dr = r.abs_diff(4);
+        let dc = c.abs_diff(4);
         w[k] = 10 - if dr > dc { dr } else { dc } as u8;
         k += 1;
     }
     w
 };
+
+/// The bound of one family of lines (rows, columns or boxes), or `None` when some line has a
+/// missing digit that fits none of its blanks. For each line, the least of: the sum of its
+/// blanks' largest candidate times weight (`cells`); the pairing of its missing digits,
+/// largest first, with its blanks' weights, heaviest first (`weights[line][w - 6]` blanks of
+/// weight `w`, consumed); and the sum over its missing digits of the digit times the
+/// heaviest blank where it is a candidate (`heaviest[line][d]`).
+fn line_bound(
+    used: &[u16; 9],
+    cells: &[u32; 9],
+    weights: &mut [[u8; 5]; 9],
+    heaviest: &[[u8; 10]; 9],
+) -> Option<u32> {
+    let mut bound = 0;
+    for line in 0..9 {
+        let mut missing = FULL & !used[line];
+        if missing == 0 {
+            continue;
+        }
+        let mut pairing = 0;
+        let mut by_digit = 0;
+        let mut w = 4;
+        while missing != 0 {
+            let d = 15 - missing.leading_zeros();
+            missing ^= 1 << d;
+            let h = heaviest[line][d as usize];
+            if h == 0 {
+                return None;
+            }
+            by_digit += d * u32::from(h);
+            while w > 0 && weights[line][w] == 0 {
+                w -= 1;
+            }
+            weights[line][w] = weights[line][w].saturating_sub(1);
+            pairing += d * (w as u32 + 6);
+        }
+        bound += pairing.min(cells[line]).min(by_digit);
+    }
+    Some(bound)
+}
 
 impl Search {
     fn dfs(&mut self, filled: usize, score: u32) {
@@ -283,11 +329,20 @@ impl Search {
             }
             return;
         }
-        // One pass: the blank with the fewest candidates, and the bound.
-        let mut bound = 0u32;
+        // One pass: the blank with the fewest candidates, and for every row and column the
+        // sum of its blanks' largest candidate times weight, and how many blanks of each
+        // weight it has.
         let mut pick = filled;
         let mut fewest = u32::MAX;
         let mut pick_cand = 0u16;
+        let mut cell_row = [0u32; 9];
+        let mut cell_col = [0u32; 9];
+        let mut weights_row = [[0u8; 5]; 9];
+        let mut weights_col = [[0u8; 5]; 9];
+        let mut cell_box = [0u32; 9];
+        let mut weights_box = [[0u8; 5]; 9];
+        // The heaviest square of each line where each digit is still a candidate.
+        let mut heaviest = [[[0u8; 10]; 9]; 3];
         for j in filled..self.blanks.len() {
             let k = self.blanks[j] as usize;
             let (r, c) = (k / 9, k % 9);
@@ -295,17 +350,46 @@ impl Search {
             if cand == 0 {
                 return;
             }
-            let top = 15 - cand.leading_zeros();
-            bound += top * u32::from(WEIGHTS[k]);
-            let count = cand.count_ones();
+            let w = WEIGHTS[k];
+            let top = (15 - cand.leading_zeros()) * u32::from(w);
+            cell_row[r] += top;
+            cell_col[c] += top;
+            weights_row[r][usize::from(w - 6)] += 1;
+            weights_col[c][usize::from(w - 6)] += 1;
+            cell_box[r / 3 * 3 + c / 3] += top;
+            weights_box[r / 3 * 3 + c / 3][usize::from(w - 6)] += 1;
+            let mut digits = cand;
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                for (family, line) in [r, c, r / 3 * 3 + c / 3].into_iter().enumerate() {
+                    let h = &mut heaviest[family][line][d];
+                    *h = (*h).max(w);
+                }
+            }
+            // Fewest candidates first; among equals, the heaviest square.
+            let count = cand.count_ones() * 16 + 15 - u32::from(w);
             if count < fewest {
                 fewest = count;
                 pick = j;
                 pick_cand = cand;
             }
         }
-        if self.best_grid.is_some() && score + bound <= self.best {
-            return;
+        if self.best_grid.is_some() {
+            if score + cell_row.iter().sum::<u32>() <= self.best {
+                return;
+            }
+            // Two tighter upper bounds on what the blanks can still add, by rows and by columns:
+            // each line's blanks take its missing digits, at best the largest digit on the
+            // heaviest square (the rearrangement inequality), and no blank more than its
+            // largest candidate.
+            let by_rows = line_bound(&self.rows, &cell_row, &mut weights_row, &heaviest[0]);
+            let by_cols = line_bound(&self.cols, &cell_col, &mut weights_col, &heaviest[1]);
+            let by_boxes = line_bound(&self.boxes, &cell_box, &mut weights_box, &heaviest[2]);
+            match (by_rows, by_cols, by_boxes) {
+                (Some(a), Some(b), Some(c)) if score + a.min(b).min(c) > self.best => {}
+                _ => return,
+            }
         }
         self.blanks.swap(filled, pick);
         let k = self.blanks[filled] as usize;
@@ -342,10 +426,9 @@ impl TargetSudoku {
             })
         };
         let mut options = Vec::new();
-        for r in 0..9 {
-            for c in 0..9 {
+        for (r, row) in g.iter().enumerate() {
+            for (c, &cell) in row.iter().enumerate() {
                 for d in 1..=9u8 {
-                    let cell = g[r][c];
                     if (cell != 0 && cell == d) || (cell == 0 && !seen(r, c, d)) {
                         options.push((r, c, d));
                     }
