@@ -30,7 +30,7 @@ impl Rng {
 fn puzzle(rng: &mut Rng, givens: usize) -> TargetSudoku {
     let mut digits: Vec<u8> = (1..=9).collect();
     rng.shuffle(&mut digits);
-    let mut order = |rng: &mut Rng| -> Vec<usize> {
+    let order = |rng: &mut Rng| -> Vec<usize> {
         let mut bands = [0, 1, 2];
         rng.shuffle(&mut bands);
         let mut out = Vec::new();

@@ -284,12 +284,13 @@ const WEIGHTS: [u8; 81] = {
 /// blanks' largest candidate times weight (`cells`); the pairing of its missing digits,
 /// largest first, with its blanks' weights, heaviest first (`weights[line][w - 6]` blanks of
 /// weight `w`, consumed); and the sum over its missing digits of the digit times the
-/// heaviest blank where it is a candidate (`heaviest[line][d]`).
+/// heaviest blank where it is a candidate (`fits[line][w - 6]`: the candidates of the blanks
+/// of weight `w`).
 fn line_bound(
     used: &[u16; 9],
     cells: &[u32; 9],
     weights: &mut [[u8; 5]; 9],
-    heaviest: &[[u8; 10]; 9],
+    fits: &[[u16; 5]; 9],
 ) -> Option<u32> {
     let mut bound = 0;
     for line in 0..9 {
@@ -303,11 +304,9 @@ fn line_bound(
         while missing != 0 {
             let d = 15 - missing.leading_zeros();
             missing ^= 1 << d;
-            let h = heaviest[line][d as usize];
-            if h == 0 {
-                return None;
-            }
-            by_digit += d * u32::from(h);
+            let bit = 1u16 << d;
+            let heaviest = (0..5).rev().find(|&k| fits[line][k] & bit != 0)?;
+            by_digit += d * (heaviest as u32 + 6);
             while w > 0 && weights[line][w] == 0 {
                 w -= 1;
             }
@@ -341,8 +340,9 @@ impl Search {
         let mut weights_col = [[0u8; 5]; 9];
         let mut cell_box = [0u32; 9];
         let mut weights_box = [[0u8; 5]; 9];
-        // The heaviest square of each line where each digit is still a candidate.
-        let mut heaviest = [[[0u8; 10]; 9]; 3];
+        // For each family of lines, line and weight: the candidates of the line's blanks of
+        // that weight (so the heaviest square where a digit fits is a few bit tests away).
+        let mut fits = [[[0u16; 5]; 9]; 3];
         for j in filled..self.blanks.len() {
             let k = self.blanks[j] as usize;
             let (r, c) = (k / 9, k % 9);
@@ -358,15 +358,10 @@ impl Search {
             weights_col[c][usize::from(w - 6)] += 1;
             cell_box[r / 3 * 3 + c / 3] += top;
             weights_box[r / 3 * 3 + c / 3][usize::from(w - 6)] += 1;
-            let mut digits = cand;
-            while digits != 0 {
-                let d = digits.trailing_zeros() as usize;
-                digits &= digits - 1;
-                for (family, line) in [r, c, r / 3 * 3 + c / 3].into_iter().enumerate() {
-                    let h = &mut heaviest[family][line][d];
-                    *h = (*h).max(w);
-                }
-            }
+            let wi = usize::from(w - 6);
+            fits[0][r][wi] |= cand;
+            fits[1][c][wi] |= cand;
+            fits[2][r / 3 * 3 + c / 3][wi] |= cand;
             // Fewest candidates first; among equals, the heaviest square.
             let count = cand.count_ones() * 16 + 15 - u32::from(w);
             if count < fewest {
@@ -383,9 +378,9 @@ impl Search {
             // each line's blanks take its missing digits, at best the largest digit on the
             // heaviest square (the rearrangement inequality), and no blank more than its
             // largest candidate.
-            let by_rows = line_bound(&self.rows, &cell_row, &mut weights_row, &heaviest[0]);
-            let by_cols = line_bound(&self.cols, &cell_col, &mut weights_col, &heaviest[1]);
-            let by_boxes = line_bound(&self.boxes, &cell_box, &mut weights_box, &heaviest[2]);
+            let by_rows = line_bound(&self.rows, &cell_row, &mut weights_row, &fits[0]);
+            let by_cols = line_bound(&self.cols, &cell_col, &mut weights_col, &fits[1]);
+            let by_boxes = line_bound(&self.boxes, &cell_box, &mut weights_box, &fits[2]);
             match (by_rows, by_cols, by_boxes) {
                 (Some(a), Some(b), Some(c)) if score + a.min(b).min(c) > self.best => {}
                 _ => return,
