@@ -62,12 +62,17 @@ fn main() {
     let givens: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(24);
     let count: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut worst: Option<(u64, TargetSudoku)> = None;
     let mut times: Vec<(Duration, u64)> = (0..count)
         .map(|_| {
             let p = puzzle(&mut rng, givens.min(81));
             let t = Instant::now();
             let result = p.solve();
-            (t.elapsed(), result.nodes)
+            let elapsed = t.elapsed();
+            if worst.as_ref().map_or(true, |w| w.0 < result.nodes) {
+                worst = Some((result.nodes, p));
+            }
+            (elapsed, result.nodes)
         })
         .collect();
     times.sort();
@@ -80,4 +85,12 @@ fn main() {
         pick(1.0).0.as_secs_f64() * 1e3,
         pick(1.0).1,
     );
+    if std::env::var_os("SHOW_WORST").is_some() {
+        if let Some((_, p)) = worst {
+            for row in p.grid() {
+                let digits: Vec<String> = row.iter().map(u8::to_string).collect();
+                println!("{}", digits.join(" "));
+            }
+        }
+    }
 }

@@ -131,6 +131,11 @@ pub fn count_rectangle(
                     next.push(((s | st.mask) >> 1, n));
                 }
             }
+            // Before merging, `next` holds up to one entry per state and stamp: bound it too,
+            // so that an explosion is reported instead of exhausting memory.
+            if next.len() > 4 * MAX_STATES {
+                return Err(DpError::TooManyStates);
+            }
         }
         next.sort_unstable_by_key(|e| e.0);
         states.clear();

@@ -49,7 +49,7 @@ pub use pieces::{free_polyominoes, named_set, parse_pieces, Piece, Shape, SET_NA
 use crate::Model;
 
 /// The most options (placements) a tiling may have.
-pub const MAX_PLACEMENTS: usize = 4_000_000;
+pub const MAX_PLACEMENTS: usize = 1_000_000;
 
 /// Why a board, a set of pieces or a tiling is not acceptable.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
