@@ -279,43 +279,85 @@ const WEIGHTS: [u8; 81] = {
     w
 };
 
-/// The bound of one family of lines (rows, columns or boxes), or `None` when some line has a
-/// missing digit that fits none of its blanks. For each line, the least of: the sum of its
-/// blanks' largest candidate times weight (`cells`); the pairing of its missing digits,
-/// largest first, with its blanks' weights, heaviest first (`weights[line][w - 6]` blanks of
-/// weight `w`, consumed); and the sum over its missing digits of the digit times the
-/// heaviest blank where it is a candidate (`fits[line][w - 6]`: the candidates of the blanks
-/// of weight `w`).
-fn line_bound(
-    used: &[u16; 9],
-    cells: &[u32; 9],
-    weights: &mut [[u8; 5]; 9],
-    fits: &[[u16; 5]; 9],
-) -> Option<u32> {
-    let mut bound = 0;
-    for line in 0..9 {
-        let mut missing = FULL & !used[line];
-        if missing == 0 {
-            continue;
+/// The bound of one line (a row, column or box), or `None` when one of its `missing` digits
+/// fits none of its blanks: the least of the sum of its blanks' largest candidate times
+/// weight (`cells`); the pairing of its missing digits, largest first, with its blanks'
+/// weights, heaviest first (`weights[w - 6]` blanks of weight `w`); and the sum over its
+/// missing digits of the digit times the heaviest blank where it is a candidate (`fits[w - 6]`:
+/// the candidates of the blanks of weight `w`).
+fn line_bound(mut missing: u16, cells: u32, mut weights: [u8; 5], fits: &[u16; 5]) -> Option<u32> {
+    let mut pairing = 0;
+    let mut by_digit = 0;
+    let mut w = 4;
+    while missing != 0 {
+        let d = 15 - missing.leading_zeros();
+        missing ^= 1 << d;
+        let bit = 1u16 << d;
+        let heaviest = (0..5).rev().find(|&k| fits[k] & bit != 0)?;
+        by_digit += d * (heaviest as u32 + 6);
+        while w > 0 && weights[w] == 0 {
+            w -= 1;
         }
-        let mut pairing = 0;
-        let mut by_digit = 0;
-        let mut w = 4;
-        while missing != 0 {
-            let d = 15 - missing.leading_zeros();
-            missing ^= 1 << d;
-            let bit = 1u16 << d;
-            let heaviest = (0..5).rev().find(|&k| fits[line][k] & bit != 0)?;
-            by_digit += d * (heaviest as u32 + 6);
-            while w > 0 && weights[line][w] == 0 {
-                w -= 1;
-            }
-            weights[line][w] = weights[line][w].saturating_sub(1);
-            pairing += d * (w as u32 + 6);
-        }
-        bound += pairing.min(cells[line]).min(by_digit);
+        weights[w] = weights[w].saturating_sub(1);
+        pairing += d * (w as u32 + 6);
     }
-    Some(bound)
+    Some(pairing.min(cells).min(by_digit))
+}
+
+/// What a node knows about one family of lines (rows, columns or boxes) for the bound.
+struct Family {
+    /// Per line: the sum of its blanks' largest candidate times weight.
+    cells: [u32; 9],
+    /// Per line and weight `w`: the number of blanks of weight `w` (index `w - 6`).
+    weights: [[u8; 5]; 9],
+    /// Per line and weight: the union of the candidates of those blanks.
+    fits: [[u16; 5]; 9],
+    /// Per line: its bound ([`line_bound`]).
+    bound: [u32; 9],
+    /// The sum of the lines' bounds.
+    total: u32,
+}
+
+impl Family {
+    fn new() -> Family {
+        Family { cells: [0; 9], weights: [[0; 5]; 9], fits: [[0; 5]; 9], bound: [0; 9], total: 0 }
+    }
+
+    fn add(&mut self, line: usize, top: u32, w: u8, cand: u16) {
+        let k = usize::from(w - 6);
+        self.cells[line] += top;
+        self.weights[line][k] += 1;
+        self.fits[line][k] |= cand;
+    }
+
+    /// Computes the lines' bounds; false if some line cannot be completed.
+    fn finish(&mut self, used: &[u16; 9]) -> bool {
+        self.total = 0;
+        for line in 0..9 {
+            let missing = FULL & !used[line];
+            if missing == 0 {
+                continue;
+            }
+            match line_bound(missing, self.cells[line], self.weights[line], &self.fits[line]) {
+                Some(b) => {
+                    self.bound[line] = b;
+                    self.total += b;
+                }
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// The family's bound once a blank of this line (weight `w`, largest candidate times
+    /// weight `top`) takes digit `d`, or `None` if the line can then not be completed.
+    fn without(&self, line: usize, used: u16, d: u32, top: u32, w: u8) -> Option<u32> {
+        let mut weights = self.weights[line];
+        weights[usize::from(w - 6)] -= 1;
+        let missing = FULL & !used & !(1 << d);
+        let b = line_bound(missing, self.cells[line] - top, weights, &self.fits[line])?;
+        Some(self.total - self.bound[line] + b)
+    }
 }
 
 impl Search {
@@ -328,40 +370,25 @@ impl Search {
             }
             return;
         }
-        // One pass: the blank with the fewest candidates, and for every row and column the
-        // sum of its blanks' largest candidate times weight, and how many blanks of each
-        // weight it has.
+        // One pass: the blank with the fewest candidates, and what the bound needs about
+        // every row, column and box.
         let mut pick = filled;
         let mut fewest = u32::MAX;
         let mut pick_cand = 0u16;
-        let mut cell_row = [0u32; 9];
-        let mut cell_col = [0u32; 9];
-        let mut weights_row = [[0u8; 5]; 9];
-        let mut weights_col = [[0u8; 5]; 9];
-        let mut cell_box = [0u32; 9];
-        let mut weights_box = [[0u8; 5]; 9];
-        // For each family of lines, line and weight: the candidates of the line's blanks of
-        // that weight (so the heaviest square where a digit fits is a few bit tests away).
-        let mut fits = [[[0u16; 5]; 9]; 3];
+        let mut families = [Family::new(), Family::new(), Family::new()];
         for j in filled..self.blanks.len() {
             let k = self.blanks[j] as usize;
             let (r, c) = (k / 9, k % 9);
-            let cand = FULL & !(self.rows[r] | self.cols[c] | self.boxes[r / 3 * 3 + c / 3]);
+            let b = r / 3 * 3 + c / 3;
+            let cand = FULL & !(self.rows[r] | self.cols[c] | self.boxes[b]);
             if cand == 0 {
                 return;
             }
             let w = WEIGHTS[k];
             let top = (15 - cand.leading_zeros()) * u32::from(w);
-            cell_row[r] += top;
-            cell_col[c] += top;
-            weights_row[r][usize::from(w - 6)] += 1;
-            weights_col[c][usize::from(w - 6)] += 1;
-            cell_box[r / 3 * 3 + c / 3] += top;
-            weights_box[r / 3 * 3 + c / 3][usize::from(w - 6)] += 1;
-            let wi = usize::from(w - 6);
-            fits[0][r][wi] |= cand;
-            fits[1][c][wi] |= cand;
-            fits[2][r / 3 * 3 + c / 3][wi] |= cand;
+            families[0].add(r, top, w, cand);
+            families[1].add(c, top, w, cand);
+            families[2].add(b, top, w, cand);
             // Fewest candidates first; among equals, the heaviest square.
             let count = cand.count_ones() * 16 + 15 - u32::from(w);
             if count < fewest {
@@ -370,32 +397,43 @@ impl Search {
                 pick_cand = cand;
             }
         }
-        if self.best_grid.is_some() {
-            if score + cell_row.iter().sum::<u32>() <= self.best {
+        let bounded = self.best_grid.is_some();
+        if bounded {
+            if score + families[0].cells.iter().sum::<u32>() <= self.best {
                 return;
             }
-            // Two tighter upper bounds on what the blanks can still add, by rows and by columns:
-            // each line's blanks take its missing digits, at best the largest digit on the
-            // heaviest square (the rearrangement inequality), and no blank more than its
-            // largest candidate.
-            let by_rows = line_bound(&self.rows, &cell_row, &mut weights_row, &fits[0]);
-            let by_cols = line_bound(&self.cols, &cell_col, &mut weights_col, &fits[1]);
-            let by_boxes = line_bound(&self.boxes, &cell_box, &mut weights_box, &fits[2]);
-            match (by_rows, by_cols, by_boxes) {
-                (Some(a), Some(b), Some(c)) if score + a.min(b).min(c) > self.best => {}
-                _ => return,
+            let complete = families[0].finish(&self.rows)
+                && families[1].finish(&self.cols)
+                && families[2].finish(&self.boxes);
+            let bound = families.iter().map(|f| f.total).min().unwrap_or(0);
+            if !complete || score + bound <= self.best {
+                return;
             }
         }
         self.blanks.swap(filled, pick);
         let k = self.blanks[filled] as usize;
         let (r, c) = (k / 9, k % 9);
         let b = r / 3 * 3 + c / 3;
-        let w = u32::from(WEIGHTS[k]);
+        let w8 = WEIGHTS[k];
+        let w = u32::from(w8);
+        let top = (15 - pick_cand.leading_zeros()) * w;
         let mut cand = pick_cand;
         while cand != 0 {
             let d = 15 - cand.leading_zeros();
             let bit = 1u16 << d;
             cand ^= bit;
+            if bounded {
+                // The child's bound with this node's candidates (a superset of the child's):
+                // only the lines through the square change. Skipping here saves a visit.
+                let child = families[0]
+                    .without(r, self.rows[r], d, top, w8)
+                    .zip(families[1].without(c, self.cols[c], d, top, w8))
+                    .zip(families[2].without(b, self.boxes[b], d, top, w8))
+                    .map(|((x, y), z)| x.min(y).min(z));
+                if child.map_or(true, |bound| score + d * w + bound <= self.best) {
+                    continue;
+                }
+            }
             self.rows[r] |= bit;
             self.cols[c] |= bit;
             self.boxes[b] |= bit;
