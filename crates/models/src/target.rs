@@ -15,7 +15,9 @@
 //!   first, with the blanks' weights, heaviest first; and each missing digit goes at best on
 //!   the heaviest blank of the line where it is still a candidate (a digit with no such blank
 //!   ends the branch). Per line the least of the three is taken, and the bound is the least
-//!   of the sums over rows, over columns and over boxes.
+//!   of the sums over rows, over columns and over boxes. Before visiting a child, its bound is
+//!   recomputed for the three lines through the square just filled (with this node's
+//!   candidates, a superset of the child's), and a child that cannot win is skipped.
 //!
 //! [`TargetSudoku`] is also a [`Model`]: the plain sudoku exact cover problem (324 primary
 //! items), whose solutions are all the completions, which tests use as a brute-force check.
@@ -333,8 +335,8 @@ impl Family {
     /// Computes the lines' bounds; false if some line cannot be completed.
     fn finish(&mut self, used: &[u16; 9]) -> bool {
         self.total = 0;
-        for line in 0..9 {
-            let missing = FULL & !used[line];
+        for (line, &used) in used.iter().enumerate() {
+            let missing = FULL & !used;
             if missing == 0 {
                 continue;
             }
