@@ -22,6 +22,10 @@ mod util;
   dancecard sudoku testdata/sudoku/emerentius_lines/hard_sudokus.txt
   dancecard slide --heuristic pdb 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
   dancecard dominate --piece queen 8
+  dancecard queens 8
+  dancecard tile --board 6x10 --pieces pentominoes --once --distinct
+  dancecard langford 7
+  dancecard target-sudoku testdata/target-sudoku/sample1.in
   dancecard solve --help")]
 struct Cli {
     #[command(subcommand)]
@@ -42,6 +46,10 @@ enum Command {
     SubsetCount(commands::subset_count::Args),
     ConstantSum(commands::constant_sum::Args),
     GridPick(commands::grid_pick::Args),
+    Queens(commands::queens::Args),
+    Tile(commands::tile::Args),
+    Langford(commands::langford::Args),
+    TargetSudoku(commands::target_sudoku::Args),
 }
 
 fn main() -> ExitCode {
@@ -59,6 +67,10 @@ fn main() -> ExitCode {
         Command::SubsetCount(args) => commands::subset_count::run(args),
         Command::ConstantSum(args) => commands::constant_sum::run(args),
         Command::GridPick(args) => commands::grid_pick::run(args),
+        Command::Queens(args) => commands::queens::run(args),
+        Command::Tile(args) => commands::tile::run(args),
+        Command::Langford(args) => commands::langford::run(args),
+        Command::TargetSudoku(args) => commands::target_sudoku::run(args),
     };
     match result {
         Ok(code) => code,

@@ -8,3 +8,7 @@ mod scale;
 mod search;
 mod solve;
 mod sudoku;
+mod langford;
+mod queens;
+mod target_sudoku;
+mod tile;

@@ -11,3 +11,8 @@ pub(crate) mod slide;
 pub(crate) mod solve;
 pub(crate) mod subset_count;
 pub(crate) mod sudoku;
+pub(crate) mod langford;
+pub(crate) mod queens;
+pub(crate) mod target_sudoku;
+pub(crate) mod tile;
+mod watch;
