@@ -175,7 +175,7 @@ mod tests {
     fn too_wide_and_cancel() {
         let long: Shape = (0..2).map(|r| (r, 0)).collect();
         assert_eq!(
-            count_rectangle(70, 70, &[long.clone()], None),
+            count_rectangle(70, 70, std::slice::from_ref(&long), None),
             Err(DpError::TooWide { window: 71 })
         );
         let stop = AtomicBool::new(true);
