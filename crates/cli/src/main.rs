@@ -20,6 +20,12 @@ mod util;
 #[command(after_help = "Examples:
   dancecard solve testdata/instances/queens8.dlx --count
   dancecard sudoku testdata/sudoku/emerentius_lines/hard_sudokus.txt
+  dancecard slide --heuristic pdb 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
+  dancecard dominate --piece queen 8
+  dancecard queens 8
+  dancecard tile --board 6x10 --pieces pentominoes --once --distinct
+  dancecard langford 7
+  dancecard target-sudoku testdata/target-sudoku/sample1.in
   dancecard solve --help")]
 struct Cli {
     #[command(subcommand)]
@@ -31,6 +37,19 @@ enum Command {
     Solve(commands::solve::Args),
     Merge(shard::MergeArgs),
     Sudoku(commands::sudoku::Args),
+    Slide(commands::slide::Args),
+    Knights(commands::knights::Args),
+    Egyptian(commands::egyptian::Args),
+    MinCover(commands::min_cover::Args),
+    Dominate(commands::dominate::Args),
+    Guard(commands::guard::Args),
+    SubsetCount(commands::subset_count::Args),
+    ConstantSum(commands::constant_sum::Args),
+    GridPick(commands::grid_pick::Args),
+    Queens(commands::queens::Args),
+    Tile(commands::tile::Args),
+    Langford(commands::langford::Args),
+    TargetSudoku(commands::target_sudoku::Args),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +58,19 @@ fn main() -> ExitCode {
         Command::Solve(args) => commands::solve::run(args),
         Command::Merge(args) => shard::run_merge(args),
         Command::Sudoku(args) => commands::sudoku::run(args),
+        Command::Slide(args) => commands::slide::run(args),
+        Command::Knights(args) => commands::knights::run(args),
+        Command::Egyptian(args) => commands::egyptian::run(args),
+        Command::MinCover(args) => commands::min_cover::run(args),
+        Command::Dominate(args) => commands::dominate::run(args),
+        Command::Guard(args) => commands::guard::run(args),
+        Command::SubsetCount(args) => commands::subset_count::run(args),
+        Command::ConstantSum(args) => commands::constant_sum::run(args),
+        Command::GridPick(args) => commands::grid_pick::run(args),
+        Command::Queens(args) => commands::queens::run(args),
+        Command::Tile(args) => commands::tile::run(args),
+        Command::Langford(args) => commands::langford::run(args),
+        Command::TargetSudoku(args) => commands::target_sudoku::run(args),
     };
     match result {
         Ok(code) => code,

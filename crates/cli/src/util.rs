@@ -285,3 +285,72 @@ pub(crate) fn exit_code(found: bool, stop: Stop) -> ExitCode {
         ExitCode::from(NOT_FOUND)
     }
 }
+
+/// Reads a whole input as UTF-8 text: a file, or stdin for `-` or no path.
+pub(crate) fn read_text(path: Option<&Path>) -> anyhow::Result<(String, String)> {
+    let (bytes, name) = read_input(path)?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| bad_input(format!("{name}: not UTF-8 text")))?;
+    Ok((text, name))
+}
+
+/// The directory for cached data (pattern databases): `$DANCECARD_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/dancecard`, else `~/.cache/dancecard`.
+pub(crate) fn cache_dir() -> Option<PathBuf> {
+    let non_empty = |v: std::ffi::OsString| (!v.is_empty()).then(|| PathBuf::from(v));
+    if let Some(dir) = std::env::var_os("DANCECARD_CACHE_DIR").and_then(non_empty) {
+        return Some(dir);
+    }
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME").and_then(non_empty) {
+        return Some(dir.join("dancecard"));
+    }
+    std::env::var_os("HOME").and_then(non_empty).map(|h| h.join(".cache").join("dancecard"))
+}
+
+/// The one-line `--stats` report of a heuristic search on stderr.
+pub(crate) fn print_search_stats(stats: &dancecard_search::Stats) {
+    eprintln!(
+        "expanded {} generated {} seconds {:.3} nodes/s {:.0}",
+        stats.expanded,
+        stats.generated,
+        stats.elapsed.as_secs_f64(),
+        stats.nodes_per_second()
+    );
+}
+
+/// A heuristic search's counters as JSON fields.
+pub(crate) fn search_stats_json(stats: &dancecard_search::Stats) -> serde_json::Value {
+    serde_json::json!({
+        "expanded": stats.expanded,
+        "generated": stats.generated,
+        "iterations": stats.iterations,
+        "seconds": stats.elapsed.as_secs_f64(),
+    })
+}
+
+/// The limits of a heuristic search: an optional node budget, and Ctrl-C wired to cancel.
+pub(crate) fn search_limits(node_limit: Option<u64>) -> dancecard_search::Limits {
+    let limits = dancecard_search::Limits::new().cancel(interrupt_flag());
+    match node_limit {
+        Some(n) => limits.max_nodes(n),
+        None => limits,
+    }
+}
+
+/// Says on stderr why a heuristic search stopped early (nothing if it did not), and returns
+/// the exit code for "no answer": 130 after Ctrl-C, else 1.
+pub(crate) fn search_stopped(stop: dancecard_search::Stop) -> ExitCode {
+    use dancecard_search::Stop as S;
+    let why = match stop {
+        S::NodeLimit => "the node limit was reached",
+        S::MemoryLimit => "the state budget was reached",
+        S::Cancelled => "interrupted",
+        _ => return ExitCode::from(NOT_FOUND),
+    };
+    eprintln!("incomplete: {why}");
+    if stop == S::Cancelled && interrupted() {
+        ExitCode::from(INTERRUPTED)
+    } else {
+        ExitCode::from(NOT_FOUND)
+    }
+}

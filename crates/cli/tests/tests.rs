@@ -2,8 +2,13 @@
 
 mod util;
 
+mod langford;
 #[cfg(feature = "mpi")]
 mod mpi;
+mod queens;
 mod scale;
+mod search;
 mod solve;
 mod sudoku;
+mod target_sudoku;
+mod tile;

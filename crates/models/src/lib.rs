@@ -26,3 +26,9 @@ pub trait Model {
     /// The puzzle's answer for a solution of [`Model::problem`] (its options, in any order).
     fn decode(&self, solution: &[OptionId]) -> Self::Answer;
 }
+
+pub mod langford;
+pub mod queens;
+pub mod target;
+pub mod tiling;
+pub mod watch;

@@ -25,3 +25,15 @@ pub(crate) fn stdout(output: &std::process::Output) -> String {
 pub(crate) fn stderr(output: &std::process::Output) -> String {
     String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
 }
+
+/// The data rows of a tab-separated file under `testdata/ground-truth/` (comment lines and
+/// the header skipped), each split into its fields.
+pub(crate) fn ground_truth(name: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(testdata(&format!("ground-truth/{name}")))
+        .expect("the ground-truth file exists");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_owned).collect())
+        .collect()
+}

@@ -1,0 +1,127 @@
+//! `dancecard dominate`: the fewest pieces guarding a chessboard.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use dancecard_search::dominate::{self, Piece};
+
+use crate::util::{self, bad_input, OutputFormat};
+
+/// Chessboard domination: the fewest pieces of one kind that attack or occupy every square
+/// of an N x M board (or every marked square), and one such placement.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("Output: the minimum, then the board with the pieces (x marks a square to guard
+that holds no piece). Method: minimum repeat cover (`dancecard min-cover`): the
+squares to guard are the items, each square a piece may stand on an option.
+
+Examples:
+  dancecard dominate --piece queen 8          # 5 (OEIS A075458)
+  dancecard dominate --piece king 7 9
+  dancecard dominate --piece knight 6 --format json
+  dancecard dominate --piece queen --marked board.txt   # X = guard, . = need not
+
+", crate::util::exit_codes_help!()))]
+pub(crate) struct Args {
+    /// The piece.
+    #[arg(long, value_enum, default_value_t = PieceArg::Queen)]
+    pub(crate) piece: PieceArg,
+    /// Rows (with --marked: taken from the file when not given).
+    pub(crate) rows: Option<usize>,
+    /// Columns (default: as many as rows).
+    pub(crate) cols: Option<usize>,
+    /// Only the squares marked X in FILE must be guarded (one line per row, X or .).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) marked: Option<PathBuf>,
+    /// Stop after N placements tried.
+    #[arg(long, value_name = "N")]
+    pub(crate) node_limit: Option<u64>,
+    /// Print nodes and seconds on stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+}
+
+/// `--piece`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum PieceArg {
+    /// Queen.
+    Queen,
+    /// King.
+    King,
+    /// Rook.
+    Rook,
+    /// Bishop.
+    Bishop,
+    /// Knight.
+    Knight,
+}
+
+impl From<PieceArg> for Piece {
+    fn from(p: PieceArg) -> Piece {
+        match p {
+            PieceArg::Queen => Piece::Queen,
+            PieceArg::King => Piece::King,
+            PieceArg::Rook => Piece::Rook,
+            PieceArg::Bishop => Piece::Bishop,
+            PieceArg::Knight => Piece::Knight,
+        }
+    }
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let piece = Piece::from(args.piece);
+    let (rows, cols, marks) = match &args.marked {
+        Some(path) => {
+            let (text, name) = util::read_text(Some(path))?;
+            let (r, c, m) =
+                dominate::parse_marks(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
+            if args.rows.is_some_and(|x| x != r) || args.cols.is_some_and(|x| x != c) {
+                return Err(bad_input(format!("{name} is a {r} x {c} board, not the size given")));
+            }
+            (r, c, Some(m))
+        }
+        None => {
+            let Some(rows) = args.rows else {
+                return Err(bad_input("give the board size N [M] (or --marked FILE)"));
+            };
+            (rows, args.cols.unwrap_or(rows), None)
+        }
+    };
+    let d = dominate::dominate(
+        piece,
+        rows,
+        cols,
+        marks.as_deref(),
+        &util::search_limits(args.node_limit),
+    )
+    .map_err(|e| bad_input(e.to_string()))?;
+    if args.stats {
+        util::print_search_stats(&d.stats);
+    }
+    let Some(minimum) = d.minimum else {
+        return Ok(util::search_stopped(d.stop));
+    };
+    match args.format {
+        OutputFormat::Text => {
+            println!("{minimum}");
+            print!("{}", dominate::draw(piece, rows, cols, &d.placement, marks.as_deref()));
+        }
+        OutputFormat::Json => {
+            let placement: Vec<[usize; 2]> = d.placement.iter().map(|&(r, c)| [r, c]).collect();
+            println!(
+                "{}",
+                serde_json::json!({
+                    "minimum": minimum,
+                    "placement": placement,
+                    "piece": piece.name(),
+                    "rows": rows,
+                    "cols": cols,
+                    "stats": util::search_stats_json(&d.stats),
+                })
+            );
+        }
+    }
+    Ok(ExitCode::from(util::FOUND))
+}

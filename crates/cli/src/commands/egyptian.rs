@@ -1,0 +1,101 @@
+//! `dancecard egyptian`: the fewest distinct unit fractions summing to A/B (Luogu P1763).
+
+use std::process::ExitCode;
+
+use dancecard_search::egyptian::{self, EgyptianError, Options};
+
+use crate::util::{self, bad_input, OutputFormat};
+
+/// Egyptian fractions: write A/B as a sum of the fewest unit fractions with distinct
+/// denominators; ties go to the smallest largest denominator.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("Output: the denominators, increasing, on one line. Method: iterative deepening
+on the number of terms, with bounds on each denominator; the numbers are 128-bit
+and checked, so a search that would need more prints an error, never a wrong
+answer.
+
+Examples:
+  dancecard egyptian 19 45                 # 5 6 18
+  dancecard egyptian 59 211                # 4 36 633 3798
+  dancecard egyptian --max-denominator 1000000 7 13
+  dancecard egyptian --format json 2 3
+
+", crate::util::exit_codes_help!()))]
+pub(crate) struct Args {
+    /// The numerator (a positive integer).
+    pub(crate) a: String,
+    /// The denominator (a positive integer).
+    pub(crate) b: String,
+    /// The most terms to try.
+    #[arg(long, value_name = "N", default_value_t = 12)]
+    pub(crate) max_terms: usize,
+    /// The largest denominator allowed.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_denominator: Option<u128>,
+    /// Stop after N search nodes.
+    #[arg(long, value_name = "N")]
+    pub(crate) node_limit: Option<u64>,
+    /// Print nodes and seconds on stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+}
+
+fn positive(what: &str, text: &str) -> anyhow::Result<u128> {
+    match text.trim().parse::<u128>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(bad_input(format!("{what} must be a positive integer, not {text:?}"))),
+    }
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let a = positive("A", &args.a)?;
+    let b = positive("B", &args.b)?;
+    let options = Options {
+        max_terms: args.max_terms,
+        max_denominator: args.max_denominator.unwrap_or(u128::MAX),
+        limits: util::search_limits(args.node_limit),
+    };
+    match egyptian::solve(a, b, &options) {
+        Ok(answer) => {
+            if args.stats {
+                util::print_search_stats(&answer.stats);
+            }
+            let d = &answer.denominators;
+            match args.format {
+                OutputFormat::Text => {
+                    let words: Vec<String> = d.iter().map(u128::to_string).collect();
+                    println!("{}", words.join(" "));
+                }
+                OutputFormat::Json => {
+                    let dens: Vec<serde_json::Value> =
+                        d.iter().map(|&x| util::u128_json(x)).collect();
+                    println!(
+                        "{}",
+                        serde_json::json!({
+                            "a": util::u128_json(a),
+                            "b": util::u128_json(b),
+                            "terms": d.len(),
+                            "denominators": dens,
+                            "stats": util::search_stats_json(&answer.stats),
+                        })
+                    );
+                }
+            }
+            Ok(ExitCode::from(util::FOUND))
+        }
+        Err(e @ EgyptianError::NotFound { .. }) => {
+            eprintln!("no solution: {e}");
+            Ok(ExitCode::from(util::NOT_FOUND))
+        }
+        Err(EgyptianError::Stopped { stop, stats }) => {
+            if args.stats {
+                util::print_search_stats(&stats);
+            }
+            Ok(util::search_stopped(stop))
+        }
+        Err(e) => Err(bad_input(e.to_string())),
+    }
+}

@@ -1,0 +1,64 @@
+//! `dancecard guard`: UVa 11214 "Guarding the Chessboard".
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use dancecard_search::dominate::{self, Piece};
+
+use crate::commands::dominate::PieceArg;
+use crate::util::{self, bad_input, OutputFormat};
+
+/// Guarding the Chessboard (UVa 11214): the fewest queens attacking or occupying every
+/// marked square, for each board of the input.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("Input: boards, each a line `n m` then n lines of m characters (X a square to
+guard, . one that need not be), ended by a line `0`. Output: `Case k: q` per
+board. Method: minimum repeat cover by Dancing Links with IDA*.
+
+Examples:
+  printf '2 2\\nX.\\n.X\\n0\\n' | dancecard guard        # Case 1: 1
+  dancecard guard boards.txt --format json
+
+", crate::util::exit_codes_help!()))]
+pub(crate) struct Args {
+    /// The input; `-` or nothing reads standard input.
+    pub(crate) file: Option<PathBuf>,
+    /// The piece (the problem's is the queen).
+    #[arg(long, value_enum, default_value_t = PieceArg::Queen)]
+    pub(crate) piece: PieceArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (text, name) = util::read_text(util::input_name(&args.file))?;
+    let cases =
+        dominate::parse_guard_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
+    let piece = Piece::from(args.piece);
+    let limits = util::search_limits(None);
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut json = Vec::new();
+    for (k, (rows, cols, marks)) in cases.iter().enumerate() {
+        let d = dominate::dominate(piece, *rows, *cols, Some(marks), &limits)
+            .map_err(|e| bad_input(format!("{name}: case {}: {e}", k + 1)))?;
+        let Some(minimum) = d.minimum else {
+            out.flush()?;
+            return Ok(util::search_stopped(d.stop));
+        };
+        match args.format {
+            OutputFormat::Text => writeln!(out, "Case {}: {minimum}", k + 1)?,
+            OutputFormat::Json => {
+                let placement: Vec<[usize; 2]> = d.placement.iter().map(|&(r, c)| [r, c]).collect();
+                json.push(serde_json::json!({ "case": k + 1, "minimum": minimum, "placement": placement }));
+            }
+        }
+    }
+    if args.format == OutputFormat::Json {
+        writeln!(out, "{}", serde_json::json!({ "cases": json }))?;
+    }
+    out.flush()?;
+    Ok(ExitCode::from(util::FOUND))
+}

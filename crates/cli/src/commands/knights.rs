@@ -1,0 +1,91 @@
+//! `dancecard knights`: the 5x5 knight puzzle (Luogu P2324), by IDA*.
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use dancecard_search::knights::{self, MAX_MOVES};
+use dancecard_search::Stop;
+
+use crate::util::{self, bad_input, OutputFormat};
+
+/// The knight puzzle: the fewest knight jumps into the blank that reach the target (at most
+/// 15), or -1.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("Input: the number of boards T, then T boards of five lines of five characters:
+1 a white knight, 0 a black knight, * the blank. A move jumps a knight into the
+blank. The target is
+
+  11111
+  01111
+  00*11
+  00001
+  00000
+
+Output: one line per board, the fewest moves, or -1 when more than 15 (--max)
+are needed. Method: IDA* with h = the knights off their target colour.
+
+Examples:
+  dancecard knights boards.txt
+  printf '1\\n10110\\n01*11\\n10111\\n01001\\n00000\\n' | dancecard knights   # 7
+  dancecard knights --format json --moves boards.txt
+
+", crate::util::exit_codes_help!(), "
+(Exit code 0 when some board reaches the target, 1 when none does.)"))]
+pub(crate) struct Args {
+    /// The input; `-` or nothing reads standard input.
+    pub(crate) file: Option<PathBuf>,
+    /// The most moves to look for.
+    #[arg(long, value_name = "N", default_value_t = MAX_MOVES)]
+    pub(crate) max: u32,
+    /// Also print the squares (0 to 24, row-major) of the knights that jump.
+    #[arg(long)]
+    pub(crate) moves: bool,
+    /// Print nodes and seconds per board on stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (text, name) = util::read_text(util::input_name(&args.file))?;
+    let boards = knights::parse_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
+    let limits = util::search_limits(None);
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut json = Vec::new();
+    let mut any = false;
+    for board in &boards {
+        let answer = knights::solve(board, args.max, &limits);
+        if !answer.stop.is_complete() {
+            out.flush()?;
+            return Ok(util::search_stopped(answer.stop));
+        }
+        if args.stats {
+            util::print_search_stats(&answer.stats);
+        }
+        any |= answer.moves.is_some();
+        let moves = answer.moves.clone().unwrap_or_default();
+        match args.format {
+            OutputFormat::Text if args.moves && !moves.is_empty() => {
+                let squares: Vec<String> = moves.iter().map(u8::to_string).collect();
+                writeln!(out, "{} {}", answer.value(), squares.join(" "))?;
+            }
+            OutputFormat::Text => writeln!(out, "{}", answer.value())?,
+            OutputFormat::Json => json.push(serde_json::json!({
+                "answer": answer.value(),
+                "moves": answer.moves,
+                "reachable_within_limit": answer.stop == Stop::Found,
+                "stats": util::search_stats_json(&answer.stats),
+            })),
+        }
+    }
+    if args.format == OutputFormat::Json {
+        let answers: Vec<i64> = json.iter().filter_map(|c| c["answer"].as_i64()).collect();
+        writeln!(out, "{}", serde_json::json!({ "answers": answers, "cases": json }))?;
+    }
+    out.flush()?;
+    Ok(ExitCode::from(if any { util::FOUND } else { util::NOT_FOUND }))
+}

@@ -1,0 +1,264 @@
+//! `dancecard queens`: the N-queens problem, by dancing links or bitwise backtracking.
+
+use std::io::{BufWriter, Write};
+use std::ops::ControlFlow;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use dancecard_engine::{Stats, Stop};
+use dancecard_models::queens::{self, CountOptions, Queens};
+use dancecard_models::Model;
+
+use super::watch;
+use crate::util::{self, bad_input, OutputFormat, Progress};
+
+/// How to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Method {
+    /// Exact cover: ranks and files primary (organ-pipe order), diagonals secondary.
+    Dlx,
+    /// Bitwise backtracking; counts with the board's symmetries and threads.
+    Bits,
+}
+
+/// Place N queens on an N x N board, none attacking another: print the first solution, all
+/// of them, or their number.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("A solution is drawn one rank a line, Q for a queen. With --format json, a solution
+is the list of the queens' files, rank by rank, from 0.
+
+Examples:
+  dancecard queens 8                      # the first solution, as a board
+  dancecard queens 8 --all --limit 3      # three solutions
+  dancecard queens 16 --count --threads 2 # prints 14772512
+  dancecard queens 12 --distinct          # up to rotations and reflections: 1787
+  dancecard queens 10 --count --method dlx --stats
+  dancecard queens 8 --emit-dlx > queens8.dlx
+
+", crate::util::exit_codes_help!()))]
+pub(crate) struct Args {
+    /// The board size.
+    pub(crate) n: usize,
+    /// Print every solution, a blank line between two.
+    #[arg(long, conflicts_with_all = ["count", "distinct"])]
+    pub(crate) all: bool,
+    /// Print only the number of solutions.
+    #[arg(long)]
+    pub(crate) count: bool,
+    /// Print only the number of solutions up to the board's symmetries (OEIS A002562).
+    #[arg(long)]
+    pub(crate) distinct: bool,
+    /// The search method [default: bits for counts, dlx otherwise].
+    #[arg(long, value_enum)]
+    pub(crate) method: Option<Method>,
+    /// Threads for counting with bits (0: one per core).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub(crate) threads: usize,
+    /// Stop after N solutions.
+    #[arg(long, value_name = "N")]
+    pub(crate) limit: Option<u128>,
+    /// Print nodes and seconds (and updates for dlx) on stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+    /// Print the exact cover problem in Knuth's DLX format instead of solving.
+    #[arg(long)]
+    pub(crate) emit_dlx: bool,
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let n = args.n;
+    if args.emit_dlx {
+        let model = Queens::new(n).map_err(|e| bad_input(e.to_string()))?;
+        return watch::emit_dlx(&model.problem());
+    }
+    let counting = args.count || args.distinct;
+    let method = args.method.unwrap_or(if counting { Method::Bits } else { Method::Dlx });
+    if args.threads != 1 && !(counting && method == Method::Bits) {
+        return Err(bad_input("--threads applies to counting with --method bits"));
+    }
+    if counting {
+        match method {
+            Method::Bits => count_bits(&args),
+            Method::Dlx => count_dlx(&args),
+        }
+    } else {
+        list(&args, method)
+    }
+}
+
+/// A count's report: text (one number) or JSON.
+fn report_count(
+    args: &Args,
+    method: &str,
+    total: u64,
+    distinct: Option<u64>,
+    stats: &Stats,
+    stop: Stop,
+) -> anyhow::Result<ExitCode> {
+    match args.format {
+        OutputFormat::Text => {
+            let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
+            watch::print(&format!("{shown}\n"))?;
+        }
+        OutputFormat::Json => watch::print_json(&serde_json::json!({
+            "n": args.n,
+            "method": method,
+            "count": total,
+            "distinct": distinct,
+            "complete": watch::complete(stop),
+            "stop": util::stop_name(stop),
+            "stats": util::stats_json(stats),
+        }))?,
+    }
+    if args.stats {
+        util::print_stats(stats);
+    }
+    util::report_stop(stop);
+    Ok(util::exit_code(true, stop))
+}
+
+fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    };
+    let flag = util::interrupt_flag();
+    let progress = Mutex::new(Progress::new(args.format));
+    let report = |fraction: f64| {
+        if let Ok(mut p) = progress.lock() {
+            p.update(fraction, || "counting".to_owned());
+        }
+    };
+    let started = Instant::now();
+    let options = CountOptions { threads, cancel: Some(&flag), progress: Some(&report) };
+    let c = queens::count_with(args.n, &options).map_err(|e| bad_input(e.to_string()))?;
+    if let Ok(mut p) = progress.lock() {
+        p.finish();
+    }
+    let stats = Stats {
+        nodes: c.nodes,
+        updates: 0,
+        solutions: u128::from(c.total),
+        elapsed: started.elapsed(),
+    };
+    let stop = if c.complete { Stop::Exhausted } else { Stop::Cancelled };
+    report_count(args, "bits", c.total, Some(c.distinct), &stats, stop)
+}
+
+fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
+    let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
+    let problem = model.problem();
+    let mut progress = Progress::new(args.format);
+    let mut distinct = 0u64;
+    let want_distinct = args.distinct || args.format == OutputFormat::Json;
+    let config = watch::config(args.limit);
+    let (outcome, stats) = watch::search(&problem, config, &mut progress, |s| {
+        if want_distinct {
+            let p = model.decode(&s.to_vec());
+            distinct += u64::from(queens::is_canonical(&p));
+        }
+        ControlFlow::Continue(())
+    });
+    let total = u64::try_from(outcome.solutions).unwrap_or(u64::MAX);
+    let shown = want_distinct.then_some(distinct);
+    report_count(args, "dlx", total, shown, &stats, outcome.stop)
+}
+
+fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
+    let limit = if args.all { args.limit } else { Some(args.limit.map_or(1, |l| l.min(1))) };
+    // Text is written as solutions come; JSON collects them.
+    let mut boards: Vec<Vec<usize>> = Vec::new();
+    let mut printed = 0u64;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut error: Option<std::io::Error> = None;
+    let mut keep = |p: &[usize]| -> ControlFlow<()> {
+        if args.format == OutputFormat::Json {
+            boards.push(p.to_vec());
+            return ControlFlow::Continue(());
+        }
+        let sep = if printed > 0 { "\n" } else { "" };
+        printed += 1;
+        match write!(out, "{sep}{}", queens::render(p)) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                error = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    };
+    let (stats, stop) = match method {
+        Method::Bits => {
+            let started = Instant::now();
+            let mut found = 0u128;
+            let mut stop = Stop::Exhausted;
+            let flag = util::interrupt_flag();
+            let nodes = if limit == Some(0) {
+                stop = Stop::SolutionLimit;
+                0
+            } else {
+                queens::solutions(args.n, |p| {
+                    found += 1;
+                    if keep(p).is_break() {
+                        ControlFlow::Break(())
+                    } else if limit.is_some_and(|l| found >= l) {
+                        stop = Stop::SolutionLimit;
+                        ControlFlow::Break(())
+                    } else if flag.load(std::sync::atomic::Ordering::Relaxed) {
+                        stop = Stop::Cancelled;
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .map_err(|e| bad_input(e.to_string()))?
+            };
+            let stats = Stats { nodes, updates: 0, solutions: found, elapsed: started.elapsed() };
+            (stats, stop)
+        }
+        Method::Dlx => {
+            let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
+            let problem = model.problem();
+            let mut progress = Progress::new(args.format);
+            if limit == Some(0) {
+                (Stats::default(), Stop::SolutionLimit)
+            } else {
+                let config = watch::config(limit);
+                let (outcome, stats) = watch::search(&problem, config, &mut progress, |s| {
+                    keep(&model.decode(&s.to_vec()))
+                });
+                (stats, outcome.stop)
+            }
+        }
+    };
+    if let Some(e) = error {
+        return Err(e.into());
+    }
+    out.flush()?;
+    drop(out);
+    let found = stats.solutions > 0;
+    match args.format {
+        OutputFormat::Text => {
+            if !found && stop == Stop::Exhausted {
+                eprintln!("no solution");
+            }
+        }
+        OutputFormat::Json => watch::print_json(&serde_json::json!({
+            "n": args.n,
+            "method": if method == Method::Bits { "bits" } else { "dlx" },
+            "solutions": boards,
+            "count": util::u128_json(stats.solutions),
+            "complete": watch::complete(stop),
+            "stop": util::stop_name(stop),
+            "stats": util::stats_json(&stats),
+        }))?,
+    }
+    if args.stats {
+        util::print_stats(&stats);
+    }
+    util::report_stop(stop);
+    Ok(util::exit_code(found, stop))
+}

@@ -1,0 +1,277 @@
+//! `dancecard slide`: optimal solutions of sliding-tile puzzles (8-, 15-, 24-puzzle).
+
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use dancecard_search::slide::{
+    self, Algorithm, Board, Goal, Heuristic, Pdb, SlideError, SolveOptions,
+};
+use dancecard_search::Stop;
+
+use crate::util::{self, bad_input, OutputFormat};
+
+/// Solve sliding-tile puzzles optimally: the fewest moves and the moves.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("A state is the n*n numbers of the board row-major, 0 for the blank (n = 2 to 5),
+on the command line or one state a line in a file (`#` starts a comment). A move
+is the direction the blank moves: U, D, L or R. Output: one line per state, the
+optimal number of moves and the moves.
+
+Heuristics: manhattan (sum of the tiles' distances), linear-conflict (plus 2 per
+tile that must leave its line to let another pass), pdb (additive pattern
+database: 6-6-3 on the 15-puzzle, built once in seconds and cached in
+$DANCECARD_CACHE_DIR, else $XDG_CACHE_HOME/dancecard or ~/.cache/dancecard;
+rebuilt if missing or corrupt). A*, BFS and bidirectional BFS store every state
+they reach: they refuse a state whose search would exceed --max-states.
+
+Examples:
+  dancecard slide 8 6 7 2 5 4 3 0 1                  # an 8-puzzle: 27 moves
+  dancecard slide --goal blank-last 1 2 3 4 5 6 0 7 8
+  dancecard slide --heuristic pdb 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3  # Korf #1: 57
+  dancecard slide --algorithm astar --stats 8 6 7 2 5 4 3 0 1
+  dancecard slide --file states.txt --format json
+
+", crate::util::exit_codes_help!(), "
+An unsolvable state (wrong parity) is reported and gives exit code 1; a state the
+chosen algorithm refuses gives 2."))]
+pub(crate) struct Args {
+    /// The state: n*n numbers (or one quoted argument).
+    #[arg(value_name = "TILE", num_args = 0.., conflicts_with = "file")]
+    pub(crate) state: Vec<String>,
+    /// Read one state a line from FILE (`-` for standard input).
+    #[arg(long, short, value_name = "FILE")]
+    pub(crate) file: Option<PathBuf>,
+    /// Where the blank goes: `blank-first` (0 1 2 ..., Korf's instances) or `blank-last`.
+    #[arg(long, value_enum, default_value_t = GoalArg::BlankFirst)]
+    pub(crate) goal: GoalArg,
+    /// The lower bound.
+    #[arg(long, value_enum, default_value_t = HeuristicArg::LinearConflict)]
+    pub(crate) heuristic: HeuristicArg,
+    /// The search algorithm.
+    #[arg(long, value_enum, default_value_t = AlgorithmArg::Ida)]
+    pub(crate) algorithm: AlgorithmArg,
+    /// Stop after N generated nodes (per state).
+    #[arg(long, value_name = "N")]
+    pub(crate) node_limit: Option<u64>,
+    /// The most states A*, BFS and bidirectional BFS may store [default: 16777216].
+    #[arg(long, value_name = "N")]
+    pub(crate) max_states: Option<usize>,
+    /// Print nodes expanded and generated, seconds and nodes per second on stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+}
+
+/// `--goal`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum GoalArg {
+    /// 0 1 2 ... (blank top-left).
+    BlankFirst,
+    /// 1 2 ... 0 (blank bottom-right).
+    BlankLast,
+}
+
+/// `--heuristic`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum HeuristicArg {
+    /// Manhattan distance.
+    Manhattan,
+    /// Manhattan distance plus linear conflicts.
+    LinearConflict,
+    /// Additive pattern database (cached on disk).
+    Pdb,
+}
+
+/// `--algorithm`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum AlgorithmArg {
+    /// IDA*: memory of one path.
+    Ida,
+    /// A*: every state stored.
+    Astar,
+    /// Bidirectional breadth-first search.
+    Bidir,
+    /// Breadth-first search.
+    Bfs,
+    /// Iterative deepening without a heuristic (slow; for comparison).
+    Iddfs,
+}
+
+/// The states to solve, each with its line number (0 for the command line).
+fn states(args: &Args) -> anyhow::Result<(Vec<(usize, Board)>, bool)> {
+    let Some(path) = &args.file else {
+        if args.state.is_empty() {
+            return Err(bad_input("give a state (n*n numbers) or --file FILE; see --help"));
+        }
+        let text = args.state.join(" ");
+        let board = text.parse::<Board>().map_err(|e| bad_input(format!("the state: {e}")))?;
+        return Ok((vec![(0, board)], false));
+    };
+    let (text, name) = util::read_text(Some(path))?;
+    let mut boards = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let board =
+            line.parse::<Board>().map_err(|e| bad_input(format!("{name}: line {}: {e}", i + 1)))?;
+        boards.push((i + 1, board));
+    }
+    if boards.is_empty() {
+        return Err(bad_input(format!("{name}: no state")));
+    }
+    Ok((boards, true))
+}
+
+/// The pattern database of a side and goal: from the cache, or built (and cached).
+fn load_pdb(side: usize, goal: Goal, quiet: bool) -> anyhow::Result<Arc<Pdb>> {
+    let path = util::cache_dir().map(|d| d.join(Pdb::file_name(side, goal)));
+    if let Some(path) = &path {
+        match Pdb::load(path) {
+            Ok(pdb) if pdb.side() == side && pdb.goal() == goal => return Ok(Arc::new(pdb)),
+            Ok(_) => eprintln!("note: {} is for another board; rebuilding it", path.display()),
+            Err(slide::PdbError::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => eprintln!("note: {e}; rebuilding it"),
+        }
+    }
+    if !quiet {
+        eprintln!("building the {side}x{side} pattern database (once; seconds)...");
+    }
+    let pdb = Pdb::build(side, goal).map_err(|e| bad_input(e.to_string()))?;
+    match &path {
+        Some(path) => {
+            if let Err(e) = pdb.save(path) {
+                eprintln!("warning: could not cache the pattern database: {e}");
+            }
+        }
+        None => eprintln!("warning: no cache directory (set DANCECARD_CACHE_DIR); not cached"),
+    }
+    Ok(Arc::new(pdb))
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (boards, batch) = states(&args)?;
+    let goal = match args.goal {
+        GoalArg::BlankFirst => Goal::BlankFirst,
+        GoalArg::BlankLast => Goal::BlankLast,
+    };
+    let heuristic = match args.heuristic {
+        HeuristicArg::Manhattan => Heuristic::Manhattan,
+        HeuristicArg::LinearConflict => Heuristic::LinearConflict,
+        HeuristicArg::Pdb => Heuristic::Pdb,
+    };
+    let algorithm = match args.algorithm {
+        AlgorithmArg::Ida => Algorithm::IdaStar,
+        AlgorithmArg::Astar => Algorithm::AStar,
+        AlgorithmArg::Bidir => Algorithm::Bidirectional,
+        AlgorithmArg::Bfs => Algorithm::Bfs,
+        AlgorithmArg::Iddfs => Algorithm::Iddfs,
+    };
+    let mut limits = util::search_limits(args.node_limit);
+    if let Some(n) = args.max_states {
+        limits = limits.max_states(n);
+    }
+    let base = SolveOptions::new(goal).algorithm(algorithm).heuristic(heuristic).limits(limits);
+    let mut pdbs: Vec<Option<Arc<Pdb>>> = vec![None; slide::MAX_SIDE + 1];
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut json = Vec::new();
+    let mut code = ExitCode::from(util::FOUND);
+    for (line, board) in &boards {
+        let mut options = base.clone();
+        if heuristic == Heuristic::Pdb {
+            let side = board.side();
+            let pdb = match &pdbs[side] {
+                Some(p) => p.clone(),
+                None => {
+                    let p = load_pdb(side, goal, args.format == OutputFormat::Json)?;
+                    pdbs[side] = Some(p.clone());
+                    p
+                }
+            };
+            options = options.pdb(pdb);
+        }
+        let place = if *line > 0 { format!("line {line}: ") } else { String::new() };
+        match slide::solve(board, &options) {
+            Ok(s) => {
+                let letters: String = s.moves.iter().map(|d| d.letter()).collect();
+                if args.stats {
+                    eprint!("{place}");
+                    util::print_search_stats(&s.stats);
+                }
+                match args.format {
+                    OutputFormat::Text => writeln!(out, "{} {letters}", s.length)?,
+                    OutputFormat::Json => {
+                        let moves: Vec<String> =
+                            s.moves.iter().map(|d| d.letter().to_string()).collect();
+                        json.push(serde_json::json!({
+                            "line": line,
+                            "solvable": true,
+                            "length": s.length,
+                            "moves": moves,
+                            "tiles": s.tiles,
+                            "nodes": s.stats.generated,
+                            "expanded": s.stats.expanded,
+                            "generated": s.stats.generated,
+                            "iterations": s.stats.iterations,
+                            "stored": s.stats.stored,
+                            "initial_estimate": s.initial_estimate,
+                            "seconds": s.stats.elapsed.as_secs_f64(),
+                            "algorithm": algorithm.name(),
+                            "heuristic": heuristic.name(),
+                            "goal": goal.name(),
+                        }));
+                    }
+                }
+            }
+            Err(SlideError::Unsolvable { .. }) => {
+                eprintln!(
+                    "{place}unsolvable: the {} goal cannot be reached from this state \
+                     (the permutation's parity and the blank's distance disagree)",
+                    goal.name()
+                );
+                match args.format {
+                    OutputFormat::Text => writeln!(out, "unsolvable")?,
+                    OutputFormat::Json => json.push(serde_json::json!({
+                        "line": line, "solvable": false, "length": null, "moves": null,
+                    })),
+                }
+                code = ExitCode::from(util::NOT_FOUND);
+            }
+            Err(e @ SlideError::TooMuchMemory { .. }) => {
+                out.flush()?;
+                return Err(bad_input(format!("{place}{e}")));
+            }
+            Err(SlideError::Stopped { stop, stats }) => {
+                out.flush()?;
+                if args.stats {
+                    util::print_search_stats(&stats);
+                }
+                if stop == Stop::MemoryLimit {
+                    eprintln!(
+                        "{place}{} stored {} states, its budget (--max-states), without \
+                         finishing; use --algorithm ida",
+                        algorithm.name(),
+                        stats.stored
+                    );
+                    return Ok(ExitCode::from(util::BAD_INPUT));
+                }
+                eprint!("{place}");
+                return Ok(util::search_stopped(stop));
+            }
+            Err(e) => return Err(bad_input(format!("{place}{e}"))),
+        }
+    }
+    if args.format == OutputFormat::Json {
+        let doc = if batch { serde_json::Value::Array(json) } else { json.remove(0) };
+        writeln!(out, "{doc}")?;
+    }
+    out.flush()?;
+    Ok(code)
+}

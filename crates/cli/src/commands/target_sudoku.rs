@@ -1,0 +1,83 @@
+//! `dancecard target-sudoku`: the weighted ("target-shaped") sudoku.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use dancecard_models::target::{Grid, TargetSudoku};
+use dancecard_models::Model;
+
+use super::watch;
+use crate::util::{self, bad_input, OutputFormat};
+
+/// Complete a sudoku so as to maximise the sum of digit x ring weight (10 on the centre
+/// square, 9, 8, 7 on the rings around it, 6 on the border); print that maximum, or -1 when
+/// the sudoku has no solution.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("Input: 9 lines of 9 digits, 0 (or .) for a blank; spaces between digits are allowed.
+
+Examples:
+  dancecard target-sudoku testdata/target-sudoku/sample1.in        # prints 2829
+  dancecard target-sudoku --grid testdata/target-sudoku/sample2.in # 2852 and a best grid
+  cat puzzle.txt | dancecard target-sudoku --format json
+  dancecard target-sudoku --emit-dlx puzzle.txt                    # the sudoku as exact cover
+
+", crate::util::exit_codes_help!()))]
+pub(crate) struct Args {
+    /// The puzzle file; `-` or nothing reads standard input.
+    pub(crate) file: Option<PathBuf>,
+    /// Also print a grid of maximum score.
+    #[arg(long)]
+    pub(crate) grid: bool,
+    /// Print the branch and bound's nodes and seconds on stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+    /// Print the sudoku's exact cover problem in Knuth's DLX format instead of solving.
+    #[arg(long)]
+    pub(crate) emit_dlx: bool,
+}
+
+fn grid_text(grid: &Grid) -> String {
+    let mut s = String::new();
+    for row in grid {
+        let digits: Vec<String> = row.iter().map(u8::to_string).collect();
+        s.push_str(&digits.join(" "));
+        s.push('\n');
+    }
+    s
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (bytes, name) = util::read_input(util::input_name(&args.file))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| bad_input(format!("{name}: not UTF-8 text")))?;
+    let puzzle = TargetSudoku::parse(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
+    if args.emit_dlx {
+        return watch::emit_dlx(&puzzle.problem());
+    }
+    let started = Instant::now();
+    let result = puzzle.solve();
+    let seconds = started.elapsed().as_secs_f64();
+    match args.format {
+        OutputFormat::Text => {
+            let mut s = format!("{}\n", result.score());
+            if let (true, Some(best)) = (args.grid, &result.best) {
+                s.push_str(&grid_text(&best.grid));
+            }
+            watch::print(&s)?;
+        }
+        OutputFormat::Json => watch::print_json(&serde_json::json!({
+            "score": result.score(),
+            "grid": result.best.as_ref().map(|b| b.grid),
+            "stats": { "nodes": result.nodes, "seconds": seconds },
+        }))?,
+    }
+    if args.stats {
+        eprintln!("nodes {} seconds {seconds:.3}", result.nodes);
+    }
+    let code = if result.best.is_some() { util::FOUND } else { util::NOT_FOUND };
+    Ok(ExitCode::from(code))
+}

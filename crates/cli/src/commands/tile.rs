@@ -1,0 +1,260 @@
+//! `dancecard tile`: tilings of a board by polyominoes.
+
+use std::io::{BufWriter, Write};
+use std::ops::ControlFlow;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use dancecard_engine::{Stats, Stop};
+use dancecard_models::tiling::{self, Board, Piece, Tiling};
+use dancecard_models::Model;
+
+use super::watch;
+use crate::util::{self, bad_input, OutputFormat, Progress};
+
+/// How to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Method {
+    /// The profile DP for --count of a full rectangle with unlimited copies, DLX otherwise.
+    Auto,
+    /// Exact cover by dancing links: works everywhere.
+    Dlx,
+    /// Profile (broken-line) dynamic programming: counts only, full rectangles, unlimited
+    /// copies; exact in 128 bits.
+    Dp,
+}
+
+/// Tile a board with polyominoes: print the first tiling, all of them, or their number.
+#[derive(Debug, clap::Args)]
+#[command(after_help = concat!("Boards: RxC for a rectangle, or a file of ASCII art where `#` or any letter marks a
+cell to cover and `.` or a space marks none (so boards may have holes).
+
+Pieces: a named set (monomino, dominoes, trominoes, tetrominoes, pentominoes, hexominoes)
+or a file of pieces in ASCII art (`#` a cell, `.` an empty spot) separated by blank lines,
+each optionally preceded by a line holding only its name.
+
+Pieces may be rotated and reflected (--no-flip forbids reflections). Without --once any
+number of copies of each piece may be used; with it, every piece exactly once.
+
+Examples:
+  dancecard tile --board 6x10 --pieces pentominoes --once          # the first tiling
+  dancecard tile --board 6x10 --pieces pentominoes --once --count  # 9356
+  dancecard tile --board 6x10 --pieces pentominoes --once --distinct # 2339
+  dancecard tile --board 12x12 --pieces dominoes --count --method dp
+  dancecard tile --board ring.txt --pieces my-pieces.txt --all --limit 5
+  dancecard tile --board 4x5 --pieces tetrominoes --emit-dlx > t.dlx
+
+", crate::util::exit_codes_help!()))]
+pub(crate) struct Args {
+    /// The board: RxC or a file of ASCII art.
+    #[arg(long, value_name = "RxC|FILE")]
+    pub(crate) board: String,
+    /// The pieces: a set name or a file of ASCII art.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub(crate) pieces: String,
+    /// Use every piece exactly once.
+    #[arg(long)]
+    pub(crate) once: bool,
+    /// Forbid reflecting pieces (rotations only).
+    #[arg(long)]
+    pub(crate) no_flip: bool,
+    /// Print every tiling, a blank line between two.
+    #[arg(long, conflicts_with_all = ["count", "distinct"])]
+    pub(crate) all: bool,
+    /// Print only the number of tilings.
+    #[arg(long)]
+    pub(crate) count: bool,
+    /// Print only the number of tilings up to the board's symmetries.
+    #[arg(long)]
+    pub(crate) distinct: bool,
+    /// The method.
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    pub(crate) method: Method,
+    /// Stop after N tilings.
+    #[arg(long, value_name = "N")]
+    pub(crate) limit: Option<u128>,
+    /// Print nodes, updates, solutions and seconds on stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+    /// Print the exact cover problem in Knuth's DLX format instead of solving.
+    #[arg(long)]
+    pub(crate) emit_dlx: bool,
+}
+
+/// Reads a text file given on the command line.
+fn read(path: &str, what: &str) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| bad_input(format!("cannot read {what} file {path}: {e}")))?;
+    String::from_utf8(bytes).map_err(|_| bad_input(format!("{what} file {path} is not UTF-8")))
+}
+
+fn load_board(spec: &str) -> anyhow::Result<Board> {
+    let looks_like_size = spec.split_once(['x', 'X']).is_some_and(|(a, b)| {
+        [a, b].iter().all(|t| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit()))
+    });
+    if looks_like_size && !Path::new(spec).is_file() {
+        return Board::parse_size(spec).map_err(|e| bad_input(format!("--board {spec}: {e}")));
+    }
+    let text = read(spec, "board")?;
+    Board::parse(&text).map_err(|e| bad_input(format!("{spec}: {e}")))
+}
+
+fn load_pieces(spec: &str) -> anyhow::Result<Vec<Piece>> {
+    if let Some(set) = tiling::named_set(spec) {
+        return Ok(set);
+    }
+    if !Path::new(spec).is_file() {
+        return Err(bad_input(format!(
+            "--pieces {spec}: neither a set name ({}) nor a file",
+            tiling::SET_NAMES.join(", ")
+        )));
+    }
+    let text = read(spec, "pieces")?;
+    tiling::parse_pieces(&text).map_err(|e| bad_input(format!("{spec}: {e}")))
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let board = load_board(&args.board)?;
+    let pieces = load_pieces(&args.pieces)?;
+    let tiling = Tiling::builder(board, pieces)
+        .once(args.once)
+        .flips(!args.no_flip)
+        .build()
+        .map_err(|e| bad_input(e.to_string()))?;
+    if args.emit_dlx {
+        return watch::emit_dlx(tiling.exact_cover());
+    }
+    let dp_fits = !args.once && tiling.board().is_rectangle();
+    match args.method {
+        Method::Dp if args.distinct => {
+            Err(bad_input("--distinct needs --method dlx (the profile DP counts all tilings)"))
+        }
+        Method::Dp if !args.count => Err(bad_input("the profile DP only counts: add --count")),
+        Method::Dp => count_dp(&args, &tiling),
+        Method::Auto if args.count && !args.distinct && dp_fits => count_dp(&args, &tiling),
+        _ if args.count || args.distinct => count_dlx(&args, &tiling),
+        _ => list(&args, &tiling),
+    }
+}
+
+fn count_dp(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let flag = util::interrupt_flag();
+    let count = match tiling.count_dp_with(Some(&flag)) {
+        Ok(n) => n,
+        Err(tiling::TilingError::Dp(tiling::DpError::Cancelled)) => {
+            util::report_stop(Stop::Cancelled);
+            return Ok(util::exit_code(false, Stop::Cancelled));
+        }
+        Err(e) => return Err(bad_input(e.to_string())),
+    };
+    let stats = Stats { nodes: 0, updates: 0, solutions: count, elapsed: started.elapsed() };
+    report_count(args, "dp", count, None, &stats, Stop::Exhausted)
+}
+
+fn report_count(
+    args: &Args,
+    method: &str,
+    total: u128,
+    distinct: Option<u128>,
+    stats: &Stats,
+    stop: Stop,
+) -> anyhow::Result<ExitCode> {
+    match args.format {
+        OutputFormat::Text => {
+            let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
+            watch::print(&format!("{shown}\n"))?;
+        }
+        OutputFormat::Json => watch::print_json(&serde_json::json!({
+            "method": method,
+            "count": util::u128_json(total),
+            "distinct": distinct.map(util::u128_json),
+            "complete": watch::complete(stop),
+            "stop": util::stop_name(stop),
+            "stats": util::stats_json(stats),
+        }))?,
+    }
+    if args.stats {
+        util::print_stats(stats);
+    }
+    util::report_stop(stop);
+    Ok(util::exit_code(true, stop))
+}
+
+fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
+    let mut progress = Progress::new(args.format);
+    let canon = tiling.canonicalizer();
+    let mut distinct = 0u128;
+    let mut options = Vec::new();
+    let config = watch::config(args.limit);
+    let (outcome, stats) = watch::search(tiling.exact_cover(), config, &mut progress, |s| {
+        if args.distinct {
+            options.clear();
+            options.extend(s.options());
+            distinct += u128::from(canon.is_least(&options));
+        }
+        ControlFlow::Continue(())
+    });
+    let shown = args.distinct.then_some(distinct);
+    report_count(args, "dlx", outcome.solutions, shown, &stats, outcome.stop)
+}
+
+fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
+    let limit = if args.all { args.limit } else { Some(args.limit.map_or(1, |l| l.min(1))) };
+    let mut progress = Progress::new(args.format);
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut error: Option<std::io::Error> = None;
+    let mut json: Vec<Vec<String>> = Vec::new();
+    let mut printed = 0u64;
+    let (stats, stop) = if limit == Some(0) {
+        (Stats::default(), Stop::SolutionLimit)
+    } else {
+        let config = watch::config(limit);
+        let (outcome, stats) = watch::search(tiling.exact_cover(), config, &mut progress, |s| {
+            let art = tiling.render(&tiling.decode(&s.to_vec()));
+            if args.format == OutputFormat::Json {
+                json.push(art.lines().map(str::to_owned).collect());
+                return ControlFlow::Continue(());
+            }
+            let sep = if printed > 0 { "\n" } else { "" };
+            printed += 1;
+            match write!(out, "{sep}{art}") {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => {
+                    error = Some(e);
+                    ControlFlow::Break(())
+                }
+            }
+        });
+        (stats, outcome.stop)
+    };
+    if let Some(e) = error {
+        return Err(e.into());
+    }
+    out.flush()?;
+    drop(out);
+    let found = stats.solutions > 0;
+    match args.format {
+        OutputFormat::Text => {
+            if !found && stop == Stop::Exhausted {
+                eprintln!("no tiling");
+            }
+        }
+        OutputFormat::Json => watch::print_json(&serde_json::json!({
+            "solutions": json,
+            "count": util::u128_json(stats.solutions),
+            "complete": watch::complete(stop),
+            "stop": util::stop_name(stop),
+            "stats": util::stats_json(&stats),
+        }))?,
+    }
+    if args.stats {
+        util::print_stats(&stats);
+    }
+    util::report_stop(stop);
+    Ok(util::exit_code(found, stop))
+}

@@ -1,0 +1,67 @@
+//! Glue shared by the model commands (`queens`, `tile`, `langford`, `target-sudoku`): a search
+//! visitor that drives the progress bar, the search configuration, and writing output.
+
+use std::io::Write;
+use std::ops::ControlFlow;
+
+use dancecard_engine::{Config, Outcome, Problem, Solution, Solver, Stats, Stop};
+use dancecard_models::watch::Callbacks;
+
+use crate::util::{self, Progress};
+
+/// Searches `problem`, handing each solution to `on_solution` and updating the progress
+/// bar. The search loop is the one compiled in `dancecard-models` (optimised even in debug
+/// builds).
+pub(crate) fn search<F>(
+    problem: &Problem,
+    config: Config,
+    progress: &mut Progress,
+    mut on_solution: F,
+) -> (Outcome, Stats)
+where
+    F: FnMut(Solution<'_>) -> ControlFlow<()>,
+{
+    let mut tick = |solver: &Solver| {
+        let stats = solver.stats();
+        progress.update(solver.progress(), || {
+            format!("{} solutions, {} nodes", stats.solutions, stats.nodes)
+        });
+        ControlFlow::Continue(())
+    };
+    let callbacks = Callbacks { solution: &mut on_solution, tick: &mut tick };
+    let result = dancecard_models::watch::search(problem, config, callbacks);
+    progress.finish();
+    result
+}
+
+/// A search configuration that stops after `limit` solutions (if any) and on Ctrl-C.
+pub(crate) fn config(limit: Option<u128>) -> Config {
+    Config { max_solutions: limit, cancel: Some(util::interrupt_flag()), ..Config::default() }
+}
+
+/// Whether a search's results are complete: the tree was exhausted, or it stopped at the
+/// number of solutions asked for.
+pub(crate) fn complete(stop: Stop) -> bool {
+    matches!(stop, Stop::Exhausted | Stop::SolutionLimit)
+}
+
+/// Writes the exact cover problem in Knuth's DLX format on stdout.
+pub(crate) fn emit_dlx(problem: &Problem) -> anyhow::Result<std::process::ExitCode> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(dancecard_format::write_dlx(problem).as_bytes())?;
+    out.flush()?;
+    Ok(std::process::ExitCode::from(util::FOUND))
+}
+
+/// Writes `text` on stdout.
+pub(crate) fn print(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Writes a JSON document and a newline on stdout.
+pub(crate) fn print_json(value: &serde_json::Value) -> anyhow::Result<()> {
+    print(&format!("{value}\n"))
+}

@@ -1,0 +1,120 @@
+//! `dancecard queens`.
+
+use crate::util::{dancecard, ground_truth, stderr, stdout, testdata};
+
+fn run(args: &[&str]) -> std::process::Output {
+    dancecard().arg("queens").args(args).output().unwrap()
+}
+
+#[test]
+fn first_solution_is_a_board() {
+    let out = run(&["8"]);
+    assert_eq!(out.status.code(), Some(0));
+    let board = stdout(&out);
+    assert_eq!(board.lines().count(), 8);
+    assert!(board.lines().all(|l| l.matches('Q').count() == 1 && l.len() == 15));
+    // Bitwise backtracking finds the lexicographically first board.
+    let bits = stdout(&run(&["8", "--method", "bits"]));
+    let files: Vec<usize> =
+        bits.lines().map(|l| l.split(' ').position(|s| s == "Q").unwrap()).collect();
+    assert_eq!(files, [0, 4, 7, 5, 2, 6, 1, 3]);
+}
+
+#[test]
+fn counts_by_both_methods_against_oeis() {
+    for row in ground_truth("nqueens.tsv") {
+        let n: usize = row[0].parse().unwrap();
+        if n > 10 {
+            continue;
+        }
+        for method in ["bits", "dlx"] {
+            let m = ["--method", method];
+            let out = run(&[&row[0], "--count", m[0], m[1]]);
+            assert_eq!(
+                (out.status.code(), stdout(&out).trim()),
+                (Some(0), row[1].as_str()),
+                "n={n}"
+            );
+            let out = run(&[&row[0], "--distinct", m[0], m[1]]);
+            assert_eq!(stdout(&out).trim(), row[2], "distinct n={n} {method}");
+        }
+    }
+}
+
+#[test]
+fn sixteen_queens_by_bits_on_two_threads() {
+    let row = ground_truth("nqueens.tsv").into_iter().find(|r| r[0] == "16").unwrap();
+    let out = run(&["16", "--count", "--threads", "2", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["count"].to_string(), row[1]);
+    assert_eq!(v["distinct"].to_string(), row[2]);
+    assert_eq!(v["complete"], true);
+    assert_eq!(v["method"], "bits");
+    assert!(v["stats"]["nodes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn all_solutions_and_json() {
+    let out = run(&["6", "--all"]);
+    let text = stdout(&out);
+    assert_eq!(text.split("\n\n").count(), 4);
+    let out = run(&["8", "--all", "--limit", "5", "--format", "json", "--method", "bits"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let boards = v["solutions"].as_array().unwrap();
+    assert_eq!(boards.len(), 5);
+    assert_eq!(boards[0], serde_json::json!([0, 4, 7, 5, 2, 6, 1, 3]));
+    assert_eq!(v["count"], 5);
+    let out = run(&["8", "--all", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["solutions"].as_array().unwrap().len(), 92);
+    // The tree of Knuth's DLX1 on testdata/instances/queens8.dlx.
+    assert_eq!(v["stats"]["nodes"], 1049);
+}
+
+#[test]
+fn emitted_model_matches_the_instance_file() {
+    let out = run(&["8", "--emit-dlx"]);
+    assert_eq!(out.status.code(), Some(0));
+    let emitted = stdout(&out);
+    let items = emitted.lines().nth(1).unwrap();
+    let file = std::fs::read_to_string(testdata("instances/queens8.dlx")).unwrap();
+    let primary = file.lines().nth(1).unwrap().split(" | ").next().unwrap();
+    // Ranks and files in the same organ-pipe order; diagonals follow, 6n - 2 items in all.
+    assert!(items.starts_with(&format!("{primary} | ")), "{items}");
+    assert_eq!(items.split_whitespace().filter(|&w| w != "|").count(), 46);
+    let solved = dancecard()
+        .args(["solve", "--count", "--stats", "-"])
+        .write_stdin(emitted)
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&solved), "92\n");
+    assert!(stderr(&solved).contains("nodes 1049 "), "{}", stderr(&solved));
+}
+
+#[test]
+fn no_solution_and_bad_input() {
+    let out = run(&["3"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("no solution"));
+    let out = run(&["2", "--count"]);
+    assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "0\n"));
+    for bad in [
+        &["0"][..],
+        &["33", "--count"],
+        &["8", "--threads", "2"],
+        &["x"],
+        &["8", "--all", "--count"],
+    ] {
+        let out = run(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+    let out = run(&["0"]);
+    assert!(stderr(&out).contains("between 1 and"), "{}", stderr(&out));
+}
+
+#[test]
+fn help_has_examples() {
+    let help = stdout(&run(&["--help"]));
+    assert!(help.contains("Examples:") && help.contains("Exit codes:"));
+}

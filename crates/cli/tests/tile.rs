@@ -1,0 +1,215 @@
+//! `dancecard tile`.
+
+use std::io::Write;
+
+use crate::util::{dancecard, ground_truth, stderr, stdout};
+
+fn run(args: &[&str]) -> std::process::Output {
+    dancecard().arg("tile").args(args).output().unwrap()
+}
+
+fn count(args: &[&str]) -> String {
+    let out = run(args);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    stdout(&out).trim().to_owned()
+}
+
+fn file(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+    f
+}
+
+#[test]
+fn pentominoes_on_6x10() {
+    let row = ground_truth("polyomino_tilings.tsv").into_iter().find(|r| r[3] == "6x10").unwrap();
+    let words: Vec<&str> = row[4].split_whitespace().collect();
+    let (distinct, total) = (words[0], words[3]);
+    let out = run(&[
+        "--board",
+        "6x10",
+        "--pieces",
+        "pentominoes",
+        "--once",
+        "--distinct",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["count"].to_string(), total);
+    assert_eq!(v["distinct"].to_string(), distinct);
+    // The same tree as Knuth's DLX1 on testdata/instances/pent6x10.dlx (same item order).
+    assert_eq!(v["stats"]["nodes"], 3_637_261);
+}
+
+#[test]
+fn first_tiling_uses_the_piece_letters() {
+    let out = run(&["--board", "6x10", "--pieces", "pentominoes", "--once"]);
+    assert_eq!(out.status.code(), Some(0));
+    let art = stdout(&out);
+    assert_eq!(art.lines().count(), 6);
+    for letter in "FILNPTUVWXYZ".chars() {
+        assert_eq!(art.matches(letter).count(), 5, "{letter} in\n{art}");
+    }
+}
+
+#[test]
+fn dominoes_by_dlx_and_dp() {
+    for row in ground_truth("domino_tilings.tsv") {
+        let (m, n): (usize, usize) = (row[0].parse().unwrap(), row[1].parse().unwrap());
+        let board = format!("{m}x{n}");
+        if m * n % 2 == 1 {
+            // Odd areas cannot be tiled: a clear error rather than a count.
+            assert_eq!(row[2], "0");
+            let out = run(&["--board", &board, "--pieces", "dominoes", "--count"]);
+            assert_eq!(out.status.code(), Some(2));
+            assert!(stderr(&out).contains("covers exactly"), "{}", stderr(&out));
+            continue;
+        }
+        if m <= 8 && n <= 8 {
+            let dp =
+                count(&["--board", &board, "--pieces", "dominoes", "--count", "--method", "dp"]);
+            assert_eq!(dp, row[2], "dp {board}");
+        }
+        if m <= 6 && n <= 6 {
+            let dlx =
+                count(&["--board", &board, "--pieces", "dominoes", "--count", "--method", "dlx"]);
+            assert_eq!(dlx, row[2], "dlx {board}");
+        }
+    }
+}
+
+#[test]
+fn twelve_by_twelve_dominoes_by_dp() {
+    let row = ground_truth("domino_tilings.tsv")
+        .into_iter()
+        .find(|r| r[0] == "12" && r[1] == "12")
+        .unwrap();
+    // --method auto picks the profile DP for a count of a rectangle.
+    let out = run(&["--board", "12x12", "--pieces", "dominoes", "--count", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["method"], "dp");
+    assert_eq!(v["count"].to_string(), row[2]);
+}
+
+#[test]
+fn strips_of_trominoes_and_tetrominoes() {
+    for row in ground_truth("polyomino_tilings.tsv") {
+        let (set, height) = match row[1].as_str() {
+            "I3,L3" => ("trominoes", 3),
+            "tetrominoes" => ("tetrominoes", 4),
+            _ => continue,
+        };
+        for (n, expected) in row[4].split(',').enumerate().skip(1) {
+            let board = format!("{height}x{n}");
+            assert_eq!(
+                count(&["--board", &board, "--pieces", set, "--count"]),
+                expected,
+                "{set} {board}"
+            );
+            if n <= 5 {
+                let dlx =
+                    count(&["--board", &board, "--pieces", set, "--count", "--method", "dlx"]);
+                assert_eq!(dlx, expected, "dlx {set} {board}");
+            }
+        }
+    }
+}
+
+#[test]
+fn boards_with_holes_and_piece_files() {
+    // A 3x3 ring: 8 cells, no centre.
+    let board = file("###\n#.#\n###\n");
+    let pieces = file("bar\n##\n\nL\n#.\n##\n");
+    let b = board.path().to_str().unwrap();
+    let p = pieces.path().to_str().unwrap();
+    // Dominoes around a ring of 8: 2 tilings; up to the square's symmetries, 1.
+    assert_eq!(count(&["--board", b, "--pieces", "dominoes", "--count"]), "2");
+    assert_eq!(count(&["--board", b, "--pieces", "dominoes", "--distinct"]), "1");
+    let out = run(&["--board", b, "--pieces", "dominoes"]);
+    let art = stdout(&out);
+    assert_eq!(art.lines().nth(1).unwrap().chars().nth(1), Some('.'), "{art}");
+    // The DP needs a full rectangle.
+    let out = run(&["--board", b, "--pieces", "dominoes", "--count", "--method", "dp"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("full rectangles"));
+    // Two L trominoes and a domino on the ring: every piece once.
+    assert!(count(&["--board", b, "--pieces", p, "--count"]).parse::<u64>().unwrap() > 0);
+    let out = run(&["--board", b, "--pieces", p, "--once", "--count"]);
+    assert_eq!(out.status.code(), Some(2), "5 cells of pieces for 8 cells");
+    assert!(stderr(&out).contains("the pieces cover 5 cells in all but the board has 8"));
+}
+
+#[test]
+fn no_flip_and_dp_agree() {
+    let free = count(&["--board", "4x6", "--pieces", "tetrominoes", "--count"]);
+    let dp = count(&["--board", "4x6", "--pieces", "tetrominoes", "--count", "--no-flip"]);
+    let dlx = count(&[
+        "--board",
+        "4x6",
+        "--pieces",
+        "tetrominoes",
+        "--count",
+        "--no-flip",
+        "--method",
+        "dlx",
+    ]);
+    assert_eq!(dp, dlx);
+    assert!(dp.parse::<u64>().unwrap() < free.parse::<u64>().unwrap());
+}
+
+#[test]
+fn all_limit_json_and_emit() {
+    let out = run(&["--board", "2x4", "--pieces", "dominoes", "--all"]);
+    assert_eq!(stdout(&out).split("\n\n").count(), 5);
+    let out = run(&[
+        "--board", "2x3", "--pieces", "dominoes", "--all", "--limit", "2", "--format", "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["solutions"].as_array().unwrap().len(), 2);
+    assert_eq!(v["solutions"][0].as_array().unwrap().len(), 2);
+    let out = run(&["--board", "6x10", "--pieces", "pentominoes", "--once", "--emit-dlx"]);
+    let emitted = stdout(&out);
+    let mut lines = emitted.lines().skip(1);
+    let items = lines.next().unwrap();
+    assert!(items.starts_with("F I L N P T U V W X Y Z 00 01"), "{items}");
+    assert_eq!(lines.count(), 2056);
+}
+
+#[test]
+fn bad_boards_and_pieces() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["--board", "0x5", "--pieces", "dominoes"], "no cell"),
+        (&["--board", "4x4", "--pieces", "octominoes"], "neither a set name"),
+        (&["--board", "/nonexistent/board.txt", "--pieces", "dominoes"], "cannot read board file"),
+        (&["--board", "6x6", "--pieces", "pentominoes", "--once"], "the pieces cover 60 cells"),
+        (
+            &["--board", "4x4", "--pieces", "dominoes", "--once", "--count", "--method", "dp"],
+            "cells in all",
+        ),
+        (
+            &["--board", "2x2", "--pieces", "dominoes", "--distinct", "--method", "dp"],
+            "--distinct needs",
+        ),
+        (&["--board", "2x2", "--pieces", "dominoes", "--method", "dp"], "only counts"),
+    ];
+    for (args, message) in cases {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+    }
+    let empty = file("...\n. .\n");
+    let out = run(&["--board", empty.path().to_str().unwrap(), "--pieces", "dominoes"]);
+    assert!(stderr(&out).contains("no cell"));
+    let split = file("#.#\n");
+    let out = run(&["--board", "2x2", "--pieces", split.path().to_str().unwrap()]);
+    assert!(stderr(&out).contains("not connected"), "{}", stderr(&out));
+    let blank = file("A\n...\n");
+    let out = run(&["--board", "2x2", "--pieces", blank.path().to_str().unwrap()]);
+    assert!(stderr(&out).contains("has no cell"), "{}", stderr(&out));
+    let once_dp =
+        run(&["--board", "2x2", "--pieces", "dominoes", "--once", "--count", "--method", "dp"]);
+    assert_eq!(once_dp.status.code(), Some(2));
+    assert!(stdout(&run(&["--help"])).contains("Examples:"));
+}

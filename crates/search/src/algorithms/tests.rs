@@ -1,0 +1,233 @@
+//! The five algorithms against each other and against Dijkstra's algorithm, on random graphs.
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::space::{Cost, Reversible, Space, Step};
+use crate::stats::{Limits, Stop};
+
+/// A graph with costs; the goal is the last node; `h` is an admissible heuristic table.
+#[derive(Debug, Clone)]
+struct Graph {
+    edges: Vec<Vec<(usize, Cost)>>,
+    h: Vec<Cost>,
+}
+
+impl Space for Graph {
+    type State = usize;
+    type Move = usize;
+    fn successors(&self, &x: &usize, out: &mut Vec<Step<usize, usize>>) {
+        out.extend(self.edges[x].iter().map(|&(y, c)| Step { mv: y, state: y, cost: c }));
+    }
+    fn is_goal(&self, &x: &usize) -> bool {
+        x == self.edges.len() - 1
+    }
+    fn heuristic(&self, &x: &usize) -> Cost {
+        self.h[x]
+    }
+}
+
+impl Reversible for Graph {
+    fn goal_state(&self) -> usize {
+        self.edges.len() - 1
+    }
+}
+
+/// Cheapest costs to the goal (Dijkstra on reversed edges, O(n²)).
+fn costs_to_goal(edges: &[Vec<(usize, Cost)>]) -> Vec<Option<Cost>> {
+    let n = edges.len();
+    let mut dist: Vec<Option<Cost>> = vec![None; n];
+    let mut done = vec![false; n];
+    dist[n - 1] = Some(0);
+    while let Some(u) = (0..n).filter(|&u| !done[u] && dist[u].is_some()).min_by_key(|&u| dist[u]) {
+        done[u] = true;
+        for (v, out) in edges.iter().enumerate() {
+            for &(w, c) in out {
+                if w == u {
+                    let d = dist[u].unwrap() + c;
+                    if dist[v].is_none_or_greater(d) {
+                        dist[v] = Some(d);
+                    }
+                }
+            }
+        }
+    }
+    dist
+}
+
+trait NoneOrGreater {
+    fn is_none_or_greater(&self, d: Cost) -> bool;
+}
+
+impl NoneOrGreater for Option<Cost> {
+    fn is_none_or_greater(&self, d: Cost) -> bool {
+        self.map_or(true, |x| x > d)
+    }
+}
+
+/// Replays `moves` from `start`, returning the state reached and the cost.
+fn replay(g: &Graph, start: usize, moves: &[usize]) -> (usize, Cost) {
+    let mut x = start;
+    let mut cost = 0;
+    for &m in moves {
+        let c = g.edges[x]
+            .iter()
+            .filter(|&&(y, _)| y == m)
+            .map(|&(_, c)| c)
+            .min()
+            .expect("a real edge");
+        cost += c;
+        x = m;
+    }
+    (x, cost)
+}
+
+fn graph(n: usize, raw: &[(usize, usize, Cost)], undirected: bool, unit: bool) -> Graph {
+    let mut edges = vec![Vec::new(); n];
+    for &(a, b, c) in raw {
+        let (a, b, c) = (a % n, b % n, if unit { 1 } else { c });
+        edges[a].push((b, c));
+        if undirected {
+            edges[b].push((a, c));
+        }
+    }
+    let exact = costs_to_goal(&edges);
+    // An admissible (often inconsistent) heuristic: the true cost, halved on odd nodes.
+    let h = exact
+        .iter()
+        .enumerate()
+        .map(|(i, d)| d.map_or(0, |d| if i % 2 == 1 { d / 2 } else { d }))
+        .collect();
+    Graph { edges, h }
+}
+
+fn edges() -> impl Strategy<Value = (usize, Vec<(usize, usize, Cost)>)> {
+    (2usize..12)
+        .prop_flat_map(|n| (Just(n), proptest::collection::vec((0..n, 0..n, 1..6u64), 0..30)))
+}
+
+proptest! {
+    #[test]
+    fn cost_optimal_algorithms_agree_with_dijkstra((n, raw) in edges()) {
+        let g = graph(n, &raw, false, false);
+        let expected = costs_to_goal(&g.edges)[0];
+        for (name, result) in [
+            ("a*", a_star(&g, 0, &Limits::new())),
+            // Costs are 1 to 5: a cheapest path costs at most 5 (n - 1).
+            ("ida*", ida_star(&g, 0, &Limits::new().max_cost(5 * n as Cost))),
+        ] {
+            match expected {
+                Some(cost) => {
+                    let path = result.path.unwrap_or_else(|| panic!("{name}: no path"));
+                    prop_assert_eq!(path.cost, cost, "{}", name);
+                    prop_assert_eq!(replay(&g, 0, &path.moves), (n - 1, cost), "{}", name);
+                    prop_assert_eq!(result.stop, Stop::Found);
+                }
+                None => prop_assert!(result.path.is_none(), "{}", name),
+            }
+        }
+    }
+
+    #[test]
+    fn move_optimal_algorithms_agree((n, raw) in edges()) {
+        let g = graph(n, &raw, true, true);
+        let expected = costs_to_goal(&g.edges)[0];
+        let results = [
+            ("bfs", bfs(&g, 0, &Limits::new())),
+            ("bidir", bidirectional_bfs(&g, 0, &Limits::new())),
+            // A shortest path has at most n - 1 moves.
+            ("iddfs", iddfs(&g, 0, &Limits::new().max_cost(n as Cost - 1))),
+            ("ida*", ida_star(&g, 0, &Limits::new().max_cost(n as Cost - 1))),
+        ];
+        for (name, result) in results {
+            match expected {
+                Some(moves) => {
+                    let path = result.path.unwrap_or_else(|| panic!("{name}: no path"));
+                    prop_assert_eq!(path.moves.len() as Cost, moves, "{}", name);
+                    prop_assert_eq!(replay(&g, 0, &path.moves).0, n - 1, "{}", name);
+                }
+                None => {
+                    prop_assert!(result.path.is_none(), "{}", name);
+                    let stop_ok = matches!(result.stop, Stop::Exhausted | Stop::CostLimit);
+                    prop_assert!(stop_ok, "{}: {:?}", name, result.stop);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn exploration_counts_every_reachable_state((n, raw) in edges()) {
+        let g = graph(n, &raw, false, true);
+        let mut reach = vec![false; n];
+        let mut stack = vec![0];
+        while let Some(x) = stack.pop() {
+            if !std::mem::replace(&mut reach[x], true) {
+                stack.extend(g.edges[x].iter().map(|&(y, _)| y));
+            }
+        }
+        let mut seen = Vec::new();
+        let explored = bfs_explore(&g, 0, &Limits::new(), |&x, _| seen.push(x));
+        prop_assert_eq!(explored.states() as usize, reach.iter().filter(|&&r| r).count());
+        seen.sort_unstable();
+        seen.dedup();
+        prop_assert_eq!(seen.len() as u64, explored.states());
+    }
+}
+
+/// An infinite line: every number has successors x - 1 and x + 1; the goal is far away.
+struct Line;
+
+impl Space for Line {
+    type State = i64;
+    type Move = i64;
+    fn successors(&self, &x: &i64, out: &mut Vec<Step<i64, i64>>) {
+        out.push(Step { mv: -1, state: x - 1, cost: 1 });
+        out.push(Step { mv: 1, state: x + 1, cost: 1 });
+    }
+    fn is_goal(&self, &x: &i64) -> bool {
+        x == 1_000_000
+    }
+}
+
+impl Reversible for Line {
+    fn goal_state(&self) -> i64 {
+        1_000_000
+    }
+}
+
+#[test]
+fn limits_stop_every_algorithm() {
+    let nodes = Limits::new().max_nodes(1000);
+    assert_eq!(bfs(&Line, 0, &nodes).stop, Stop::NodeLimit);
+    assert_eq!(bidirectional_bfs(&Line, 0, &nodes).stop, Stop::NodeLimit);
+    assert_eq!(a_star(&Line, 0, &nodes).stop, Stop::NodeLimit);
+    assert_eq!(ida_star(&Line, 0, &nodes).stop, Stop::NodeLimit);
+    assert_eq!(iddfs(&Line, 0, &nodes).stop, Stop::NodeLimit);
+    let states = Limits::new().max_states(100);
+    assert_eq!(bfs(&Line, 0, &states).stop, Stop::MemoryLimit);
+    assert_eq!(bidirectional_bfs(&Line, 0, &states).stop, Stop::MemoryLimit);
+    assert_eq!(a_star(&Line, 0, &states).stop, Stop::MemoryLimit);
+    let cost = Limits::new().max_cost(10);
+    assert_eq!(bfs(&Line, 0, &cost).stop, Stop::CostLimit);
+    assert_eq!(bidirectional_bfs(&Line, 0, &cost).stop, Stop::CostLimit);
+    assert_eq!(a_star(&Line, 0, &cost).stop, Stop::CostLimit);
+    assert_eq!(ida_star(&Line, 0, &cost).stop, Stop::CostLimit);
+    assert_eq!(iddfs(&Line, 0, &cost).stop, Stop::CostLimit);
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let cancel = Limits::new().cancel(flag);
+    assert_eq!(bfs(&Line, 0, &cancel).stop, Stop::Cancelled);
+    assert_eq!(bidirectional_bfs(&Line, 0, &cancel).stop, Stop::Cancelled);
+    assert_eq!(a_star(&Line, 0, &cancel).stop, Stop::Cancelled);
+    assert_eq!(ida_star(&Line, 0, &cancel).stop, Stop::Cancelled);
+    let explored = bfs_explore(&Line, 0, &Limits::new().max_cost(5), |_, _| {});
+    assert_eq!((explored.stop, explored.states()), (Stop::CostLimit, 11));
+}
+
+#[test]
+fn ida_star_bound_jumps_to_the_smallest_exceeding_f() {
+    // 0 -> goal directly costs 10; with h = 0 the bounds go 0, 10: two iterations, not 11.
+    let g = Graph { edges: vec![vec![(1, 10)], vec![]], h: vec![0, 0] };
+    let r = ida_star(&g, 0, &Limits::new());
+    assert_eq!(r.path.unwrap().cost, 10);
+    assert_eq!((r.stats.iterations, r.stats.bound), (2, 10));
+}
