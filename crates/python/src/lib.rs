@@ -8,7 +8,9 @@
 //! - `Problem` ([`problem::PyProblem`]): an exact cover problem built from names, from Knuth's
 //!   DLX text or from a 0/1 matrix; `first`, `count` (on several threads if asked),
 //!   `solutions` (a lazy iterator, [`problem::PySolutions`]) and `stats`;
-//! - `sudoku_search` ([`sudoku::sudoku_search`]) under `dancecard.sudoku`.
+//! - `sudoku_search` ([`sudoku::sudoku_search`]) under `dancecard.sudoku`;
+//! - the models ([`models`]): `tile` and its `Tiling`, `queens_*` under `dancecard.queens`,
+//!   `target_sudoku`.
 //!
 //! Every search releases the GIL and can be stopped by Ctrl-C ([`interrupt`]); bad input
 //! raises `ValueError` with the parser's message (its line and column for problem text).
@@ -20,6 +22,7 @@
 #![deny(missing_docs)]
 
 mod interrupt;
+mod models;
 mod problem;
 mod sudoku;
 
@@ -35,5 +38,11 @@ fn dancecard_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<problem::PySolutions>()?;
     m.add("DlxParseError", m.py().get_type::<problem::DlxParseError>())?;
     m.add_function(wrap_pyfunction!(sudoku::sudoku_search, m)?)?;
+    m.add_class::<models::PyTiling>()?;
+    m.add_function(wrap_pyfunction!(models::tile, m)?)?;
+    m.add_function(wrap_pyfunction!(models::queens_count, m)?)?;
+    m.add_function(wrap_pyfunction!(models::queens_solutions, m)?)?;
+    m.add_function(wrap_pyfunction!(models::queens_problem, m)?)?;
+    m.add_function(wrap_pyfunction!(models::target_sudoku, m)?)?;
     Ok(())
 }

@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -394,7 +395,7 @@ impl PyProblem {
     }
 
     #[pyo3(signature = (threads = 1, heuristic = "mrv", max_nodes = None, time_limit = None))]
-    fn count(
+    pub(crate) fn count(
         &self,
         py: Python<'_>,
         threads: usize,
@@ -439,11 +440,23 @@ impl PyProblem {
             max_solutions: limit,
             ..Config::default()
         };
-        PySolutions::start(self, config, limit == Some(0))
+        let (problem, index) = (self.problem.clone(), self.index.clone());
+        PySolutions::engine(problem, index, config, Some(self.last.clone()), None)
     }
 }
 
 impl PyProblem {
+    /// An iterator over the solutions (at most `limit`), each passed through `map` if given.
+    pub(crate) fn solutions_mapped(
+        &self,
+        limit: Option<u128>,
+        map: Option<Py<PyAny>>,
+    ) -> PyResult<PySolutions> {
+        let config = Config { max_solutions: limit, ..Config::default() };
+        let (problem, index) = (self.problem.clone(), self.index.clone());
+        PySolutions::engine(problem, index, config, Some(self.last.clone()), map)
+    }
+
     fn item_names(&self, kind: dancecard_engine::ItemKind) -> Vec<String> {
         let p = &self.problem;
         p.items().filter(|&i| p.item_kind(i) == kind).map(|i| p.item_name(i).to_owned()).collect()
@@ -454,7 +467,8 @@ impl PyProblem {
 #[derive(Debug)]
 struct Batch {
     solutions: Vec<Vec<usize>>,
-    stats: Stats,
+    /// The engine's counters so far (none for the models' own solvers).
+    stats: Option<Stats>,
     /// Set on the last batch: why the search ended.
     stop: Option<Stop>,
 }
@@ -465,11 +479,17 @@ struct Batch {
 /// once per this many solutions.
 const MAX_BATCH: usize = 1024;
 
-/// The lazy iterator of `Problem.solutions`: `dancecard.SolutionIterator`.
+/// Gives a solution to the consumer; `Break` asks the producer to stop (the iterator was
+/// dropped, closed or interrupted).
+pub(crate) type Emit<'a> = dyn FnMut(Vec<usize>) -> ControlFlow<()> + 'a;
+
+/// The lazy iterator of `Problem.solutions` (and of the models' solutions):
+/// `dancecard.SolutionIterator`.
 ///
-/// It owns a search thread, which owns a [`Solver`] paused at its last solution; each batch
-/// request resumes it. The calling thread waits for a batch with the GIL released, looking at
-/// signals every [`POLL`] as [`run_interruptible`] does.
+/// It owns a search thread, which searches only when asked for a batch: either an engine
+/// [`Solver`] paused at its last solution (resumed by each request), or a model's solver
+/// whose callback blocks until the next request. The calling thread waits for a batch with
+/// the GIL released, looking at signals every [`POLL`] as [`run_interruptible`] does.
 #[pyclass(module = "dancecard", name = "SolutionIterator")]
 #[derive(Debug)]
 pub(crate) struct PySolutions {
@@ -483,59 +503,121 @@ pub(crate) struct PySolutions {
     finished: bool,
     cancel: Arc<AtomicBool>,
     stats: Option<PyStats>,
-    last: LastStats,
+    last: Option<LastStats>,
+    /// Turns each solution into what the iterator yields (a model's answer).
+    map: Option<Py<PyAny>>,
 }
 
 impl PySolutions {
-    fn start(problem: &PyProblem, mut config: Config, empty: bool) -> PyResult<Self> {
-        let cancel = Arc::new(AtomicBool::new(false));
-        config.cancel = Some(cancel.clone());
-        let mut it = PySolutions {
+    fn idle(last: Option<LastStats>, map: Option<Py<PyAny>>) -> Self {
+        PySolutions {
             requests: None,
             replies: None,
             buffer: VecDeque::new(),
             batch: 1,
-            finished: empty,
-            cancel,
+            finished: true,
+            cancel: Arc::new(AtomicBool::new(false)),
             stats: None,
-            last: problem.last.clone(),
-        };
-        if empty {
-            return Ok(it);
+            last,
+            map,
         }
+    }
+
+    /// Starts the search thread running `work` with the ends of the two channels.
+    fn spawn<W>(mut self, work: W) -> PyResult<Self>
+    where
+        W: FnOnce(mpsc::Receiver<usize>, mpsc::Sender<Batch>) + Send + 'static,
+    {
         let (request_tx, request_rx) = mpsc::channel::<usize>();
         let (reply_tx, reply_rx) = mpsc::channel::<Batch>();
-        let shared = problem.problem.clone();
-        let index = problem.index.clone();
         let _detached = thread::Builder::new()
             .name("dancecard-solutions".into())
-            .spawn(move || {
-                let mut solver = Solver::with_config(&shared, config);
-                let mut solutions = solver.solutions();
-                // Ends when the iterator is dropped (its sender with it).
-                for want in request_rx {
-                    let mut batch =
-                        Batch { solutions: Vec::new(), stats: Stats::default(), stop: None };
-                    while batch.solutions.len() < want {
-                        match solutions.next() {
-                            Some(s) => batch.solutions.push(PyProblem::numbers(&index, &s)),
-                            None => {
-                                batch.stop = Some(solutions.outcome().unwrap_or(Stop::Exhausted));
-                                break;
-                            }
+            .spawn(move || work(request_rx, reply_tx))
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a search thread: {e}")))?;
+        self.requests = Some(request_tx);
+        self.replies = Some(Mutex::new(reply_rx));
+        self.finished = false;
+        Ok(self)
+    }
+
+    /// An iterator over the solutions of an engine problem, options numbered by `index`.
+    pub(crate) fn engine(
+        problem: Arc<Problem>,
+        index: Arc<Vec<usize>>,
+        mut config: Config,
+        last: Option<LastStats>,
+        map: Option<Py<PyAny>>,
+    ) -> PyResult<Self> {
+        let it = PySolutions::idle(last, map);
+        if config.max_solutions == Some(0) {
+            return Ok(it);
+        }
+        config.cancel = Some(it.cancel.clone());
+        it.spawn(move |requests, replies| {
+            let mut solver = Solver::with_config(&problem, config);
+            let mut solutions = solver.solutions();
+            // Ends when the iterator is dropped (its sender with it).
+            for want in requests {
+                let mut batch = Batch { solutions: Vec::new(), stats: None, stop: None };
+                while batch.solutions.len() < want {
+                    match solutions.next() {
+                        Some(s) => batch.solutions.push(PyProblem::numbers(&index, &s)),
+                        None => {
+                            batch.stop = Some(solutions.outcome().unwrap_or(Stop::Exhausted));
+                            break;
                         }
                     }
-                    batch.stats = *solutions.stats();
-                    let last = batch.stop.is_some();
-                    if reply_tx.send(batch).is_err() || last {
-                        break;
+                }
+                batch.stats = Some(*solutions.stats());
+                let last = batch.stop.is_some();
+                if replies.send(batch).is_err() || last {
+                    break;
+                }
+            }
+        })
+    }
+
+    /// An iterator over what `produce` emits: it runs on the search thread from the first
+    /// request on, and each emit blocks once a batch is full, until the next request.
+    /// `produce` should stop when an emit returns `Break`.
+    pub(crate) fn producer<P>(map: Option<Py<PyAny>>, produce: P) -> PyResult<Self>
+    where
+        P: FnOnce(&mut Emit<'_>) + Send + 'static,
+    {
+        let it = PySolutions::idle(None, map);
+        let cancel = it.cancel.clone();
+        it.spawn(move |requests, replies| {
+            let Ok(mut want) = requests.recv() else { return };
+            let mut solutions = Vec::new();
+            let mut gone = false;
+            let mut emit = |s: Vec<usize>| {
+                solutions.push(s);
+                if solutions.len() < want {
+                    return ControlFlow::Continue(());
+                }
+                let batch =
+                    Batch { solutions: std::mem::take(&mut solutions), stats: None, stop: None };
+                if replies.send(batch).is_err() {
+                    gone = true;
+                    return ControlFlow::Break(());
+                }
+                match requests.recv() {
+                    Ok(w) if !cancel.load(Ordering::Relaxed) => {
+                        want = w;
+                        ControlFlow::Continue(())
+                    }
+                    _ => {
+                        gone = true;
+                        ControlFlow::Break(())
                     }
                 }
-            })
-            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a search thread: {e}")))?;
-        it.requests = Some(request_tx);
-        it.replies = Some(Mutex::new(reply_rx));
-        Ok(it)
+            };
+            produce(&mut emit);
+            if !gone {
+                let stop = Some(Stop::Exhausted);
+                let _ = replies.send(Batch { solutions, stats: None, stop });
+            }
+        })
     }
 
     /// Stops the search thread (it ends at its next look at the cancel flag) and forgets it.
@@ -579,10 +661,14 @@ impl PySolutions {
             }
         };
         self.replies = Some(Mutex::new(replies));
-        // Seconds spent searching, not waiting for the caller.
-        let stats = PyStats::new(&batch.stats, batch.stats.elapsed.as_secs_f64(), batch.stop);
-        self.stats = Some(stats);
-        record(&self.last, stats);
+        if let Some(stats) = batch.stats {
+            // Seconds spent searching, not waiting for the caller.
+            let stats = PyStats::new(&stats, stats.elapsed.as_secs_f64(), batch.stop);
+            self.stats = Some(stats);
+            if let Some(last) = &self.last {
+                record(last, stats);
+            }
+        }
         self.buffer.extend(batch.solutions);
         if batch.stop.is_some() {
             self.finished = true;
@@ -605,11 +691,16 @@ impl PySolutions {
         slf
     }
 
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Vec<usize>>> {
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         if self.buffer.is_empty() && !self.finished {
             self.fetch(py)?;
         }
-        Ok(self.buffer.pop_front())
+        let Some(solution) = self.buffer.pop_front() else { return Ok(None) };
+        let solution = solution.into_pyobject(py)?.into_any();
+        match &self.map {
+            Some(map) => map.call1(py, (solution,)).map(Some),
+            None => Ok(Some(solution.unbind())),
+        }
     }
 
     /// The counters of the search so far (`None` before the first solution is asked for).

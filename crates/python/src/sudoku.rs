@@ -45,7 +45,7 @@ pub(crate) fn sudoku_search(
     limit: Option<u64>,
     method: &str,
     box_shape: Option<&str>,
-) -> PyResult<(u64, Option<Vec<u8>>, usize, bool)> {
+) -> PyResult<(u64, Option<Vec<u32>>, usize, bool)> {
     let method = match method {
         "fast" => Method::Fast,
         "dlx" => Method::Dlx,
@@ -69,6 +69,6 @@ pub(crate) fn sudoku_search(
         run_interruptible(py, &cancel, || search(&grid, &options))?
     };
     let exact = matches!(report.stop, Stop::Exhausted | Stop::SolutionLimit);
-    let values = report.solution.map(|g| g.values().to_vec());
+    let values = report.solution.map(|g| g.values().iter().map(|&v| u32::from(v)).collect());
     Ok((report.solutions, values, grid.side(), exact))
 }

@@ -9,6 +9,9 @@ Python values, hands out solutions as lists of option numbers, and wraps the puz
   :meth:`Problem.solutions` (a lazy iterator) and :meth:`Problem.count`; :attr:`Problem.stats`
   tells what the last search cost.
 - :mod:`dancecard.sudoku`: solve, count and check sudoku of any box shape.
+- :mod:`dancecard.queens`: count and list N-queens solutions.
+- :func:`tile`: polyomino tilings of a board (a :class:`Tiling`, to count and list).
+- :func:`target_sudoku`: the sudoku completion of maximum weighted score.
 
 Every search releases the GIL, and Ctrl-C (``KeyboardInterrupt``) stops it within a fraction
 of a second. Bad input raises ``ValueError`` (for problem text, :class:`DlxParseError`, with
@@ -27,14 +30,27 @@ Example: Knuth's toy problem has exactly one solution.
 1
 """
 
-from . import sudoku
-from ._native import DlxParseError, Problem, SolutionIterator, Stats, __version__
+from . import queens, sudoku
+from ._native import (
+    DlxParseError,
+    Problem,
+    SolutionIterator,
+    Stats,
+    Tiling,
+    __version__,
+    target_sudoku,
+    tile,
+)
 
 __all__ = [
     "DlxParseError",
     "Problem",
     "SolutionIterator",
     "Stats",
+    "Tiling",
     "__version__",
+    "queens",
     "sudoku",
+    "target_sudoku",
+    "tile",
 ]

@@ -1,6 +1,6 @@
 """Type stubs of the native module ``dancecard._native`` (re-exported by ``dancecard``)."""
 
-from typing import Iterable, Iterator, List, Literal, Optional, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union
 
 __version__: str
 
@@ -135,3 +135,71 @@ def sudoku_search(
     """Solves or counts a sudoku (see :mod:`dancecard.sudoku`): returns the number of
     solutions, the first one's values row by row (or ``None``), the grid's side, and whether
     the count is exact."""
+
+Cells = List[Tuple[int, int]]
+Placement = Tuple[str, Cells]
+
+class Tiling:
+    """Tilings of a board by polyominoes, made by :func:`tile`: an exact cover problem with
+    one primary item per cell (and one per piece when each is used once) and one option per
+    placement of an orientation of a piece."""
+
+    @property
+    def problem(self) -> Problem:
+        """The exact cover problem; option ``k`` is placement ``k``."""
+    @property
+    def pieces(self) -> List[str]:
+        """The pieces' names (equal pieces merged when copies are unlimited)."""
+    @property
+    def once(self) -> bool:
+        """Whether every piece is used exactly once."""
+    def count(self, threads: int = 1) -> int:
+        """The number of tilings (``threads=0``: one thread per core)."""
+    def count_distinct(self) -> int:
+        """The number of tilings up to the board's symmetries."""
+    def count_dp(self) -> int:
+        """The number of tilings by the profile dynamic program: much faster on long
+        rectangles, for full rectangles and unlimited copies only (else ``ValueError``)."""
+    def solutions(self, limit: Optional[int] = None) -> Iterator[List[Placement]]:
+        """The tilings, lazily: each a list of ``(piece name, cells)``."""
+    def decode(self, solution: Iterable[int]) -> List[Placement]:
+        """The placements of a solution of :attr:`problem`."""
+    def render(self, solution: Iterable[int]) -> str:
+        """A solution of :attr:`problem` drawn as text, one letter per piece."""
+
+def tile(
+    board: Union[str, Tuple[int, int]],
+    pieces: Union[str, Dict[str, Union[str, Cells]]],
+    once: bool = False,
+    *,
+    flips: bool = True,
+) -> Tiling:
+    """Tilings of ``board`` by ``pieces``.
+
+    ``board``: ``"6x10"``, ``(6, 10)``, or ASCII art (``#`` a cell, ``.`` no cell).
+    ``pieces``: a set name (``"dominoes"``, ``"trominoes"``, ``"tetrominoes"``,
+    ``"pentominoes"``, ``"hexominoes"``, ``"monomino"``), ASCII art (pieces separated by blank
+    lines, each optionally after a line holding its name), or a dict of names to cells
+    ``[(row, column), ...]`` or to art. ``once``: use every piece exactly once (else any
+    number of copies). ``flips``: whether pieces may be turned over.
+
+    Raises ``ValueError`` for a bad board or piece, or pieces that cannot cover the board's
+    area.
+    """
+
+def target_sudoku(
+    grid: Union[str, Iterable[Iterable[int]]],
+) -> Optional[Tuple[int, List[List[int]]]]:
+    """The target sudoku (NOIP 2009): the completion of a 9x9 sudoku with the largest score,
+    the sum of digit times weight (10 on the centre square, one less per ring out, 6 on the
+    border). ``grid``: 9 lines of 9 digits (``0`` or ``.`` blank) or 9 rows of 9 ints.
+    Returns ``(score, grid)``, or ``None`` when the puzzle has no completion."""
+
+def queens_count(n: int, threads: int = 1) -> Tuple[int, int]:
+    """N-queens solutions: ``(total, distinct up to symmetry)`` (see :mod:`dancecard.queens`)."""
+
+def queens_solutions(n: int) -> SolutionIterator:
+    """N-queens solutions, lazily, in lexicographic order (see :mod:`dancecard.queens`)."""
+
+def queens_problem(n: int) -> Problem:
+    """The exact cover model of N-queens (see :mod:`dancecard.queens`)."""
