@@ -10,6 +10,7 @@
 //! (well under a millisecond), waits for the helper to stop, and returns the exception.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
@@ -76,4 +77,45 @@ where
 /// A `ValueError` with this message.
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
+}
+
+/// How long [`run_detached`] waits, after raising the cancel flag, for the helper to stop.
+const GRACE: Duration = Duration::from_millis(200);
+
+/// Like [`run_interruptible`], for work that may not look at its cancel flag often (or at
+/// all): the helper thread owns its data, and on a signal the caller waits at most [`GRACE`]
+/// for it to stop, then returns the exception and leaves the helper to finish on its own.
+pub(crate) fn run_detached<T, F>(py: Python<'_>, cancel: &Arc<AtomicBool>, work: F) -> PyResult<T>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    let (tx, mut rx) = mpsc::channel();
+    let _detached = thread::Builder::new()
+        .name("dancecard-search".into())
+        .spawn(move || {
+            let _ = tx.send(work());
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a search thread: {e}")))?;
+    let mut interrupted: Option<PyErr> = None;
+    loop {
+        let wait = if interrupted.is_some() { GRACE } else { POLL };
+        let (back, reply) = py.allow_threads(move || {
+            let reply = rx.recv_timeout(wait);
+            (rx, reply)
+        });
+        rx = back;
+        match (reply, interrupted.take()) {
+            (_, Some(e)) => return Err(e),
+            (Ok(out), None) => return Ok(out),
+            (Err(RecvTimeoutError::Disconnected), None) => {
+                return Err(PyRuntimeError::new_err("the search failed (its thread panicked)"))
+            }
+            (Err(RecvTimeoutError::Timeout), None) => {}
+        }
+        if let Err(e) = py.check_signals() {
+            cancel.store(true, Ordering::Relaxed);
+            interrupted = Some(e);
+        }
+    }
 }

@@ -3,7 +3,6 @@
 //! them).
 
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread;
 
@@ -18,7 +17,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
-use crate::interrupt::{run_interruptible, value_error, POLL};
+use crate::interrupt::{run_detached, run_interruptible, value_error};
 use crate::problem::{PyProblem, PySolutions};
 
 /// The number of threads for `threads` as the Python API takes it: 0 means one per core.
@@ -35,10 +34,13 @@ fn threads(threads: usize) -> usize {
 #[pyo3(signature = (n, threads = 1))]
 pub(crate) fn queens_count(py: Python<'_>, n: usize, threads: usize) -> PyResult<(u64, u64)> {
     let cancel = Arc::new(AtomicBool::new(false));
-    let flag = &*cancel;
+    let flag = cancel.clone();
     let threads = self::threads(threads);
-    let count = run_interruptible(py, &cancel, || {
-        queens::count_with(n, &CountOptions { threads, cancel: Some(flag), progress: None })
+    // The counter looks at the flag only between its tasks (the placements of the first two
+    // queens), which take hours each on large boards: on Ctrl-C the task in progress is
+    // left to finish alone.
+    let count = run_detached(py, &cancel, move || {
+        queens::count_with(n, &CountOptions { threads, cancel: Some(&flag), progress: None })
     })?
     .map_err(value_error)?;
     Ok((count.total, count.distinct))
@@ -255,8 +257,8 @@ impl PyTiling {
 
 /// Solves a target sudoku: `(score, grid)` for a completion of maximum score, or `None`.
 ///
-/// The branch and bound cannot be cancelled: on Ctrl-C this returns at once with
-/// `KeyboardInterrupt` and leaves the search to finish on its thread.
+/// The branch and bound cannot be cancelled: on Ctrl-C this raises `KeyboardInterrupt` at once
+/// and leaves the search to finish on its thread.
 #[pyfunction]
 pub(crate) fn target_sudoku(
     py: Python<'_>,
@@ -277,27 +279,9 @@ pub(crate) fn target_sudoku(
         }
         TargetSudoku::from_grid(cells).map_err(value_error)?
     };
-    let (tx, mut rx) = mpsc::channel();
-    let _detached = thread::Builder::new()
-        .name("dancecard-target".into())
-        .spawn(move || {
-            let _ = tx.send(puzzle.solve());
-        })
-        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a search thread: {e}")))?;
-    let outcome = loop {
-        let (back, reply) = py.allow_threads(move || {
-            let reply = rx.recv_timeout(POLL);
-            (rx, reply)
-        });
-        rx = back;
-        match reply {
-            Ok(outcome) => break outcome,
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(PyRuntimeError::new_err("the search thread ended unexpectedly"))
-            }
-            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
-        }
-    };
+    // The branch and bound has no cancel flag: on Ctrl-C it goes on alone until it is done.
+    let cancel = Arc::new(AtomicBool::new(false));
+    let outcome = run_detached(py, &cancel, move || puzzle.solve())?;
     let score = outcome.score();
     Ok(outcome.best.map(|b| {
         (score, b.grid.iter().map(|r| r.iter().map(|&d| u32::from(d)).collect()).collect())

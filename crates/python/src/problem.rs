@@ -692,6 +692,12 @@ impl PySolutions {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        // A consumer written in C (`list(it)`, `sum(...)`) runs no bytecode between two
+        // solutions, so Python would not look at pending signals: look here (a flag test).
+        if let Err(e) = py.check_signals() {
+            self.stop();
+            return Err(e);
+        }
         if self.buffer.is_empty() && !self.finished {
             self.fetch(py)?;
         }

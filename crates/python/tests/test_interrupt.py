@@ -5,6 +5,7 @@ sends it SIGINT after about half a second, and expects the child to catch Keyboa
 soon after.
 """
 
+import selectors
 import signal
 import subprocess
 import sys
@@ -35,6 +36,11 @@ SEARCHES = {
     "first": "endless.first(heuristic='leftmost')",
     "iterator": "next(endless.solutions(heuristic='leftmost'))",
     "sudoku": "sudoku.count('.' * 256)",
+    "queens": "dancecard.queens.count(27)",
+    "tiling": "dancecard.tile('10x10', 'dominoes').count()",
+    "tiling_iterator": "next(dancecard.tile('6x10', 'pentominoes', once=True).solutions(), "
+    "None) and list(dancecard.tile('12x12', 'tetrominoes').solutions())",
+    "tiling_distinct": "dancecard.tile('10x10', 'dominoes').count_distinct()",
 }
 
 
@@ -58,9 +64,12 @@ print("finished after", time.monotonic() - started, flush=True)
         time.sleep(0.5)
         sent = time.monotonic()
         child.send_signal(signal.SIGINT)
+        with selectors.DefaultSelector() as selector:
+            selector.register(child.stdout, selectors.EVENT_READ)
+            assert selector.select(timeout=5), "no KeyboardInterrupt within 5 s of SIGINT"
         line = child.stdout.readline().strip()
         delay = time.monotonic() - sent
-        assert line == "interrupted", (line, child.stderr.read())
+        assert line == "interrupted", (line, child.returncode, child.stderr.read())
         assert delay < 1.0, f"KeyboardInterrupt came {delay:.2f} s after SIGINT"
         assert child.wait(timeout=10) == 0
     finally:
