@@ -131,6 +131,9 @@ fn pieces(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Piece>> {
     Ok(out)
 }
 
+/// A placement as Python sees it: the piece's name and the cells it covers.
+type NamedPlacement = (String, Vec<(usize, usize)>);
+
 /// A polyomino tiling problem: `dancecard.Tiling`, made by `dancecard.tile`.
 #[pyclass(frozen, module = "dancecard", name = "Tiling")]
 #[derive(Debug)]
@@ -193,7 +196,7 @@ impl PyTiling {
     }
 
     /// The placements of a solution: `(piece name, [(row, column)...])` for each option.
-    fn decode(&self, solution: Vec<usize>) -> PyResult<Vec<(String, Vec<(usize, usize)>)>> {
+    fn decode(&self, solution: Vec<usize>) -> PyResult<Vec<NamedPlacement>> {
         let answer = self.answer(&solution)?;
         let pieces = self.tiling.pieces();
         Ok(answer
