@@ -19,6 +19,7 @@ mod util;
 #[command(name = "dancecard", version, about, max_term_width = 100)]
 #[command(after_help = "Examples:
   dancecard solve testdata/instances/queens8.dlx --count
+  dancecard serve --open
   dancecard solve --help")]
 struct Cli {
     #[command(subcommand)]
@@ -29,6 +30,7 @@ struct Cli {
 enum Command {
     Solve(commands::solve::Args),
     Merge(shard::MergeArgs),
+    Serve(commands::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +38,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Merge(args) => shard::run_merge(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(code) => code,

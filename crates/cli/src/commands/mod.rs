@@ -1,3 +1,4 @@
 //! One module per subcommand: its `Args` (clap) and its `run`.
 
+pub(crate) mod serve;
 pub(crate) mod solve;
