@@ -5,4 +5,5 @@ mod util;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod scale;
+mod serve;
 mod solve;
