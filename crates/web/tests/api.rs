@@ -153,14 +153,14 @@ async fn searches_beyond_the_cap_get_503_and_the_slot_comes_back() {
     let mut config = ServerConfig::default();
     config.max_searches = 1;
     config.queue_wait = Duration::from_millis(100);
-    config.time_limit = Duration::from_millis(1500);
+    config.time_limit = Duration::from_secs(3);
     config.max_nodes = u64::MAX;
     let server = TestServer::start(config).await;
     let addr = server.addr;
     let long = tokio::spawn(async move {
         request(addr, "POST", "/api/solve?mode=count", &[], endless().as_bytes()).await.unwrap()
     });
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
     let busy = server.post("/api/solve", KNUTH).await;
     let message = busy.error(503);
     assert!(message.contains("busy"), "{message}");

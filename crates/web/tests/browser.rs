@@ -384,7 +384,8 @@ async fn link_dance_restores_only_the_last_removed_node() {
 
     s.click("#view-links button[data-node=\"4\"]").await;
     s.until(&format!("{} === 'in'", state(4)), "node 4 back").await;
-    s.click("#view-links button[data-node=\"2\"]").await;
+    // The keyboard: U restores the last removed node.
+    s.client.find(Locator::Css("body")).await.unwrap().send_keys("u").await.unwrap();
     s.until(&format!("{} === 'in'", state(2)), "node 2 back").await;
     // The list is whole again: next links go 0 -> 1 -> ... -> 5 -> 0.
     let ring = s.js("[...document.querySelectorAll('#view-links table.pointers tbody tr')].map((r) => r.lastElementChild.textContent).join(' ')").await;

@@ -60,7 +60,8 @@ export function mount(section) {
       h('span', { class: 'chip link-next' }, 'next link (above)'), ' ',
       h('span', { class: 'chip link-prev' }, 'previous link (below)'), ' ',
       h('span', { class: 'chip link-kept' }, 'links kept by a removed node')),
-    h('div', { class: 'toolbar' }, restoreButton, resetButton),
+    h('div', { class: 'toolbar' }, restoreButton, resetButton,
+      h('span', { class: 'muted' }, 'Keys: ', h('kbd', null, 'U'), ' restores the last removed node, ', h('kbd', null, 'R'), ' resets; Tab reaches every node.')),
     message,
     stack,
     h('div', { class: 'two-col' },
@@ -103,8 +104,8 @@ export function mount(section) {
     say(`Node ${k} cannot come back yet: ${later.length === 1 ? 'node' : 'nodes'} ${words(later)} ` +
       `${later.length === 1 ? 'was' : 'were'} removed after it, so restore node ${top} first. ` +
       (stale.length
-        ? `Node ${k}'s saved links point at node ${words(stale)}, which is out of the list itself: relinking now would break the list. `
-        : `Its saved links would make its neighbours point back at it while a later removal still goes around it. `) +
+        ? `Node ${k}'s saved links point at node ${words(stale)}, which is out of the list itself: relinking now would run the list through a removed node. `
+        : `Its own neighbours happen to be in place here, but the rule must hold in general: a node removed later may have been its neighbour, and then relinking early corrupts the list. `) +
       'Undo must be last in, first out.', 'warn');
   }
 
@@ -216,5 +217,11 @@ export function mount(section) {
 
   say('Every node is in the list. Click one to remove it.');
   render();
-  return {};
+  return {
+    onKey(event) {
+      if (event.key === 'u' || event.key === 'U') { restoreLast(); return true; }
+      if (event.key === 'r' || event.key === 'R') { resetButton.click(); return true; }
+      return false;
+    },
+  };
 }

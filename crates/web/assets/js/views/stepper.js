@@ -145,10 +145,12 @@ export function mount(section) {
     text = preset.text;
     load();
   });
-  onCustomProblem((custom) => {
-    let option = picker.querySelector('option[value="custom"]');
-    if (!option) picker.append(option = h('option', { value: 'custom' }, custom.name));
-  });
+  // The reader's matrix from section 1, once there is one (loaded before or after this view).
+  const offerCustom = (custom) => {
+    if (custom && !picker.querySelector('option[value="custom"]')) picker.append(h('option', { value: 'custom' }, custom.name));
+  };
+  offerCustom(customProblem());
+  onCustomProblem(offerCustom);
 
   async function load() {
     for (const box of Object.values(counts)) replace(box);
