@@ -26,6 +26,7 @@ mod util;
   dancecard tile --board 6x10 --pieces pentominoes --once --distinct
   dancecard langford 7
   dancecard target-sudoku testdata/target-sudoku/sample1.in
+  dancecard serve --open
   dancecard solve --help")]
 struct Cli {
     #[command(subcommand)]
@@ -50,6 +51,7 @@ enum Command {
     Tile(commands::tile::Args),
     Langford(commands::langford::Args),
     TargetSudoku(commands::target_sudoku::Args),
+    Serve(commands::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
         Command::Tile(args) => commands::tile::run(args),
         Command::Langford(args) => commands::langford::run(args),
         Command::TargetSudoku(args) => commands::target_sudoku::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(code) => code,

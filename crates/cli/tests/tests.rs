@@ -8,6 +8,7 @@ mod mpi;
 mod queens;
 mod scale;
 mod search;
+mod serve;
 mod solve;
 mod sudoku;
 mod target_sudoku;

@@ -9,6 +9,7 @@ pub(crate) mod knights;
 pub(crate) mod langford;
 pub(crate) mod min_cover;
 pub(crate) mod queens;
+pub(crate) mod serve;
 pub(crate) mod slide;
 pub(crate) mod solve;
 pub(crate) mod subset_count;

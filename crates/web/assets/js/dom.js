@@ -1,0 +1,70 @@
+// Small DOM helpers: build elements without innerHTML (so no markup is ever parsed from data)
+// and without style attributes (the Content Security Policy forbids them; `style` objects are
+// set through the CSSOM instead).
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function build(el, attrs, children) {
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') el.setAttribute('class', Array.isArray(value) ? value.filter(Boolean).join(' ') : value);
+    else if (key === 'text') el.textContent = value;
+    else if (key === 'style') Object.assign(el.style, value);
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+/** An HTML element: `h('button', {class: 'x', onclick}, 'label')`. */
+export function h(tag, attrs, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element, with the same conventions as `h`. */
+export function s(tag, attrs, ...children) {
+  return build(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+/** Replaces the children of `el`. */
+export function replace(el, ...children) {
+  el.replaceChildren();
+  build(el, null, children);
+  return el;
+}
+
+/** A list in words: "1", "1 and 4", "1, 4 and 5". */
+export function words(list) {
+  const parts = list.map(String);
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
+/** "1 node", "3 nodes". */
+export function plural(n, one, many = `${one}s`) {
+  return `${Number(n).toLocaleString('en')} ${n === 1 ? one : many}`;
+}
+
+let ids = 0;
+/** A fresh element id with a readable prefix. */
+export function uid(prefix) {
+  ids += 1;
+  return `${prefix}-${ids}`;
+}
+
+/** The explanation of a search node, shown wherever node counts are. */
+export function nodeNote() {
+  return h('details', { class: 'note' },
+    h('summary', null, 'What is a search node?'),
+    h('p', null,
+      'Algorithm X explores a tree of partial solutions. A node is one point of that tree: ',
+      'the engine counts one each time it goes one level deeper (it picks an item and will ',
+      'try its options there), the starting point included, and one for each solution it ',
+      'reaches. This is the count of Knuth\u2019s DLX1 program, so it measures the work of the ',
+      'search itself, not the speed of this machine.'));
+}

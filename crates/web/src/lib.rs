@@ -1,0 +1,205 @@
+//! The dancecard web explorer: a local JSON API over the engine, and a teaching page on
+//! Dancing Links that the engine itself drives.
+//!
+//! # Brief overview
+//!
+//! - [`ServerConfig`] bounds every request: the body size, the time and node budget of a
+//!   search, how many searches run at once and how long a request waits for its turn, how many
+//!   solutions and trace events an answer may hold.
+//! - [`router`] is the whole application as an [`axum::Router`]: the JSON API under `/api/`
+//!   and the page's assets (one HTML file, one CSS file, JavaScript modules), which are
+//!   embedded in the binary: the page needs no build step and loads nothing from elsewhere.
+//! - [`Server`] binds a listener and serves the router until a shutdown signal;
+//!   [`serve`] does the same from synchronous code (it builds the runtime and stops on
+//!   Ctrl-C), which is what `dancecard serve` calls.
+//!
+//! # The API
+//!
+//! Every endpoint takes a problem as the request body, in Knuth's DLX format or as a 0/1
+//! matrix (detected as `dancecard solve` detects it), and answers JSON:
+//!
+//! | endpoint | answer |
+//! | --- | --- |
+//! | `POST /api/parse` | the problem: items and options, as the page draws them |
+//! | `POST /api/solve?mode=first\|all\|count&limit=N&heuristic=mrv\|leftmost` | the same document as `dancecard solve --format json` |
+//! | `POST /api/trace?heuristic=mrv\|leftmost&limit=N` | the problem, and the search's events (choose, cover, try, solution, backtrack...) with the node count at each |
+//!
+//! Searches run on blocking threads, at most [`ServerConfig::max_searches`] at once; a request
+//! that cannot start within [`ServerConfig::queue_wait`] gets `503`. A search that reaches
+//! the time or node budget answers with what it found and `"complete": false`. A body over
+//! [`ServerConfig::max_body_bytes`] gets `413`; a problem that does not parse gets `400` with
+//! the parser's message (line and column). Errors are JSON too: `{"error": "..."}`.
+//! `README.md` documents each endpoint with examples.
+//!
+//! # Adding a view
+//!
+//! A view of the page is one ES module under `assets/js/views/`, listed in
+//! `assets/js/views/registry.js` (the navigation is built from that list) and in the asset
+//! table of `src/assets.rs`; an endpoint is one module under `src/api/` and one `.route` line
+//! in `api::routes`. Puzzle endpoints reuse the same budget (`api::search::run`).
+//!
+//! # Example
+//!
+//! Serve on a free loopback port, ask for the number of solutions of a small problem over
+//! plain HTTP, and stop.
+//!
+//! ```
+//! use tokio::io::{AsyncReadExt, AsyncWriteExt};
+//! use dancecard_web::{Server, ServerConfig};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> std::io::Result<()> {
+//! let server = Server::bind(([127, 0, 0, 1], 0).into(), ServerConfig::default()).await?;
+//! let addr = server.local_addr()?;
+//! let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+//! let running = tokio::spawn(server.run_until(async move {
+//!     let _ = stopped.await;
+//! }));
+//!
+//! // Items a, b; options "a b", "a", "b": two exact covers.
+//! let body = "a b\na b\na\nb\n";
+//! let request = format!(
+//!     "POST /api/solve?mode=count HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+//!      Content-Length: {}\r\n\r\n{body}",
+//!     body.len()
+//! );
+//! let mut stream = tokio::net::TcpStream::connect(addr).await?;
+//! stream.write_all(request.as_bytes()).await?;
+//! let mut response = String::new();
+//! stream.read_to_string(&mut response).await?;
+//! assert!(response.starts_with("HTTP/1.1 200 OK"));
+//! assert!(response.contains(r#""count":2"#));
+//! assert!(response.contains(r#""complete":true"#));
+//!
+//! let _ = stop.send(());
+//! running.await.expect("the server task ends")?;
+//! # Ok(())
+//! # }
+//! ```
+
+#![deny(missing_docs, rustdoc::broken_intra_doc_links)]
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+mod api;
+mod assets;
+
+/// Bounds and settings of the server. Every request is bounded by them.
+///
+/// The defaults suit one person on their own machine: see each field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ServerConfig {
+    /// Largest request body, in bytes; a larger one gets `413 Payload Too Large`.
+    /// [default: 1 MiB]
+    pub max_body_bytes: usize,
+    /// Time budget of one search; past it the answer holds what was found, with
+    /// `"complete": false`. [default: 2 s]
+    pub time_limit: Duration,
+    /// Node budget of one search (see [`dancecard_engine::Stats::nodes`]); past it the answer
+    /// holds what was found, with `"complete": false`. [default: 50,000,000, about a second
+    /// or two of search]
+    pub max_nodes: u64,
+    /// Searches running at once, at most. [default: the number of cores, at least 2]
+    pub max_searches: usize,
+    /// How long a request waits for a search slot before it gets `503 Service Unavailable`.
+    /// [default: 2 s]
+    pub queue_wait: Duration,
+    /// Most solutions listed by `/api/solve?mode=all`; the search stops there, with
+    /// `"complete": false` unless the request's own `limit` was reached. [default: 1,000]
+    pub max_listed_solutions: u64,
+    /// Most events in a `/api/trace` answer (the request's `limit` is capped to it).
+    /// [default: 20,000]
+    pub max_trace_events: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            max_body_bytes: 1024 * 1024,
+            time_limit: Duration::from_secs(2),
+            max_nodes: 50_000_000,
+            max_searches: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
+            queue_wait: Duration::from_secs(2),
+            max_listed_solutions: 1_000,
+            max_trace_events: 20_000,
+        }
+    }
+}
+
+/// What every handler shares: the configuration and the search slots.
+#[derive(Clone, Debug)]
+struct AppState {
+    config: Arc<ServerConfig>,
+    /// One permit per search allowed to run (see [`ServerConfig::max_searches`]).
+    searches: Arc<Semaphore>,
+}
+
+/// The whole application: the JSON API under `/api/` and the page.
+///
+/// Serve it with [`Server`], [`serve`], or `axum::serve` on a listener of your own.
+pub fn router(config: ServerConfig) -> Router {
+    let state = AppState {
+        searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
+        config: Arc::new(config),
+    };
+    api::routes(&state.config).merge(assets::routes()).with_state(state)
+}
+
+/// A bound listener and the application, ready to serve.
+#[derive(Debug)]
+pub struct Server {
+    listener: TcpListener,
+    app: Router,
+}
+
+impl Server {
+    /// Binds `addr` (port 0 picks a free port: see [`Server::local_addr`]).
+    pub async fn bind(addr: SocketAddr, config: ServerConfig) -> io::Result<Server> {
+        let listener = TcpListener::bind(addr).await?;
+        Ok(Server { listener, app: router(config) })
+    }
+
+    /// The address the server listens on.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves until `shutdown` completes, then finishes the requests in flight (their
+    /// searches stop at their budget at the latest) and returns.
+    pub async fn run_until<F>(self, shutdown: F) -> io::Result<()>
+    where
+        F: Future<Output = ()> + Send + 'static,
+    {
+        axum::serve(self.listener, self.app).with_graceful_shutdown(shutdown).await
+    }
+}
+
+/// Serves on `addr` from synchronous code until Ctrl-C: builds a runtime, binds, calls
+/// `ready` with the bound address (port 0 picks a free one), and serves.
+pub fn serve<F>(addr: SocketAddr, config: ServerConfig, ready: F) -> io::Result<()>
+where
+    F: FnOnce(SocketAddr),
+{
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let server = Server::bind(addr, config).await?;
+        ready(server.local_addr()?);
+        server
+            .run_until(async {
+                // If the handler cannot be installed, serve until the process is killed.
+                if tokio::signal::ctrl_c().await.is_err() {
+                    std::future::pending::<()>().await;
+                }
+            })
+            .await
+    })
+}

@@ -1,0 +1,446 @@
+//! The JSON API over real HTTP: every endpoint, bad input, the body limit and the budget.
+
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use dancecard_web::ServerConfig;
+use serde_json::{json, Value};
+
+use crate::util::{endless, request, testdata, TestServer, KNUTH};
+
+fn keys(value: &Value) -> BTreeSet<&str> {
+    value.as_object().expect("an object").keys().map(String::as_str).collect()
+}
+
+async fn server() -> TestServer {
+    TestServer::start(ServerConfig::default()).await
+}
+
+#[tokio::test]
+async fn solve_answers_the_documents_of_the_cli() {
+    let server = server().await;
+    let first = server.post("/api/solve", KNUTH).await;
+    assert_eq!(first.status, 200, "{}", first.text());
+    assert_eq!(first.header("cache-control"), Some("no-store"));
+    let first = first.json();
+    // The schema of `dancecard solve --format json`, key for key.
+    assert_eq!(keys(&first), BTreeSet::from(["solutions", "count", "complete", "stop", "stats"]));
+    assert_eq!(keys(&first["stats"]), BTreeSet::from(["nodes", "updates", "solutions", "seconds"]));
+    // Options are 0-based input indices, level by level: rows 4, 1, 5 of Knuth's matrix.
+    assert_eq!(first["solutions"], json!([[3, 0, 4]]));
+    assert_eq!(first["count"], 1);
+    assert_eq!(first["complete"], true);
+    assert_eq!(first["stop"], "solution-limit");
+
+    let all = server.post("/api/solve?mode=all", KNUTH).await.json();
+    assert_eq!(all["solutions"], json!([[3, 0, 4]]));
+    assert_eq!(all["stop"], "exhausted");
+    assert_eq!(all["complete"], true);
+    assert_eq!(all["stats"]["nodes"], 6);
+
+    let count = server.post("/api/solve?mode=count", KNUTH).await.json();
+    assert_eq!(count["solutions"], json!([]));
+    assert_eq!(count["count"], 1);
+    assert_eq!(count["stats"]["solutions"], 1);
+}
+
+#[tokio::test]
+async fn solve_counts_nodes_as_dlx1_and_per_heuristic() {
+    let server = server().await;
+    let queens = testdata("instances/queens8.dlx");
+    let mrv = server.post("/api/solve?mode=count&heuristic=mrv", &queens).await.json();
+    assert_eq!(mrv["count"], 92);
+    // Knuth's DLX1 counts on this file (testdata/instances/README.md).
+    assert_eq!(mrv["stats"]["nodes"], 1049);
+    assert_eq!(mrv["stats"]["updates"], 16680);
+    let leftmost = server.post("/api/solve?mode=count&heuristic=leftmost", &queens).await.json();
+    assert_eq!(leftmost["count"], 92);
+    assert!(leftmost["stats"]["nodes"].as_u64().unwrap() > 1049, "{leftmost}");
+
+    let knuth_left = server.post("/api/solve?mode=count&heuristic=leftmost", KNUTH).await.json();
+    assert_eq!(knuth_left["stats"]["nodes"], 7);
+}
+
+#[tokio::test]
+async fn solve_limits_and_the_cap_on_listed_solutions() {
+    let mut config = ServerConfig::default();
+    config.max_listed_solutions = 10;
+    let server = TestServer::start(config).await;
+    let queens = testdata("instances/queens8.dlx");
+
+    let two = server.post("/api/solve?mode=all&limit=2", &queens).await.json();
+    assert_eq!(two["solutions"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        (two["complete"].clone(), two["stop"].clone()),
+        (json!(true), json!("solution-limit"))
+    );
+
+    // No limit asked: the server's cap stops the list, and says the answer is partial.
+    let capped = server.post("/api/solve?mode=all", &queens).await.json();
+    assert_eq!(capped["solutions"].as_array().unwrap().len(), 10);
+    assert_eq!(capped["count"], 10);
+    assert_eq!(
+        (capped["complete"].clone(), capped["stop"].clone()),
+        (json!(false), json!("solution-limit"))
+    );
+    // A limit above the cap is capped too.
+    let above = server.post("/api/solve?mode=all&limit=50", &queens).await.json();
+    assert_eq!(above["count"], 10);
+    assert_eq!(above["complete"], false);
+
+    // Counting lists nothing, so the cap does not apply.
+    let count = server.post("/api/solve?mode=count", &queens).await.json();
+    assert_eq!(count["count"], 92);
+    let count = server.post("/api/solve?mode=count&limit=5", &queens).await.json();
+    assert_eq!((count["count"].clone(), count["complete"].clone()), (json!(5), json!(true)));
+
+    let zero = server.post("/api/solve?mode=all&limit=0", &queens).await.json();
+    assert_eq!(zero["solutions"], json!([]));
+    assert_eq!((zero["count"].clone(), zero["complete"].clone()), (json!(0), json!(true)));
+}
+
+#[tokio::test]
+async fn solve_reads_matrices_and_numbers_rows_as_the_input_does() {
+    let server = server().await;
+    // Row 2 is all zeros: it is left out of the problem but keeps its number.
+    let reply = server.post("/api/solve?mode=all", "3 3\n1 0 0\n0 0 0\n0 1 1\n").await.json();
+    assert_eq!(reply["solutions"], json!([[0, 2]]));
+    let none = server.post("/api/solve?mode=all", "A B C\nA\nB\nA B\n").await.json();
+    assert_eq!(none["solutions"], json!([]));
+    assert_eq!((none["count"].clone(), none["complete"].clone()), (json!(0), json!(true)));
+}
+
+#[tokio::test]
+async fn the_node_budget_answers_what_was_found_so_far() {
+    let mut config = ServerConfig::default();
+    config.max_nodes = 100;
+    let server = TestServer::start(config).await;
+    let reply = server.post("/api/solve?mode=count", endless()).await.json();
+    assert_eq!(reply["complete"], false);
+    assert_eq!(reply["stop"], "node-limit");
+    assert_eq!(reply["stats"]["nodes"], 100);
+    assert!(reply["count"].as_u64().unwrap() > 0, "{reply}");
+
+    let all = server.post("/api/solve?mode=all", testdata("instances/pent6x10.dlx")).await.json();
+    assert_eq!((all["complete"].clone(), all["stop"].clone()), (json!(false), json!("node-limit")));
+
+    let trace = server.post("/api/trace", endless()).await.json();
+    assert_eq!(
+        (trace["complete"].clone(), trace["stop"].clone()),
+        (json!(false), json!("node-limit"))
+    );
+    assert_eq!(trace["events"].as_array().unwrap().last().unwrap()["nodes"], 100);
+}
+
+#[tokio::test]
+async fn the_time_budget_answers_in_time() {
+    let mut config = ServerConfig::default();
+    config.time_limit = Duration::from_millis(200);
+    config.max_nodes = u64::MAX;
+    let server = TestServer::start(config).await;
+    let started = Instant::now();
+    let reply = server.post("/api/solve?mode=count", endless()).await.json();
+    let took = started.elapsed();
+    assert_eq!(reply["complete"], false);
+    assert_eq!(reply["stop"], "time-limit");
+    assert!(reply["count"].as_u64().unwrap() > 0);
+    assert!(reply["stats"]["seconds"].as_f64().unwrap() >= 0.2, "{reply}");
+    assert!(took < Duration::from_secs(5), "answered after {took:?}");
+}
+
+#[tokio::test]
+async fn searches_beyond_the_cap_get_503_and_the_slot_comes_back() {
+    let mut config = ServerConfig::default();
+    config.max_searches = 1;
+    config.queue_wait = Duration::from_millis(100);
+    config.time_limit = Duration::from_secs(3);
+    config.max_nodes = u64::MAX;
+    let server = TestServer::start(config).await;
+    let addr = server.addr;
+    let long = tokio::spawn(async move {
+        request(addr, "POST", "/api/solve?mode=count", &[], endless().as_bytes()).await.unwrap()
+    });
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let busy = server.post("/api/solve", KNUTH).await;
+    let message = busy.error(503);
+    assert!(message.contains("busy"), "{message}");
+    let long = long.await.unwrap().json();
+    assert_eq!(long["stop"], "time-limit");
+    // The slot is free again.
+    assert_eq!(server.post("/api/solve", KNUTH).await.status, 200);
+}
+
+#[tokio::test]
+async fn a_client_that_leaves_cancels_its_search() {
+    let mut config = ServerConfig::default();
+    config.max_searches = 1;
+    config.queue_wait = Duration::from_secs(3);
+    config.time_limit = Duration::from_secs(60);
+    config.max_nodes = u64::MAX;
+    let server = TestServer::start(config).await;
+    let addr = server.addr;
+    // Start an endless count, then hang up.
+    let leaving = tokio::spawn(async move {
+        let _ = tokio::time::timeout(
+            Duration::from_millis(300),
+            request(addr, "POST", "/api/solve?mode=count", &[], endless().as_bytes()),
+        )
+        .await;
+    });
+    leaving.await.unwrap();
+    // The only slot comes back long before the 60 s budget: the search was cancelled.
+    let started = Instant::now();
+    let reply = server.post("/api/solve", KNUTH).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert!(started.elapsed() < Duration::from_secs(3));
+}
+
+#[tokio::test]
+async fn trace_replays_the_search_event_by_event() {
+    let server = server().await;
+    let reply = server.post("/api/trace", KNUTH).await.json();
+    assert_eq!(reply["complete"], true);
+    assert_eq!(reply["stop"], "exhausted");
+    assert_eq!(reply["heuristic"], "mrv");
+    assert_eq!(reply["items"][0], json!({"name": "A", "primary": true}));
+    assert_eq!(reply["options"][3], json!({"index": 3, "label": "A D", "items": [0, 3]}));
+    let events = reply["events"].as_array().unwrap();
+    assert_eq!(
+        events[..4],
+        [
+            json!({"event": "enter", "level": 0, "nodes": 1}),
+            json!({"event": "choose", "level": 0, "item": 0, "name": "A", "len": 2, "nodes": 1}),
+            json!({"event": "cover", "item": 0, "name": "A", "nodes": 1}),
+            json!({"event": "try", "level": 0, "option": 1, "nodes": 1}),
+        ]
+    );
+    let solutions: Vec<&Value> = events.iter().filter(|e| e["event"] == "solution").collect();
+    assert_eq!(solutions.len(), 1);
+    // The options tried when the solution came: rows 4, 1, 5.
+    let solution_at = events.iter().position(|e| e["event"] == "solution").unwrap();
+    let mut tried = Vec::new();
+    for e in &events[..solution_at] {
+        match e["event"].as_str().unwrap() {
+            "try" => {
+                let level = e["level"].as_u64().unwrap() as usize;
+                tried.truncate(level);
+                tried.push(e["option"].as_u64().unwrap());
+            }
+            "backtrack" => tried.truncate(e["level"].as_u64().unwrap() as usize),
+            _ => {}
+        }
+    }
+    assert_eq!(tried, [3, 0, 4]);
+    let last = events.last().unwrap();
+    assert_eq!(last["event"], "backtrack");
+    assert_eq!(last["level"], 0);
+    assert_eq!(last["nodes"], reply["stats"]["nodes"]);
+    assert_eq!(reply["stats"]["nodes"], 6);
+    // Every cover is undone by the end.
+    let covers = events.iter().filter(|e| e["event"] == "cover").count();
+    assert!(covers > 0);
+
+    let leftmost = server.post("/api/trace?heuristic=leftmost", KNUTH).await.json();
+    assert_eq!(leftmost["heuristic"], "leftmost");
+    assert_eq!(leftmost["stats"]["nodes"], 7);
+}
+
+#[tokio::test]
+async fn trace_stops_at_the_event_limit() {
+    let mut config = ServerConfig::default();
+    config.max_trace_events = 10;
+    let server = TestServer::start(config).await;
+    let five = server.post("/api/trace?limit=5", KNUTH).await.json();
+    assert_eq!(five["events"].as_array().unwrap().len(), 5);
+    assert_eq!(
+        (five["complete"].clone(), five["stop"].clone()),
+        (json!(false), json!("event-limit"))
+    );
+    // The request cannot ask for more than the server allows.
+    let capped = server.post("/api/trace?limit=100000", KNUTH).await.json();
+    assert_eq!(capped["events"].as_array().unwrap().len(), 10);
+    assert_eq!(capped["complete"], false);
+}
+
+#[tokio::test]
+async fn parse_gives_the_problem_or_the_parsers_message() {
+    let server = server().await;
+    let reply = server.post("/api/parse", "| a comment\na b | x\na x:red\nb\n").await.json();
+    assert_eq!(
+        reply,
+        json!({
+            "items": [
+                {"name": "a", "primary": true},
+                {"name": "b", "primary": true},
+                {"name": "x", "primary": false},
+            ],
+            "options": [
+                {"index": 0, "label": "a x:red", "items": [0, 2], "colors": [null, "red"]},
+                {"index": 1, "label": "b", "items": [1], "colors": [null]},
+            ],
+        })
+    );
+    let message = server.post("/api/parse", "a b\na z\n").await.error(400);
+    assert_eq!(message, "line 2, column 3: unknown item `z`");
+}
+
+#[tokio::test]
+async fn bad_input_is_a_400_with_the_parsers_message_on_every_endpoint() {
+    let server = server().await;
+    for endpoint in ["/api/parse", "/api/solve", "/api/trace"] {
+        let message = server.post(endpoint, "a b\na z\n").await.error(400);
+        assert_eq!(message, "line 2, column 3: unknown item `z`", "{endpoint}");
+        let message = server.post(endpoint, b"a b\na \xff\xfe b\n").await.error(400);
+        assert_eq!(message, "line 2, column 3: invalid UTF-8", "{endpoint}");
+        let message = server.post(endpoint, "").await.error(400);
+        assert!(message.contains("empty input"), "{endpoint}: {message}");
+        let message = server.post(endpoint, "| only a comment\n\n").await.error(400);
+        assert!(message.contains("empty input"), "{endpoint}: {message}");
+    }
+    for query in [
+        "/api/solve?mode=bogus",
+        "/api/solve?heuristic=random",
+        "/api/solve?limit=-1",
+        "/api/solve?limit=lots",
+        "/api/solve?mdoe=all",
+        "/api/trace?limit=-5",
+        "/api/trace?heuristic=",
+        "/api/trace?mode=all",
+    ] {
+        let message = server.post(query, KNUTH).await.error(400);
+        assert!(message.contains("query string"), "{query}: {message}");
+    }
+}
+
+#[tokio::test]
+async fn hostile_bodies_never_take_the_server_down() {
+    let server = server().await;
+    let mut noise = Vec::new();
+    let mut x: u32 = 12345;
+    for _ in 0..200_000 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        noise.push((x >> 16) as u8);
+    }
+    let long_line = "a".repeat(600 * 1024);
+    let many_items: String = (0..100_001).map(|k| format!("i{k} ")).collect();
+    let bodies: Vec<Vec<u8>> = vec![
+        noise,
+        b"\0\0\0\0".to_vec(),
+        b"\n\n\n".to_vec(),
+        b"|".to_vec(),
+        b"a | b | c\n".to_vec(),
+        b"| x\nx:red\n".to_vec(),
+        b"a\na:\n".to_vec(),
+        b"99999999999999999999 9\n1\n".to_vec(),
+        b"4000000000 4000000000\n1 0\n".to_vec(),
+        b"2 2\n1 0\n".to_vec(),
+        long_line.into_bytes(),
+        many_items.into_bytes(),
+        "é ü ☃\né\n☃ ü\n".as_bytes().to_vec(),
+    ];
+    for body in &bodies {
+        for endpoint in ["/api/parse", "/api/solve?mode=all", "/api/trace"] {
+            let reply = server.post(endpoint, body).await;
+            assert!(
+                reply.status == 200 || reply.status == 400,
+                "{endpoint}: {} {}",
+                reply.status,
+                reply.text()
+            );
+            let _ = reply.json();
+        }
+    }
+    // Still serving.
+    assert_eq!(server.post("/api/solve", KNUTH).await.json()["count"], 1);
+}
+
+#[tokio::test]
+async fn bodies_over_one_megabyte_get_413() {
+    let server = server().await;
+    // A comment line pads a valid problem to exactly the limit: accepted.
+    let mut body = KNUTH.as_bytes().to_vec();
+    body.extend_from_slice(b"|");
+    body.resize(1024 * 1024 - 1, b'x');
+    body.push(b'\n');
+    assert_eq!(body.len(), 1024 * 1024);
+    let reply = server.post("/api/solve", &body).await;
+    assert_eq!(reply.status, 400, "{}", reply.text());
+    assert!(reply.error(400).contains("line longer than"));
+    let mut small = KNUTH.as_bytes().to_vec();
+    for _ in 0..(1024 * 1024 - KNUTH.len()) / 16 {
+        small.extend_from_slice(b"| padding......\n");
+    }
+    assert!(small.len() <= 1024 * 1024);
+    assert_eq!(server.post("/api/solve", &small).await.json()["count"], 1);
+
+    // One byte over: refused, whether the length is declared or streamed in chunks.
+    body.push(b'\n');
+    for endpoint in ["/api/parse", "/api/solve", "/api/trace"] {
+        let message = server.post(endpoint, &body).await.error(413);
+        assert!(message.contains("too large"), "{message}");
+    }
+    let mut chunked = Vec::new();
+    for piece in body.chunks(64 * 1024) {
+        chunked.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
+        chunked.extend_from_slice(piece);
+        chunked.extend_from_slice(b"\r\n");
+    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    let reply =
+        request(server.addr, "POST", "/api/solve", &["Transfer-Encoding: chunked"], &chunked)
+            .await
+            .unwrap();
+    assert!(reply.error(413).contains("too large"));
+    // A huge declared length is refused before anything is read.
+    let reply = request(server.addr, "POST", "/api/solve", &["Content-Length: 99999999999"], b"")
+        .await
+        .unwrap();
+    assert_eq!(reply.status, 413, "{}", reply.text());
+}
+
+#[tokio::test]
+async fn unknown_endpoints_and_methods_answer_json_errors() {
+    let server = server().await;
+    let message = server.post("/api/sudoku", KNUTH).await.error(404);
+    assert!(message.contains("no such endpoint"), "{message}");
+    assert_eq!(server.get("/api").await.status, 404);
+    let reply = server.get("/api/solve").await;
+    assert!(reply.error(405).contains("POST"));
+    assert_eq!(reply.header("allow"), Some("POST"));
+}
+
+#[tokio::test]
+async fn the_page_and_its_modules_are_served_from_the_binary() {
+    let server = server().await;
+    let page = server.get("/").await;
+    assert_eq!(page.status, 200);
+    assert_eq!(page.header("content-type"), Some("text/html; charset=utf-8"));
+    let csp = page.header("content-security-policy").unwrap();
+    assert!(csp.starts_with("default-src 'self'"), "{csp}");
+    let html = page.text();
+    assert!(html.contains("<script type=\"module\" src=\"/assets/js/main.js\">"), "{html}");
+    // Nothing from elsewhere: no absolute URL in any page file but the SVG namespace.
+    for path in [
+        "/assets/style.css",
+        "/assets/js/main.js",
+        "/assets/js/views/registry.js",
+        "/assets/js/views/matrix.js",
+        "/assets/js/views/stepper.js",
+        "/assets/js/views/links.js",
+        "/assets/js/views/build.js",
+        "/assets/icon.svg",
+    ] {
+        let reply = server.get(path).await;
+        assert_eq!(reply.status, 200, "{path}");
+        let text = reply.text().replace("http://www.w3.org/2000/svg", "");
+        assert!(!text.contains("http://") && !text.contains("https://"), "{path} links outside");
+        assert!(!text.contains("@import") && !text.contains("url(http"), "{path}");
+    }
+    assert_eq!(
+        server.get("/assets/js/main.js").await.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    assert_eq!(server.get("/assets/nope.js").await.status, 404);
+    assert_eq!(server.get("/assets/../Cargo.toml").await.status, 404);
+    assert_eq!(server.get("/elsewhere").await.status, 404);
+}

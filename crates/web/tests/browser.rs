@@ -1,0 +1,485 @@
+//! End-to-end tests in Debian's Chromium, driven through chromedriver (WebDriver) with
+//! fantoccini: for each view, its main interaction and an assertion on the page, and a
+//! screenshot under `target/screenshots/`.
+//!
+//! Without `chromium` and `chromedriver` the tests print why and pass, unless `CI` is set:
+//! then they fail (`.ci/run` installs both).
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use dancecard_web::ServerConfig;
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{json, Value};
+use tokio::sync::Semaphore;
+
+use crate::util::{eventually, request, TestServer};
+
+/// One browser at a time: the machine may have two cores, shared with the compiler.
+static BROWSERS: Semaphore = Semaphore::const_new(1);
+
+/// How long the page may take to show something (a loaded machine is slow).
+const PATIENCE: Duration = Duration::from_secs(30);
+
+fn program(var: &str, candidates: &[&str]) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(var) {
+        return Some(PathBuf::from(path));
+    }
+    candidates.iter().map(PathBuf::from).find(|p| p.is_file()).or_else(|| {
+        let path = std::env::var_os("PATH")?;
+        std::env::split_paths(&path)
+            .flat_map(|dir| {
+                candidates
+                    .iter()
+                    .map(move |c| dir.join(Path::new(c).file_name().unwrap_or_default()))
+            })
+            .find(|p| p.is_file())
+    })
+}
+
+fn screenshot_dir() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"));
+    target.join("screenshots")
+}
+
+/// A running chromedriver, in its own process group with the browser it starts; killed,
+/// group and all, when dropped (even when a test fails half-way).
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.0.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.0.wait();
+    }
+}
+
+/// A WebDriver session in a fresh profile.
+struct Session {
+    client: Client,
+    _driver: Driver,
+    _profile: tempfile::TempDir,
+    _turn: tokio::sync::SemaphorePermit<'static>,
+}
+
+impl Session {
+    /// A browser with a viewport of `width` x `height`, or `None` (skip) if Chromium or
+    /// chromedriver is missing and `CI` is not set.
+    async fn open(width: u32, height: u32) -> Option<Session> {
+        let driver = program("CHROMEDRIVER", &["/usr/bin/chromedriver", "chromedriver"]);
+        let chromium = program("CHROMIUM", &["/usr/bin/chromium", "chromium", "chromium-browser"]);
+        let (Some(driver), Some(chromium)) = (driver, chromium) else {
+            let why =
+                "chromium and chromedriver are needed (apt-get install chromium chromium-driver)";
+            if std::env::var_os("CI").is_some() {
+                panic!("CI is set and the browser tests cannot run: {why}");
+            }
+            eprintln!("skipping the browser test: {why}");
+            return None;
+        };
+        let turn = BROWSERS.acquire().await.expect("the semaphore is never closed");
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut command = Command::new(&driver);
+        let _ = command
+            .arg(format!("--port={port}"))
+            .arg("--allowed-ips=127.0.0.1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            let _ = command.process_group(0);
+        }
+        let driver = Driver(
+            command.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", driver.display())),
+        );
+        let profile = tempfile::tempdir().unwrap();
+        let addr = ([127, 0, 0, 1], port).into();
+        let ready = eventually(PATIENCE, || async move {
+            let status = request(addr, "GET", "/status", &[], b"");
+            matches!(tokio::time::timeout(Duration::from_secs(2), status).await, Ok(Ok(r)) if r.status == 200)
+        })
+        .await;
+        assert!(ready, "chromedriver did not answer on port {port}");
+        let mut caps = serde_json::Map::new();
+        let _ = caps.insert("browserName".into(), json!("chrome"));
+        let _ = caps.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": chromium,
+                "args": [
+                    "--headless=new",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-background-networking",
+                    "--disable-dev-shm-usage",
+                    "--no-first-run",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--hide-scrollbars",
+                    format!("--window-size={width},{height}"),
+                    format!("--user-data-dir={}", profile.path().display()),
+                ],
+            }),
+        );
+        let client = ClientBuilder::new(HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{port}"))
+            .await
+            .unwrap_or_else(|e| panic!("cannot open a Chromium session: {e}"));
+        client.set_window_size(width, height).await.unwrap();
+        // The window includes the browser's own frame: grow it until the viewport (what the
+        // page sees) has the asked size.
+        let inner = client
+            .execute("return [window.innerWidth, window.innerHeight];", vec![])
+            .await
+            .unwrap();
+        let (w, h) = (inner[0].as_u64().unwrap() as u32, inner[1].as_u64().unwrap() as u32);
+        client.set_window_size(2 * width - w.min(width), 2 * height - h.min(height)).await.unwrap();
+        Some(Session { client, _driver: driver, _profile: profile, _turn: turn })
+    }
+
+    async fn goto(&self, url: &str) {
+        self.client.goto(url).await.unwrap();
+    }
+
+    /// Evaluates a JavaScript expression in the page.
+    async fn js(&self, expr: &str) -> Value {
+        self.client.execute(&format!("return ({expr});"), vec![]).await.unwrap()
+    }
+
+    /// Waits until a JavaScript expression is true; fails with `what` if it never is.
+    async fn until(&self, expr: &str, what: &str) {
+        let ok = eventually(PATIENCE, || async { self.js(expr).await == json!(true) }).await;
+        if !ok {
+            let banner = self.js("document.getElementById('error').textContent").await;
+            panic!("{what}: `{expr}` never became true (error banner: {banner})");
+        }
+    }
+
+    async fn click(&self, css: &str) {
+        let element =
+            self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}"));
+        element.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    async fn text(&self, css: &str) -> String {
+        self.client.find(Locator::Css(css)).await.unwrap().text().await.unwrap()
+    }
+
+    async fn key(&self, key: Key) {
+        self.client.find(Locator::Css("body")).await.unwrap().send_keys(&key).await.unwrap();
+    }
+
+    async fn shot(&self, name: &str) {
+        // Let transitions (a node falling out of the list) finish.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let png = self.client.screenshot().await.unwrap();
+        let dir = screenshot_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{name}.png"));
+        std::fs::write(&path, png).unwrap();
+        eprintln!("screenshot: {}", path.display());
+    }
+
+    /// No error banner, and nothing wider than the viewport (narrow screens scroll inside the
+    /// matrices, never the page sideways).
+    async fn page_is_sound(&self) {
+        assert_eq!(
+            self.js("document.getElementById('error').hidden").await,
+            json!(true),
+            "{}",
+            self.js("document.getElementById('error').textContent").await
+        );
+        let overflow = self.js("document.documentElement.scrollWidth - window.innerWidth").await;
+        assert!(overflow.as_i64().unwrap() <= 0, "the page scrolls sideways by {overflow} px");
+    }
+
+    async fn close(self) {
+        let _ = self.client.clone().close().await;
+    }
+}
+
+/// Opens the app in a browser at `path`, or `None` to skip (see [`Session::open`]).
+async fn start(width: u32, height: u32, path: &str) -> Option<(Session, TestServer)> {
+    let session = Session::open(width, height).await?;
+    let server = TestServer::start(ServerConfig::default()).await;
+    session.goto(&server.url(path)).await;
+    Some((session, server))
+}
+
+const ALL_GREEN: &str = "(() => { const c = [...document.querySelectorAll('#view-matrix tfoot td.count')]; \
+                         return c.length === 7 && c.every((td) => td.classList.contains('ok')); })()";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn matrix_rows_1_4_5_make_every_column_green() {
+    let Some((s, _server)) = start(1280, 800, "/#matrix").await else { return };
+    s.until(
+        "document.querySelectorAll('#view-matrix table.pick tbody tr').length === 6",
+        "Knuth's six rows",
+    )
+    .await;
+    s.until(
+        "document.querySelectorAll('#view-matrix tfoot td.count.zero').length === 7",
+        "all grey",
+    )
+    .await;
+    for row in [1, 4, 5] {
+        s.click(&format!("#view-matrix tr[data-row=\"{row}\"] button")).await;
+    }
+    s.until(ALL_GREEN, "rows 1, 4, 5 make every column green").await;
+    let status = s.text("#view-matrix .status").await;
+    assert!(status.contains("Exact cover! Rows 1, 4 and 5"), "{status}");
+    s.page_is_sound().await;
+    s.shot("1-matrix-exact-cover").await;
+
+    // Drop row 4 (A D): A and D go grey. Add row 2 (A D G): G is covered twice, red.
+    s.click("#view-matrix tr[data-row=\"4\"] button").await;
+    s.until(
+        "document.querySelector('#view-matrix td[data-item=\"A\"]').classList.contains('zero')",
+        "A grey",
+    )
+    .await;
+    s.click("#view-matrix tr[data-row=\"2\"] button").await;
+    s.until(
+        "document.querySelector('#view-matrix td[data-item=\"G\"]').classList.contains('over')",
+        "G red",
+    )
+    .await;
+    let status = s.text("#view-matrix .status").await;
+    assert!(status.contains("column G covered more than once"), "{status}");
+
+    // The engine lists every solution: one, found in 6 nodes.
+    s.click("#view-matrix .toolbar button.primary").await;
+    s.until("document.querySelector('#view-matrix .results .summary')?.textContent.includes('1 solution in 6 search nodes')", "the engine's list").await;
+    s.click("#view-matrix ol.solutions button").await;
+    s.until(ALL_GREEN, "showing the solution selects rows 1, 4, 5").await;
+    s.shot("1-matrix-solutions").await;
+
+    // The unsolvable preset: column C stays grey whatever is chosen; the engine finds nothing.
+    let select = s.client.find(Locator::Css("#view-matrix .toolbar select")).await.unwrap();
+    select.select_by_value("unsolvable").await.unwrap();
+    s.until(
+        "document.querySelectorAll('#view-matrix table.pick tbody tr').length === 3",
+        "three rows",
+    )
+    .await;
+    for row in [1, 2] {
+        s.click(&format!("#view-matrix tr[data-row=\"{row}\"] button")).await;
+    }
+    s.until(
+        "document.querySelector('#view-matrix td[data-item=\"C\"]').classList.contains('zero')",
+        "C grey",
+    )
+    .await;
+    s.click("#view-matrix .toolbar button.primary").await;
+    s.until("document.querySelector('#view-matrix .results .summary')?.textContent.includes('No exact cover exists')", "no solution").await;
+    s.shot("1-matrix-unsolvable").await;
+
+    // A matrix typed by the reader, with a mistake: the parser's message, with its place.
+    s.click("#view-matrix details.editor summary").await;
+    let _ = s.js("(() => { document.querySelector('#view-matrix textarea').value = 'a b\\na z\\n'; return true; })()").await;
+    s.click("#view-matrix details.editor button").await;
+    s.until("document.querySelector('#view-matrix .status').textContent.includes('line 2, column 3: unknown item')", "the parser's message").await;
+    let _ = s.js("(() => { document.querySelector('#view-matrix textarea').value = 'x y\\nx y\\nx\\n'; return true; })()").await;
+    s.click("#view-matrix details.editor button").await;
+    s.until(
+        "document.querySelectorAll('#view-matrix table.pick tbody tr').length === 2",
+        "the reader's matrix",
+    )
+    .await;
+    s.page_is_sound().await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stepper_replays_the_engine_to_the_solution() {
+    let Some((s, _server)) = start(1280, 800, "/#stepper").await else { return };
+    // Both heuristics' node counts, side by side.
+    s.until("document.querySelector('#view-stepper .count-box[data-heuristic=\"mrv\"] .big')?.textContent === '6 nodes'", "S heuristic count").await;
+    let leftmost = s.text("#view-stepper .count-box[data-heuristic=\"leftmost\"] .big").await;
+    assert_eq!(leftmost, "7 nodes");
+    s.page_is_sound().await;
+    s.shot("2-stepper-start").await;
+
+    // Step with the keyboard until the first solution.
+    let mut steps = 0;
+    while s.text("#view-stepper dd.solutions-count").await != "1" {
+        s.key(Key::Right).await;
+        steps += 1;
+        assert!(steps < 200, "no solution after {steps} steps");
+    }
+    let event = s.text("#view-stepper .event").await;
+    assert!(event.contains("Solution! Rows 1, 4 and 5"), "{event}");
+    let rows = s.js("[...document.querySelectorAll('#view-stepper tr.trying, #view-stepper tr.in-solution')].map((r) => r.dataset.row).sort().join(',')").await;
+    assert_eq!(rows, json!("1,4,5"));
+    s.shot("2-stepper-solution").await;
+
+    // One step back leaves the solution; the end is the end of the search, after 6 nodes.
+    s.key(Key::Left).await;
+    s.until(
+        "document.querySelector('#view-stepper dd.solutions-count').textContent === '0'",
+        "one step back",
+    )
+    .await;
+    s.key(Key::End).await;
+    s.until(
+        "document.querySelector('#view-stepper .event').textContent.includes('the search is over')",
+        "the end",
+    )
+    .await;
+    assert_eq!(s.text("#view-stepper dd.nodes").await, "6");
+
+    // The leftmost rule: the same solution after 7 nodes.
+    s.click("#view-stepper input[value=\"leftmost\"]").await;
+    s.until(
+        "document.querySelector('#view-stepper .where').textContent.startsWith('event 0 of')",
+        "reset on switch",
+    )
+    .await;
+    s.click("#view-stepper .player button.play").await;
+    s.until(
+        "document.querySelector('#view-stepper dd.solutions-count').textContent === '1'",
+        "play reaches the solution",
+    )
+    .await;
+    s.click("#view-stepper .player button.play").await;
+    s.key(Key::End).await;
+    s.until(
+        "document.querySelector('#view-stepper dd.nodes').textContent === '7'",
+        "7 nodes with leftmost",
+    )
+    .await;
+    s.page_is_sound().await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn link_dance_restores_only_the_last_removed_node() {
+    let Some((s, _server)) = start(1280, 800, "/#links").await else { return };
+    s.until("document.querySelectorAll('#view-links button.node').length === 6", "the list").await;
+    let state = |k: u32| {
+        format!("document.querySelector('#view-links button[data-node=\"{k}\"]').dataset.state")
+    };
+    s.click("#view-links button[data-node=\"2\"]").await;
+    s.click("#view-links button[data-node=\"4\"]").await;
+    s.until(&format!("{} === 'removed' && {} === 'removed'", state(2), state(4)), "two nodes out")
+        .await;
+    s.shot("3-links-two-removed").await;
+
+    // Node 2 cannot come back before node 4, and the page says why.
+    s.click("#view-links button[data-node=\"2\"]").await;
+    let message = s.text("#view-links .status").await;
+    assert!(message.contains("Node 2 cannot come back yet"), "{message}");
+    assert!(message.contains("restore node 4 first"), "{message}");
+    assert!(message.contains("last in, first out"), "{message}");
+    assert_eq!(s.js(&state(2)).await, json!("removed"));
+    s.shot("3-links-refused").await;
+
+    s.click("#view-links button[data-node=\"4\"]").await;
+    s.until(&format!("{} === 'in'", state(4)), "node 4 back").await;
+    // The keyboard: U restores the last removed node.
+    s.client.find(Locator::Css("body")).await.unwrap().send_keys("u").await.unwrap();
+    s.until(&format!("{} === 'in'", state(2)), "node 2 back").await;
+    // The list is whole again: next links go 0 -> 1 -> ... -> 5 -> 0.
+    let ring = s.js("[...document.querySelectorAll('#view-links table.pointers tbody tr')].map((r) => r.lastElementChild.textContent).join(' ')").await;
+    assert_eq!(ring, json!("1 2 3 4 5 root"));
+    s.page_is_sound().await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn build_links_then_cover_and_uncover_a_column() {
+    let Some((s, _server)) = start(1280, 800, "/#build").await else { return };
+    s.until(
+        "document.querySelector('#view-build .where')?.textContent === 'step 0 of 21'",
+        "21 steps",
+    )
+    .await;
+    // Build: root, 3 headers, 4 rows of nodes, 4 horizontal rings, 3 vertical rings.
+    for _ in 0..15 {
+        s.key(Key::Right).await;
+    }
+    s.until(
+        "document.querySelectorAll('#view-build svg g.el').length === 11",
+        "root, 3 headers, 7 nodes",
+    )
+    .await;
+    let lens = s.js("[...document.querySelectorAll('#view-build svg text.len')].map((t) => t.textContent).join(',')").await;
+    assert_eq!(lens, json!("len 2,len 3,len 2"));
+    s.page_is_sound().await;
+    s.shot("4-build-built").await;
+
+    // cover(A), the column the engine chooses first: its header leaves the ring, then rows 1
+    // and 3 leave columns C and B.
+    s.key(Key::Right).await;
+    s.until(
+        "document.querySelector('#view-build g.header[data-name=\"A\"]').classList.contains('out')",
+        "header A out",
+    )
+    .await;
+    let code = s.js("[...document.querySelectorAll('#view-build pre.code .line.current')].map((l) => l.textContent).join('\\n')").await;
+    let code = code.as_str().unwrap();
+    assert!(code.contains("c.right.left = c.left"), "{code}");
+    s.key(Key::Right).await;
+    s.key(Key::Right).await;
+    s.until("document.querySelectorAll('#view-build g.node.out').length === 2", "two nodes out")
+        .await;
+    let lens = s.js("[...document.querySelectorAll('#view-build svg text.len')].map((t) => t.textContent).join(',')").await;
+    assert_eq!(lens, json!("len 2,len 2,len 1"));
+    s.shot("4-build-covered").await;
+
+    s.key(Key::End).await;
+    s.until("document.querySelector('#view-build .event').textContent.includes('back exactly as built')", "uncovered").await;
+    assert_eq!(s.js("document.querySelectorAll('#view-build g.out').length").await, json!(0));
+    s.page_is_sound().await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_view_fits_a_phone() {
+    let Some((s, _server)) = start(390, 844, "/#matrix").await else { return };
+    assert_eq!(s.js("[window.innerWidth, window.innerHeight]").await, json!([390, 844]));
+    let views = [
+        ("matrix", "document.querySelectorAll('#view-matrix table.pick tbody tr').length === 6"),
+        ("stepper", "document.querySelectorAll('#view-stepper .count-box').length === 2"),
+        ("links", "document.querySelectorAll('#view-links button.node').length === 6"),
+        ("build", "document.querySelector('#view-build .where')?.textContent === 'step 0 of 21'"),
+    ];
+    for (n, (view, ready)) in views.iter().enumerate() {
+        // The number keys open the sections.
+        s.key(Key::Escape).await;
+        s.client
+            .find(Locator::Css("body"))
+            .await
+            .unwrap()
+            .send_keys(&(n + 1).to_string())
+            .await
+            .unwrap();
+        s.until(&format!("location.hash === '#{view}'"), "the number key").await;
+        s.until(ready, view).await;
+        if *view == "matrix" {
+            for row in [1, 4, 5] {
+                s.click(&format!("#view-matrix tr[data-row=\"{row}\"] button")).await;
+            }
+            s.until(ALL_GREEN, "all green on a phone").await;
+        }
+        if *view == "links" {
+            s.click("#view-links button[data-node=\"3\"]").await;
+        }
+        if *view == "build" {
+            for _ in 0..16 {
+                s.key(Key::Right).await;
+            }
+        }
+        s.page_is_sound().await;
+        s.shot(&format!("narrow-{}-{view}", n + 1)).await;
+    }
+    s.close().await;
+}
