@@ -10,7 +10,8 @@
 //!   `solutions` (a lazy iterator, [`problem::PySolutions`]) and `stats`;
 //! - `sudoku_search` ([`sudoku::sudoku_search`]) under `dancecard.sudoku`;
 //! - the models ([`models`]): `tile` and its `Tiling`, `queens_*` under `dancecard.queens`,
-//!   `target_sudoku`.
+//!   `target_sudoku`;
+//! - `slide_solve` ([`slide::slide_solve`]) under `dancecard.slide`.
 //!
 //! Every search releases the GIL and can be stopped by Ctrl-C ([`interrupt`]); bad input
 //! raises `ValueError` with the parser's message (its line and column for problem text).
@@ -24,6 +25,7 @@
 mod interrupt;
 mod models;
 mod problem;
+mod slide;
 mod sudoku;
 
 use pyo3::prelude::*;
@@ -44,5 +46,6 @@ fn dancecard_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(models::queens_solutions, m)?)?;
     m.add_function(wrap_pyfunction!(models::queens_problem, m)?)?;
     m.add_function(wrap_pyfunction!(models::target_sudoku, m)?)?;
+    m.add_function(wrap_pyfunction!(slide::slide_solve, m)?)?;
     Ok(())
 }

@@ -12,6 +12,7 @@ Python values, hands out solutions as lists of option numbers, and wraps the puz
 - :mod:`dancecard.queens`: count and list N-queens solutions.
 - :func:`tile`: polyomino tilings of a board (a :class:`Tiling`, to count and list).
 - :func:`target_sudoku`: the sudoku completion of maximum weighted score.
+- :mod:`dancecard.slide`: sliding-tile puzzles solved optimally (IDA* and others).
 
 Every search releases the GIL, and Ctrl-C (``KeyboardInterrupt``) stops it within a fraction
 of a second. Bad input raises ``ValueError`` (for problem text, :class:`DlxParseError`, with
@@ -30,7 +31,7 @@ Example: Knuth's toy problem has exactly one solution.
 1
 """
 
-from . import queens, sudoku
+from . import queens, slide, sudoku
 from ._native import (
     DlxParseError,
     Problem,
@@ -50,6 +51,7 @@ __all__ = [
     "Tiling",
     "__version__",
     "queens",
+    "slide",
     "sudoku",
     "target_sudoku",
     "tile",

@@ -203,3 +203,13 @@ def queens_solutions(n: int) -> SolutionIterator:
 
 def queens_problem(n: int) -> Problem:
     """The exact cover model of N-queens (see :mod:`dancecard.queens`)."""
+
+def slide_solve(
+    state: Union[str, Iterable[int], Iterable[Iterable[int]]],
+    goal: str = "blank-first",
+    heuristic: str = "linear-conflict",
+    algorithm: str = "ida",
+    max_nodes: Optional[int] = None,
+) -> Optional[Tuple[int, str, List[int], int, int]]:
+    """Solves a sliding-tile position (see :mod:`dancecard.slide`): ``(length, moves, tiles,
+    expanded, generated)``, or ``None`` if the goal cannot be reached."""
