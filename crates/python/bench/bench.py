@@ -16,7 +16,10 @@ the ratio is measured on that identical work, and the pure-Python time of the wh
 extrapolated from it (printed as such). With --quick, the budget is smaller and each
 measurement is taken once.
 
-Usage: python bench/bench.py [--quick] [--full] [--nodes N] [--repeat R]
+Times are wall-clock, or CPU time of the process with --cpu (steadier when other jobs share
+the machine; the two-thread runs are then skipped).
+
+Usage: python bench/bench.py [--quick] [--full] [--cpu] [--nodes N] [--repeat R]
 """
 
 import argparse
@@ -158,24 +161,32 @@ def dominoes(rows, cols):
     return names, [[number[t] for t in o] for o in options]
 
 
+def clock():
+    """The time to measure: CPU seconds of the process (all its threads) with --cpu, else
+    wall-clock seconds."""
+    return time.process_time() if CPU else time.perf_counter()
+
+
+CPU = False
+
+
 def pure_python(names, options, budget=None):
-    """(solutions or None if the budget ran out, nodes, seconds)."""
+    """(solutions or None if the budget ran out, nodes)."""
     dlx = ArrayDLX(len(names), options)
     dlx.budget = budget
-    started = time.perf_counter()
     try:
         solutions = dlx.count()
     except Budget:
         solutions = None
-    return solutions, dlx.nodes, time.perf_counter() - started
+    return solutions, dlx.nodes
 
 
 def best_of(repeat, fn):
     times = []
     for _ in range(repeat):
-        started = time.perf_counter()
+        started = clock()
         result = fn()
-        times.append(time.perf_counter() - started)
+        times.append(clock() - started)
     return result, min(times)
 
 
@@ -193,27 +204,33 @@ def main():
     parser.add_argument("--full", action="store_true", help="run pure Python on all of pent6x10")
     parser.add_argument("--nodes", type=int, help="pure-Python node budget on pent6x10")
     parser.add_argument("--repeat", type=int, help="runs of each measurement (best is kept)")
+    parser.add_argument("--cpu", action="store_true",
+                        help="measure CPU time instead of wall time (steadier on a busy "
+                        "machine; not for the two-thread runs, whose CPU time adds up)")
     args = parser.parse_args()
+    global CPU
+    CPU = args.cpu
     repeat = args.repeat or (1 if args.quick else 3)
     budget = args.nodes or (20_000 if args.quick else 200_000)
 
     print(f"dancecard {dancecard.__version__}, Python {platform.python_version()}, "
-          f"{platform.machine()}; best of {repeat}")
+          f"{platform.machine()}; best of {repeat}; {'CPU' if CPU else 'wall-clock'} time")
     print()
 
     # 6x8 dominoes: both searches in full.
     names, options = dominoes(6, 8)
-    (py_count, py_nodes, _), py_time = best_of(repeat, lambda: pure_python(names, options))
+    (py_count, py_nodes), py_time = best_of(repeat, lambda: pure_python(names, options))
     problem = package_problem(names, options)
     dc_count, dc_time = best_of(repeat, problem.count)
     assert py_count == dc_count == 167_089, (py_count, dc_count)
     assert py_nodes == problem.stats.nodes, (py_nodes, problem.stats.nodes)
-    _, dc2_time = best_of(repeat, lambda: problem.count(threads=2))
+    _, dc2_time = best_of(repeat, lambda: problem.count(threads=2)) if not CPU else (0, 0)
     _, iter_time = best_of(repeat, lambda: sum(1 for _ in problem.solutions()))
     print(f"6x8 dominoes: {dc_count} solutions, {py_nodes} nodes")
     print(f"  pure-Python array DLX        {fmt(py_time):>12}")
     print(f"  dancecard count()            {fmt(dc_time):>12}   {py_time / dc_time:6.0f}x faster")
-    print(f"  dancecard count(threads=2)   {fmt(dc2_time):>12}   {py_time / dc2_time:6.0f}x faster")
+    if dc2_time:
+        print(f"  dancecard count(threads=2)   {fmt(dc2_time):>12}   {py_time / dc2_time:6.0f}x faster")
     print(f"  dancecard solutions() loop   {fmt(iter_time):>12}   {py_time / iter_time:6.0f}x faster"
           "  (every solution as a Python list)")
     print()
@@ -224,15 +241,15 @@ def main():
     dc_count, dc_time = best_of(repeat, problem.count)
     total_nodes = problem.stats.nodes
     assert dc_count == 9356, dc_count
-    _, dc2_time = best_of(repeat, lambda: problem.count(threads=2))
+    _, dc2_time = best_of(repeat, lambda: problem.count(threads=2)) if not CPU else (0, 0)
     print(f"pent6x10: {dc_count} solutions, {total_nodes} nodes")
     if args.full:
-        (py_count, py_nodes, py_time), _ = best_of(1, lambda: pure_python(names, options))
+        (py_count, py_nodes), py_time = best_of(1, lambda: pure_python(names, options))
         assert (py_count, py_nodes) == (dc_count, total_nodes), (py_count, py_nodes)
         label = "measured"
     else:
         # The same first `budget` nodes in both, then scale dancecard's full time by the ratio.
-        (_, py_nodes, py_part), _ = best_of(1, lambda: pure_python(names, options, budget))
+        (_, py_nodes), py_part = best_of(1, lambda: pure_python(names, options, budget))
         _, dc_part = best_of(repeat, lambda: problem.count(max_nodes=py_nodes))
         assert problem.stats.nodes == py_nodes, (problem.stats.nodes, py_nodes)
         ratio = py_part / dc_part
@@ -242,7 +259,8 @@ def main():
         label = "extrapolated"
     print(f"  pure-Python array DLX        {fmt(py_time):>12}   ({label})")
     print(f"  dancecard count()            {fmt(dc_time):>12}   {py_time / dc_time:6.0f}x faster")
-    print(f"  dancecard count(threads=2)   {fmt(dc2_time):>12}   {py_time / dc2_time:6.0f}x faster")
+    if dc2_time:
+        print(f"  dancecard count(threads=2)   {fmt(dc2_time):>12}   {py_time / dc2_time:6.0f}x faster")
     return 0
 
 
