@@ -211,6 +211,7 @@ impl PyTiling {
         Ok(self.tiling.render(&self.answer(&solution)?))
     }
 
+    /// The number of tilings (`threads`: 0 for one per core).
     #[pyo3(signature = (threads = 1))]
     fn count(&self, py: Python<'_>, threads: usize) -> PyResult<u128> {
         self.problem.get().count(py, threads, "mrv", None, None)

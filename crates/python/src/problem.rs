@@ -119,7 +119,11 @@ fn record(last: &LastStats, stats: PyStats) {
     *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(stats);
 }
 
-/// An exact cover problem: `dancecard.Problem`.
+/// An exact cover problem: `dancecard.Problem(primary, secondary=None, options=None)`.
+///
+/// Items are names (a string is split at whitespace); each option is a list of item names or
+/// one string of names, `x:red` giving secondary item `x` the color `red`. Options are
+/// numbered from 0 in the order given, and solutions are lists of these numbers.
 #[pyclass(frozen, module = "dancecard", name = "Problem")]
 #[derive(Debug)]
 pub(crate) struct PyProblem {
@@ -244,6 +248,8 @@ impl PyProblem {
         Ok(PyProblem::from_problem(b.build()))
     }
 
+    /// A problem in Knuth's DLX format (`str` or `bytes`); `DlxParseError` (a `ValueError`)
+    /// names the line and column of bad input.
     #[staticmethod]
     fn from_dlx(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
         let bytes = text_bytes(text).ok_or_else(|| {
@@ -254,6 +260,8 @@ impl PyProblem {
         Ok(PyProblem::from_document(doc, n))
     }
 
+    /// A problem from a 0/1 matrix: rows of 0/1 values, or the text format (`n m`, then `n`
+    /// rows). Columns are primary items `"1"`, `"2"`...; option `r` is row `r` (from 0).
     #[staticmethod]
     fn from_matrix(py: Python<'_>, rows: &Bound<'_, PyAny>) -> PyResult<Self> {
         if let Some(bytes) = text_bytes(rows) {
@@ -329,16 +337,19 @@ impl PyProblem {
         write_dlx(&self.problem)
     }
 
+    /// The primary items' names, in order.
     #[getter]
     fn primary(&self) -> Vec<String> {
         self.item_names(dancecard_engine::ItemKind::Primary)
     }
 
+    /// The secondary items' names, in order.
     #[getter]
     fn secondary(&self) -> Vec<String> {
         self.item_names(dancecard_engine::ItemKind::Secondary)
     }
 
+    /// Each option as text (`a b x:red`), by number (`""` for a matrix row of zeros).
     #[getter]
     fn options(&self) -> Vec<String> {
         let mut out = vec![String::new(); self.given];
@@ -348,6 +359,7 @@ impl PyProblem {
         out
     }
 
+    /// The counters of the last search (`None` before any).
     #[getter]
     fn stats(&self) -> Option<PyStats> {
         *self.last.lock().unwrap_or_else(|e| e.into_inner())
@@ -374,6 +386,8 @@ impl PyProblem {
         ids.is_some_and(|ids| self.problem.verify(&ids).is_ok())
     }
 
+    /// The first solution in search order, or `None`. `heuristic`: `"mrv"` (the item with
+    /// the fewest options, as Knuth's DLX1) or `"leftmost"`.
     #[pyo3(signature = (heuristic = "mrv"))]
     fn first(&self, py: Python<'_>, heuristic: &str) -> PyResult<Option<Vec<usize>>> {
         let cancel = Arc::new(AtomicBool::new(false));
@@ -394,6 +408,8 @@ impl PyProblem {
         Ok(found.map(|s| PyProblem::numbers(&self.index, &s)))
     }
 
+    /// The number of solutions. `threads`: 0 for one per core. With `max_nodes` or
+    /// `time_limit` (seconds) the count may be a lower bound: see `stats.complete`.
     #[pyo3(signature = (threads = 1, heuristic = "mrv", max_nodes = None, time_limit = None))]
     pub(crate) fn count(
         &self,
@@ -433,6 +449,7 @@ impl PyProblem {
         Ok(outcome.solutions)
     }
 
+    /// All solutions (at most `limit`) as a lazy iterator: each `next` resumes the search.
     #[pyo3(signature = (limit = None, heuristic = "mrv"))]
     fn solutions(&self, limit: Option<u128>, heuristic: &str) -> PyResult<PySolutions> {
         let config = Config {
