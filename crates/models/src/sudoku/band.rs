@@ -222,6 +222,24 @@ mod lanes {
         }
     }
 
+    /// For each 16-byte chunk of `cells` (offset, mask): the bytes that are not 0.
+    #[inline(always)]
+    pub(super) fn nonzero(cells: &[u8; 96]) -> [(usize, u32); 6] {
+        let mut out = [(0, 0); 6];
+        for (k, (chunk, o)) in cells.chunks_exact(16).zip(&mut out).enumerate() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of the x86_64 baseline; `chunk` is 16 bytes.
+            let mask = unsafe {
+                let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) as u32 ^ 0xFFFF
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let mask = chunk.iter().enumerate().fold(0, |m, (i, &c)| m | u32::from(c != 0) << i);
+            *o = (16 * k, mask);
+        }
+        out
+    }
+
     /// Cells with at least one and at least two candidates.
     #[inline(always)]
     pub(super) fn one_two(row: &[u32; LANES]) -> (u32, u32) {
@@ -303,10 +321,9 @@ struct State {
     f: [[u32; LANES]; 3],
     /// Unplaced cells of each band (the fourth word stays 0).
     unsolved: [u32; 4],
-    /// Words changed since their last band update: bit `16 b + d`.
+    /// Words changed since their last band update (bit `16 b + d`): set before a
+    /// propagation, which keeps its own copy.
     dirty: u64,
-    /// Words updated since the last stack pass (same bits).
-    touched: u64,
 }
 
 /// A contradiction: the current branch has no solution.
@@ -318,27 +335,44 @@ type Step = Result<(), Dead>;
 const WORDS: u64 = 0x1FF | 0x1FF << 16 | 0x1FF << 32;
 
 impl State {
-    /// The state of a grid's givens (not yet propagated: every word is dirty).
-    fn new(values: &[u8]) -> State {
-        let mut given = [0u32; 3];
+    /// The state of a grid's givens, placed (their peers lose the digit, their cells the
+    /// other digits) but not propagated: every word is dirty. `None` if two givens clash.
+    fn new(values: &[u8]) -> Option<State> {
+        let mut cells = [0u8; 96];
+        cells[..81].copy_from_slice(&values[..81]);
+        let mut given = [0u32; 4];
         let mut own = [[0u32; LANES]; 3];
-        let mut keep = [[BAND; LANES]; 3];
-        for (i, &v) in values.iter().enumerate().take(81) {
-            if v == 0 || v > 9 {
-                continue;
+        let mut peers = [[0u32; LANES]; 3];
+        let mut cols = [0u32; LANES];
+        let mut clash = 0;
+        for (base, mut mask) in lanes::nonzero(&cells) {
+            while mask != 0 {
+                let i = base + mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let b = usize::from(i >= 27) + usize::from(i >= 54);
+                let p = i - 27 * b;
+                // Grid values are at most 9 (the mask keeps the index in bounds regardless).
+                let d = usize::from(cells[i] - 1) & (LANES - 1);
+                let (bit, col) = (1 << p, 1 << (p % 9));
+                clash |= (own[b][d] & PEERS[p]) | (cols[d] & col);
+                own[b][d] |= bit;
+                peers[b][d] |= PEERS[p];
+                cols[d] |= col;
+                given[b] |= bit;
             }
-            let (b, p, d) = (i / 27, i % 27, usize::from(v) - 1);
-            given[b] |= 1 << p;
-            own[b][d] |= 1 << p;
-            keep[b][d] &= RESTRICT[p];
+        }
+        if clash != 0 {
+            return None;
         }
         let mut f = [[0u32; LANES]; 3];
+        let mut unsolved = [0u32; 4];
         for b in 0..3 {
+            unsolved[b] = BAND & !given[b];
             for d in 0..9 {
-                f[b][d] = ((BAND & !given[b]) | own[b][d]) & keep[b][d];
+                f[b][d] = (unsolved[b] & !peers[b][d] & !(cols[d] * COL0)) | own[b][d];
             }
         }
-        State { f, unsolved: [BAND, BAND, BAND, 0], dirty: WORDS, touched: 0 }
+        Some(State { f, unsolved, dirty: WORDS })
     }
 
     /// Word `i` = `16 b + d`, `f[b][d]`.
@@ -362,7 +396,7 @@ impl State {
     /// must contain a permutation matrix (one per row and box), and a row left with one
     /// unplaced cell places it.
     #[inline(always)]
-    fn update(&mut self, i: usize) -> Step {
+    fn update(&mut self, i: usize, dirty: &mut u64) -> Step {
         let a = self.get(i);
         let s = usize::from(ROWBOX[(a & 0x1FF) as usize])
             | usize::from(ROWBOX[((a >> 9) & 0x1FF) as usize]) << 3
@@ -379,7 +413,7 @@ impl State {
             | u32::from(SINGLE[((u >> 9) & 0x1FF) as usize]) << 9
             | u32::from(SINGLE[((u >> 18) & 0x1FF) as usize]) << 18;
         if singles != 0 {
-            self.place(i, a, singles);
+            self.place(i, a, singles, dirty);
         }
         Ok(())
     }
@@ -388,7 +422,7 @@ impl State {
     /// update): removes them from the other digits and their columns from the digit's
     /// other bands.
     #[inline(always)]
-    fn place(&mut self, i: usize, a: u32, s: u32) {
+    fn place(&mut self, i: usize, a: u32, s: u32, dirty: &mut u64) {
         let b = i >> 4;
         debug_assert!(b < 3);
         // SAFETY: `b < 3` (see `get`).
@@ -406,14 +440,13 @@ impl State {
             hit |= u64::from(old & cols != 0) << (16 * k);
         }
         self.set(i, a);
-        let dirty = u64::from(had) << (i - d) | hit << d;
-        self.dirty |= dirty & !(1 << i);
+        *dirty |= (u64::from(had) << (i - d) | hit << d) & !(1 << i);
     }
 
     /// Naked singles: restricts the row of each cell left with one candidate to that cell
     /// (its band update places it). Returns whether there was one.
     #[inline(always)]
-    fn naked_singles(&mut self) -> Result<bool, Dead> {
+    fn naked_singles(&mut self, dirty: &mut u64) -> Result<bool, Dead> {
         let mut bad = 0;
         let mut any = 0;
         let mut n = [0u32; 3];
@@ -441,19 +474,19 @@ impl State {
                 }
                 let i = 16 * b + digits.trailing_zeros() as usize;
                 self.set(i, self.get(i) & RESTRICT[p]);
-                self.dirty |= 1 << i;
+                *dirty |= 1 << i;
             }
         }
         Ok(true)
     }
 
     /// Stack propagation for the digits of the words updated since the last call: the
-    /// digit's mini-columns (column x band) in each stack must contain a permutation matrix,
-    /// and a column left with one unplaced cell places it. Returns whether a word changed.
+    /// digit's mini-columns (column x band) in each stack must contain a permutation matrix.
+    /// (A column left with one cell needs no check of its own: the permutation confines the
+    /// digit's box in that stack to the column, and the band update places it.) Returns
+    /// whether a word changed.
     #[inline(always)]
-    fn stacks(&mut self) -> Result<bool, Dead> {
-        let t = self.touched;
-        self.touched = 0;
+    fn stacks(&mut self, t: u64, dirty: &mut u64) -> Result<bool, Dead> {
         let mut digits = (t | t >> 16 | t >> 32) & 0x1FF;
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
@@ -472,70 +505,43 @@ impl State {
             let allowed = UNSTACK[usize::from(v0)]
                 | UNSTACK[usize::from(v1)] << 3
                 | UNSTACK[usize::from(v2)] << 6;
-            let mut u = a;
             if allowed != present[0] | present[1] << 9 | present[2] << 18 {
-                for b in 0..3 {
-                    let x = a[b] & (((allowed >> (9 * b)) & 0x1FF) * COL0);
-                    if x != a[b] {
+                for (b, &a) in a.iter().enumerate() {
+                    let x = a & (((allowed >> (9 * b)) & 0x1FF) * COL0);
+                    if x != a {
                         self.set(16 * b + d, x);
-                        self.dirty |= 1 << (16 * b + d);
+                        *dirty |= 1 << (16 * b + d);
                     }
-                    u[b] = x;
-                }
-            }
-            for (u, unsolved) in u.iter_mut().zip(self.unsolved) {
-                *u &= unsolved;
-            }
-            // Hidden singles in columns: columns with one unplaced candidate cell.
-            let mut any = [0u32; 3];
-            let mut multi = 0;
-            for b in 0..3 {
-                let (r0, r1, r2) = (u[b] & 0x1FF, (u[b] >> 9) & 0x1FF, u[b] >> 18);
-                any[b] = r0 | r1 | r2;
-                multi |= (r0 & r1) | (r2 & (r0 | r1));
-            }
-            let multi = multi | (any[0] & any[1]) | (any[2] & (any[0] | any[1]));
-            let single = (any[0] | any[1] | any[2]) & !multi;
-            if single != 0 {
-                for b in 0..3 {
-                    let mut cells = u[b] & ((single & any[b]) * COL0);
-                    if cells == 0 {
-                        continue;
-                    }
-                    let mut keep = BAND;
-                    while cells != 0 {
-                        let p = cells.trailing_zeros() as usize;
-                        cells &= cells - 1;
-                        keep &= RESTRICT[p];
-                    }
-                    let i = 16 * b + d;
-                    self.set(i, self.get(i) & keep);
-                    self.dirty |= 1 << i;
                 }
             }
         }
-        Ok(self.dirty != 0)
+        Ok(*dirty != 0)
     }
 
     /// Propagates to a fixed point; `Err` on a contradiction.
     #[inline(always)]
     fn propagate(&mut self) -> Step {
+        // Kept in registers, not in the state.
+        let mut dirty = self.dirty;
+        let mut touched = 0;
+        self.dirty = 0;
         loop {
-            while self.dirty != 0 {
-                let i = self.dirty.trailing_zeros() as usize;
-                self.dirty &= self.dirty - 1;
-                self.touched |= 1 << i;
-                self.update(i)?;
+            while dirty != 0 {
+                let i = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                touched |= 1 << i;
+                self.update(i, &mut dirty)?;
             }
             if self.solved() {
                 return Ok(());
             }
-            if self.naked_singles()? {
+            if self.naked_singles(&mut dirty)? {
                 continue;
             }
-            if !self.stacks()? {
+            if !self.stacks(touched, &mut dirty)? {
                 return Ok(());
             }
+            touched = 0;
         }
     }
 
@@ -548,7 +554,8 @@ impl State {
     /// the first with the fewest candidates.
     #[inline(always)]
     fn choose(&self) -> (usize, usize) {
-        let mut best = (0u32, 0usize, usize::MAX);
+        // The best as `score << 8 | 255 - cell`: the first cell among equal scores wins.
+        let mut best = 0;
         for (b, [o1, o2]) in OTHER.into_iter().enumerate() {
             let unsolved = self.unsolved[b];
             let (_, two, three) = lanes::one_two_three(&self.f[b]);
@@ -560,13 +567,13 @@ impl State {
                 let col =
                     ((self.unsolved[o1] >> c) & COL0) | ((self.unsolved[o2] >> c) & COL0) << 1;
                 let score = (u64::from(unsolved & PEERS[p]) | u64::from(col) << 32).count_ones();
-                if best.2 == usize::MAX || score > best.0 {
-                    best = (score, b, p);
-                }
+                best = best.max((score as usize) << 8 | (255 - 27 * b - p));
             }
         }
-        if best.2 != usize::MAX {
-            return (best.1, best.2);
+        if best != 0 {
+            let cell = 255 - (best & 0xFF);
+            let b = usize::from(cell >= 27) + usize::from(cell >= 54);
+            return (b, cell - 27 * b);
         }
         let mut best = (u32::MAX, 0, 0);
         for b in 0..3 {
@@ -583,20 +590,20 @@ impl State {
         (best.1, best.2)
     }
 
-    /// The solved grid's values, row by row (valid when `solved`).
-    fn values(&self) -> Vec<u8> {
-        let mut values = vec![0u8; 81];
+    /// The solved grid (valid when `solved`: each row of a word has one cell).
+    fn grid(&self) -> Grid {
+        let mut cells = vec![0u8; 81];
         for (b, row) in self.f.iter().enumerate() {
             for (d, &w) in row.iter().enumerate().take(9) {
-                let mut x = w;
-                while x != 0 {
-                    let p = x.trailing_zeros() as usize;
-                    x &= x - 1;
-                    values[27 * b + p] = d as u8 + 1;
+                for r in 0..3 {
+                    let c = ((w >> (9 * r)) & 0x1FF).trailing_zeros() as usize;
+                    if let Some(cell) = cells.get_mut(27 * b + 9 * r + c) {
+                        *cell = d as u8 + 1;
+                    }
                 }
             }
         }
-        values
+        Grid { shape: Shape::CLASSIC, cells }
     }
 }
 
@@ -640,7 +647,9 @@ impl BandSolver {
             report.stop = Stop::SolutionLimit;
             return report;
         }
-        let mut st = State::new(grid.values());
+        let Some(mut st) = State::new(grid.values()) else {
+            return report;
+        };
         let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
         let check_cancel = options.cancel.is_some();
         self.stack.clear();
@@ -658,7 +667,7 @@ impl BandSolver {
                 if st.solved() {
                     report.solutions += 1;
                     if report.solution.is_none() {
-                        report.solution = Grid::from_values(Shape::CLASSIC, st.values()).ok();
+                        report.solution = Some(st.grid());
                     }
                     if report.solutions >= limit {
                         report.stop = Stop::SolutionLimit;
