@@ -123,6 +123,17 @@ const RESTRICT: [u32; 27] = {
     t
 };
 
+/// The band cell (0-26) of each grid cell (0-80).
+const CELL: [u8; 81] = {
+    let mut t = [0u8; 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = (i % 27) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// The band cells sharing a row or a box with band cell `p` (`p` excluded).
 const PEERS: [u32; 27] = {
     let mut t = [0u32; 27];
@@ -340,25 +351,24 @@ impl State {
     fn new(values: &[u8]) -> Option<State> {
         let mut cells = [0u8; 96];
         cells[..81].copy_from_slice(&values[..81]);
-        let mut given = [0u32; 4];
-        let mut own = [[0u32; LANES]; 3];
-        let mut peers = [[0u32; LANES]; 3];
-        let mut cols = [0u32; LANES];
+        // Per word `16 b + d`: the givens of digit `d` in band `b`, and their row and box peers.
+        let mut own = [0u32; 48];
+        let mut peers = [0u32; 48];
+        // Per digit: the columns of its givens.
+        let mut cols = [0u32; 16];
         let mut clash = 0;
         for (base, mut mask) in lanes::nonzero(&cells) {
             while mask != 0 {
                 let i = base + mask.trailing_zeros() as usize;
                 mask &= mask - 1;
-                let b = usize::from(i >= 27) + usize::from(i >= 54);
-                let p = i - 27 * b;
-                // Grid values are at most 9 (the mask keeps the index in bounds regardless).
-                let d = usize::from(cells[i] - 1) & (LANES - 1);
-                let (bit, col) = (1 << p, 1 << (p % 9));
-                clash |= (own[b][d] & PEERS[p]) | (cols[d] & col);
-                own[b][d] |= bit;
-                peers[b][d] |= PEERS[p];
+                let (b, p) = (usize::from(i >= 27) + usize::from(i >= 54), usize::from(CELL[i]));
+                // Grid values are at most 9 (the mask keeps the indices in bounds regardless).
+                let d = usize::from(cells[i].wrapping_sub(1)) & 15;
+                let (j, col) = (16 * b + d, 1 << (p % 9));
+                clash |= (own[j] & PEERS[p]) | (cols[d] & col);
+                own[j] |= 1 << p;
+                peers[j] |= PEERS[p];
                 cols[d] |= col;
-                given[b] |= bit;
             }
         }
         if clash != 0 {
@@ -367,9 +377,11 @@ impl State {
         let mut f = [[0u32; LANES]; 3];
         let mut unsolved = [0u32; 4];
         for b in 0..3 {
-            unsolved[b] = BAND & !given[b];
+            let given = (0..9).fold(0, |g, d| g | own[16 * b + d]);
+            unsolved[b] = BAND & !given;
             for d in 0..9 {
-                f[b][d] = (unsolved[b] & !peers[b][d] & !(cols[d] * COL0)) | own[b][d];
+                let j = 16 * b + d;
+                f[b][d] = (unsolved[b] & !peers[j] & !(cols[d] * COL0)) | own[j];
             }
         }
         Some(State { f, unsolved, dirty: WORDS })
