@@ -1,53 +1,13 @@
 //! The fast 9x9 solver: one 27-bit bitboard per digit and band.
 //!
-//! # Representation
-//!
-//! A *band* is three rows of boxes (rows 0-2, 3-5, 6-8). For digit `d` (0-8) and band `b`,
-//! `cand[3 d + b]` is a 27-bit set: bit `9 r + c` says that `d + 1` may still go in row
-//! `3 b + r`, column `c`. `unsolved[b]` is the set of the band's cells not yet placed. A cell
-//! that holds `d` keeps its bit in `cand[3 d + b]` and in no other digit's set, so a solved
-//! grid is read off the 27 sets. The whole state is 128 bytes and is copied on each guess:
-//! backtracking is restoring a copy (no undo log), and nothing is allocated per puzzle.
-//!
-//! # Propagation
-//!
-//! - **Within a band** (`update`): digit `d` occupies one cell of each of the band's 3 rows and
-//!   of its 3 boxes, so the *mini-rows* (row `r` x box `k`, 3 cells) it uses form a 3x3
-//!   permutation matrix. A table gives, for each of the 512 sets of non-empty mini-rows, the
-//!   union of the permutation matrices it contains; cells outside are removed. This is the
-//!   hidden single in a box, pointing and claiming (locked candidates) between the band's
-//!   rows and boxes, in one lookup. A row left with one unsolved cell is then placed (hidden
-//!   single in a row).
-//! - **Within a stack** (`columns`): the same table applied to *mini-columns* (column `c` x
-//!   band `b`) gives locked candidates between columns and boxes; then columns with one cell
-//!   left are placed (hidden single in a column).
-//! - **Naked singles**: per band, bit-sliced counters over the 9 digits give the cells with
-//!   no candidate (a contradiction) and with exactly one.
-//!
-//! Band updates are driven by a dirty set of the 27 bitboards; the stack pass only looks at
-//! digits whose bitboards changed since its last run.
-//!
-//! # Branching
-//!
-//! When propagation stalls, the solver picks a cell with two candidates if there is one
-//! (else one with the fewest), places its first candidate, and pushes a copy of the state
-//! with that candidate removed, to be resumed on backtracking. Among cells with two
-//! candidates it takes the one with the most unsolved cells in its row, column and box:
-//! either choice then removes the most candidates. Measured on tdoku's sets in `--unique`
-//! mode, this cut search-tree nodes by 25-40% against taking the first such cell
-//! (forum_hardest_1905_11+: 282 to 166 nodes a puzzle; forum_hardest_1106: 573 to 284), for
-//! about 20 instructions a candidate cell.
-//!
-//! Tried and dropped: band "triads" (a mini-row with only three candidate digits locks them,
-//! and three digits forced into a mini-row fill it) cut nodes by only 4-9% on the hard sets
-//! and cost more CPU time than they saved; processing dirty bitboards in sweeps instead of
-//! lowest-first doubled the time.
+//! (Documentation rewritten at the end of the work.)
 
 use super::{Grid, Options, Report, Shape, Stop};
 
 /// The 27 bits of a band.
 const BAND: u32 = (1 << 27) - 1;
-/// Column 0 of a band (rows 0, 1, 2).
+/// Column 0 of a band (rows 0, 1, 2); multiplying a 9-bit column set by it spreads the set
+/// over the three rows (no carries).
 const COL0: u32 = 1 | 1 << 9 | 1 << 18;
 
 /// Bit `k` set when box `k` of a 9-bit row has a bit.
@@ -98,19 +58,21 @@ const PERM: [u16; 512] = {
     t
 };
 
-/// The band cells of a set of mini-rows (bit `3 r + k`: row `r`, box `k`).
-const EXPAND: [u32; 512] = {
+/// For a set of mini-rows (bit `3 r + k`: row `r`, box `k`), the band cells of the union of
+/// the permutation matrices inside it: the cells a digit may keep.
+const COMPLEX: [u32; 512] = {
     let mut t = [0u32; 512];
-    let mut v = 0;
-    while v < 512 {
+    let mut s = 0;
+    while s < 512 {
+        let v = PERM[s] as usize;
         let mut i = 0;
         while i < 9 {
             if v & (1 << i) != 0 {
-                t[v] |= 7 << (9 * (i / 3) + 3 * (i % 3));
+                t[s] |= 7 << (9 * (i / 3) + 3 * (i % 3));
             }
             i += 1;
         }
-        v += 1;
+        s += 1;
     }
     t
 };
@@ -132,15 +94,15 @@ const STACKBITS: [u32; 512] = {
     t
 };
 
-/// Mini-columns of a stack (bit `3 c + b`) to columns per band (bit `3 b + c`): a transpose.
-const TRANSPOSE: [u16; 512] = {
-    let mut t = [0u16; 512];
+/// Mini-columns of stack 0 (bit `3 c + b`: column `c`, band `b`) to bit `9 b + c`.
+const UNSTACK: [u32; 512] = {
+    let mut t = [0u32; 512];
     let mut v = 0;
     while v < 512 {
         let mut i = 0;
         while i < 9 {
             if v & (1 << i) != 0 {
-                t[v] |= 1 << (3 * (i % 3) + i / 3);
+                t[v] |= 1 << (9 * (i % 3) + i / 3);
             }
             i += 1;
         }
@@ -149,13 +111,25 @@ const TRANSPOSE: [u16; 512] = {
     t
 };
 
-/// A set of columns (9 bits) spread over the band's three rows.
-const COLUMNS: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut x = 0;
-    while x < 512 {
-        t[x] = (x | x << 9 | x << 18) as u32;
-        x += 1;
+/// The band cells that stay candidates of a digit placed in band cell `p`, as far as its
+/// row goes: the cell and the other rows.
+const RESTRICT: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut p = 0;
+    while p < 27 {
+        t[p] = (BAND & !(0x1FF << (9 * (p / 9)))) | 1 << p;
+        p += 1;
+    }
+    t
+};
+
+/// The band cell (0-26) of each grid cell (0-80).
+const CELL: [u8; 81] = {
+    let mut t = [0u8; 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = (i % 27) as u8;
+        i += 1;
     }
     t
 };
@@ -173,17 +147,194 @@ const PEERS: [u32; 27] = {
     t
 };
 
+/// The other two bands of each band.
+const OTHER: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+
+/// Words per band in [`State::f`]: one per digit, padded with zeros to 16 so that a word's
+/// index `16 b + d` is also its bit in the dirty sets. The SIMD code reads the first 12.
+const LANES: usize = 16;
+
+/// Columns of a band (9 bits) that have a bit in any of its rows.
+#[inline(always)]
+fn fold(x: u32) -> u32 {
+    (x | x >> 9 | x >> 18) & 0x1FF
+}
+
+/// Operations on the nine digit words of a band at once: SSE2 on x86_64 (always
+/// available there), plain loops elsewhere.
+mod lanes {
+    use super::LANES;
+
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64::*;
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn load(row: &[u32; LANES]) -> [__m128i; 3] {
+        let p = row.as_ptr().cast::<__m128i>();
+        // SAFETY: SSE2 is part of the x86_64 baseline; `row` holds 16 `u32`, of which
+        // these read the first three 16-byte vectors (unaligned loads).
+        unsafe { [_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)), _mm_loadu_si128(p.add(2))] }
+    }
+
+    /// Removes the cells `s` from every digit's word; returns the digits that had one.
+    #[inline(always)]
+    pub(super) fn clear(row: &mut [u32; LANES], s: u32) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let x = load(row);
+            let p = row.as_mut_ptr().cast::<__m128i>();
+            // SAFETY: SSE2 is part of the x86_64 baseline; the stores write the first three
+            // 16-byte vectors of `row` (`k < 3`).
+            unsafe {
+                let m = _mm_set1_epi32(s as i32);
+                let zero = _mm_setzero_si128();
+                let mut had = 0;
+                for (k, v) in x.into_iter().enumerate() {
+                    let miss = _mm_cmpeq_epi32(_mm_and_si128(v, m), zero);
+                    had |= (_mm_movemask_ps(_mm_castsi128_ps(miss)) as u32 ^ 0xF) << (4 * k);
+                    _mm_storeu_si128(p.add(k), _mm_andnot_si128(m, v));
+                }
+                had
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut had = 0;
+            for (d, w) in row.iter_mut().enumerate() {
+                had |= u32::from(*w & s != 0) << d;
+                *w &= !s;
+            }
+            had
+        }
+    }
+
+    /// The digits whose word has a bit of `s`.
+    #[inline(always)]
+    pub(super) fn having(row: &[u32; LANES], s: u32) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let x = load(row);
+            // SAFETY: SSE2 is part of the x86_64 baseline.
+            unsafe {
+                let m = _mm_set1_epi32(s as i32);
+                let zero = _mm_setzero_si128();
+                let mut had = 0;
+                for (k, v) in x.into_iter().enumerate() {
+                    let miss = _mm_cmpeq_epi32(_mm_and_si128(v, m), zero);
+                    had |= (_mm_movemask_ps(_mm_castsi128_ps(miss)) as u32 ^ 0xF) << (4 * k);
+                }
+                had
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            row.iter().enumerate().fold(0, |had, (d, &w)| had | u32::from(w & s != 0) << d)
+        }
+    }
+
+    /// For each 16-byte chunk of `cells` (offset, mask): the bytes that are not 0.
+    #[inline(always)]
+    pub(super) fn nonzero(cells: &[u8; 96]) -> [(usize, u32); 6] {
+        let mut out = [(0, 0); 6];
+        for (k, (chunk, o)) in cells.chunks_exact(16).zip(&mut out).enumerate() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of the x86_64 baseline; `chunk` is 16 bytes.
+            let mask = unsafe {
+                let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
+                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) as u32 ^ 0xFFFF
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let mask = chunk.iter().enumerate().fold(0, |m, (i, &c)| m | u32::from(c != 0) << i);
+            *o = (16 * k, mask);
+        }
+        out
+    }
+
+    /// Cells with at least one and at least two candidates.
+    #[inline(always)]
+    pub(super) fn one_two(row: &[u32; LANES]) -> (u32, u32) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            let [x0, x1, x2] = load(row);
+            let x01 = _mm_or_si128(x0, x1);
+            let mut o = _mm_or_si128(x01, x2);
+            let mut t = _mm_or_si128(_mm_and_si128(x0, x1), _mm_and_si128(x2, x01));
+            let (o2, t2) = (_mm_shuffle_epi32::<0x4E>(o), _mm_shuffle_epi32::<0x4E>(t));
+            t = _mm_or_si128(_mm_or_si128(t, t2), _mm_and_si128(o, o2));
+            o = _mm_or_si128(o, o2);
+            let (o2, t2) = (_mm_shuffle_epi32::<0xB1>(o), _mm_shuffle_epi32::<0xB1>(t));
+            t = _mm_or_si128(_mm_or_si128(t, t2), _mm_and_si128(o, o2));
+            o = _mm_or_si128(o, o2);
+            (_mm_cvtsi128_si32(o) as u32, _mm_cvtsi128_si32(t) as u32)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let (mut one, mut two) = (0, 0);
+            for &x in row {
+                two |= one & x;
+                one |= x;
+            }
+            (one, two)
+        }
+    }
+
+    /// Cells with at least one, two and three candidates.
+    #[inline(always)]
+    pub(super) fn one_two_three(row: &[u32; LANES]) -> (u32, u32, u32) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            let [x0, x1, x2] = load(row);
+            let x01 = _mm_or_si128(x0, x1);
+            let a01 = _mm_and_si128(x0, x1);
+            let mut o = _mm_or_si128(x01, x2);
+            let mut t = _mm_or_si128(a01, _mm_and_si128(x2, x01));
+            let mut h = _mm_and_si128(a01, x2);
+            macro_rules! fold_lanes {
+                ($imm:literal) => {
+                    let (o2, t2, h2) = (
+                        _mm_shuffle_epi32::<$imm>(o),
+                        _mm_shuffle_epi32::<$imm>(t),
+                        _mm_shuffle_epi32::<$imm>(h),
+                    );
+                    h = _mm_or_si128(
+                        _mm_or_si128(h, h2),
+                        _mm_or_si128(_mm_and_si128(t, o2), _mm_and_si128(o, t2)),
+                    );
+                    t = _mm_or_si128(_mm_or_si128(t, t2), _mm_and_si128(o, o2));
+                    o = _mm_or_si128(o, o2);
+                };
+            }
+            fold_lanes!(0x4E);
+            fold_lanes!(0xB1);
+            (_mm_cvtsi128_si32(o) as u32, _mm_cvtsi128_si32(t) as u32, _mm_cvtsi128_si32(h) as u32)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let (mut one, mut two, mut three) = (0, 0, 0);
+            for &x in row {
+                three |= two & x;
+                two |= one & x;
+                one |= x;
+            }
+            (one, two, three)
+        }
+    }
+}
+
 /// The search state (see the module documentation).
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
 struct State {
-    /// Candidate cells of digit `d` in band `b`, at `3 d + b`.
-    cand: [u32; 27],
-    /// Unplaced cells of each band.
-    unsolved: [u32; 3],
-    /// Bitboards changed since their last `update`.
-    dirty: u32,
-    /// Digits whose bitboards changed since the last stack pass.
-    digits: u32,
+    /// Candidate cells of digit `d` in band `b` at `f[b][d]` (words 9-15 stay 0).
+    f: [[u32; LANES]; 3],
+    /// Unplaced cells of each band (the fourth word stays 0).
+    unsolved: [u32; 4],
+    /// Words changed since their last band update (bit `16 b + d`): set before a
+    /// propagation, which keeps its own copy.
+    dirty: u64,
 }
 
 /// A contradiction: the current branch has no solution.
@@ -191,268 +342,280 @@ struct Dead;
 
 type Step = Result<(), Dead>;
 
+/// Bits of `dirty` and `touched` that name words.
+const WORDS: u64 = 0x1FF | 0x1FF << 16 | 0x1FF << 32;
+
 impl State {
-    fn new() -> State {
-        State { cand: [BAND; 27], unsolved: [BAND; 3], dirty: 0, digits: 0 }
+    /// The state of a grid's givens, placed (their peers lose the digit, their cells the
+    /// other digits) but not propagated: every word is dirty. `None` if two givens clash.
+    fn new(values: &[u8]) -> Option<State> {
+        let mut cells = [0u8; 96];
+        cells[..81].copy_from_slice(&values[..81]);
+        // Per word `16 b + d`: the givens of digit `d` in band `b`, and their row and box peers.
+        let mut own = [0u32; 48];
+        let mut peers = [0u32; 48];
+        // Per digit: the columns of its givens.
+        let mut cols = [0u32; 16];
+        let mut clash = 0;
+        for (base, mut mask) in lanes::nonzero(&cells) {
+            while mask != 0 {
+                let i = base + mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let (b, p) = (usize::from(i >= 27) + usize::from(i >= 54), usize::from(CELL[i]));
+                // Grid values are at most 9 (the mask keeps the indices in bounds regardless).
+                let d = usize::from(cells[i].wrapping_sub(1)) & 15;
+                let (j, col) = (16 * b + d, 1 << (p % 9));
+                clash |= (own[j] & PEERS[p]) | (cols[d] & col);
+                own[j] |= 1 << p;
+                peers[j] |= PEERS[p];
+                cols[d] |= col;
+            }
+        }
+        if clash != 0 {
+            return None;
+        }
+        let mut f = [[0u32; LANES]; 3];
+        let mut unsolved = [0u32; 4];
+        for b in 0..3 {
+            let given = (0..9).fold(0, |g, d| g | own[16 * b + d]);
+            unsolved[b] = BAND & !given;
+            for d in 0..9 {
+                let j = 16 * b + d;
+                f[b][d] = (unsolved[b] & !peers[j] & !(cols[d] * COL0)) | own[j];
+            }
+        }
+        Some(State { f, unsolved, dirty: WORDS })
     }
 
-    /// Places digit `d` in band cell `p` of band `b` (a candidate, unplaced).
+    /// Word `i` = `16 b + d`, `f[b][d]`.
     #[inline(always)]
-    fn place(&mut self, d: usize, b: usize, p: usize) {
-        let bit = 1u32 << p;
-        let own = self.cand[3 * d + b];
-        // Branch-free: the dirty and digit sets are accumulated in registers.
-        let mut dirty = 1u32 << (3 * d + b);
-        let mut digits = 1u32 << d;
-        for e in 0..9 {
-            let j = 3 * e + b;
-            let old = self.cand[j];
-            let had = (old >> p) & 1;
-            self.cand[j] = old & !bit;
-            dirty |= had << j;
-            digits |= had << e;
-        }
-        self.cand[3 * d + b] = own & !PEERS[p];
-        let col = COL0 << (p % 9);
-        for other in [(b + 1) % 3, (b + 2) % 3] {
-            let j = 3 * d + other;
-            let old = self.cand[j];
-            self.cand[j] = old & !col;
-            dirty |= u32::from(old & col != 0) << j;
-        }
-        self.dirty |= dirty;
-        self.digits |= digits;
-        self.unsolved[b] &= !bit;
+    fn get(&self, i: usize) -> u32 {
+        debug_assert!(i >> 4 < 3 && i & 15 < 9);
+        // SAFETY: callers pass word indices `16 b + d` with b < 3 and d < 9 (bits of `dirty`
+        // or `touched`, which only ever hold `WORDS` bits), so `i < 48`, inside the 48
+        // contiguous `u32` of `f`.
+        unsafe { *self.f.as_ptr().cast::<u32>().add(i) }
     }
 
-    /// Places `d` at `p` of band `b` if it is still a candidate there; a cell that already
-    /// holds `d` is left alone, one that lost `d` is a contradiction.
     #[inline(always)]
-    fn place_checked(&mut self, d: usize, b: usize, p: usize) -> Step {
-        let bit = 1u32 << p;
-        if self.cand[3 * d + b] & bit == 0 {
+    fn set(&mut self, i: usize, x: u32) {
+        debug_assert!(i >> 4 < 3 && i & 15 < 9);
+        // SAFETY: as in `get`.
+        unsafe { *self.f.as_mut_ptr().cast::<u32>().add(i) = x }
+    }
+
+    /// Band propagation of word `i` (band `i / 16`, digit `i % 16`): the digit's mini-rows
+    /// must contain a permutation matrix (one per row and box), and a row left with one
+    /// unplaced cell places it.
+    #[inline(always)]
+    fn update(&mut self, i: usize, dirty: &mut u64) -> Step {
+        let a = self.get(i);
+        let s = usize::from(ROWBOX[(a & 0x1FF) as usize])
+            | usize::from(ROWBOX[((a >> 9) & 0x1FF) as usize]) << 3
+            | usize::from(ROWBOX[((a >> 18) & 0x1FF) as usize]) << 6;
+        debug_assert!(s < 512);
+        // SAFETY: `ROWBOX` values are below 8, so `s < 512`.
+        let a = a & unsafe { COMPLEX.get_unchecked(s) };
+        if a == 0 {
             return Err(Dead);
         }
-        if self.unsolved[b] & bit != 0 {
-            self.place(d, b, p);
-        }
-        Ok(())
-    }
-
-    /// Removes candidate `d` from band cell `p` of band `b`.
-    fn eliminate(&mut self, d: usize, b: usize, p: usize) {
-        self.cand[3 * d + b] &= !(1 << p);
-        self.dirty |= 1 << (3 * d + b);
-        self.digits |= 1 << d;
-    }
-
-    /// Band propagation of bitboard `idx`: mini-row permutations, then hidden singles in rows.
-    #[inline(always)]
-    fn update(&mut self, idx: usize) -> Step {
-        let b = idx % 3;
-        let d = idx / 3;
-        let a = self.cand[idx];
-        let m = u32::from(ROWBOX[(a & 0x1FF) as usize])
-            | u32::from(ROWBOX[((a >> 9) & 0x1FF) as usize]) << 3
-            | u32::from(ROWBOX[((a >> 18) & 0x1FF) as usize]) << 6;
-        let v = PERM[m as usize];
-        if v == 0 {
-            return Err(Dead);
-        }
-        let a = a & EXPAND[v as usize];
-        if a != self.cand[idx] {
-            self.cand[idx] = a;
-            self.digits |= 1 << d;
-        }
-        let u = a & self.unsolved[b];
-        let mut singles = u32::from(SINGLE[(u & 0x1FF) as usize])
+        self.set(i, a);
+        let u = a & self.unsolved[(i >> 4) & 3];
+        let singles = u32::from(SINGLE[(u & 0x1FF) as usize])
             | u32::from(SINGLE[((u >> 9) & 0x1FF) as usize]) << 9
             | u32::from(SINGLE[((u >> 18) & 0x1FF) as usize]) << 18;
-        while singles != 0 {
-            let p = singles.trailing_zeros() as usize;
-            singles &= singles - 1;
-            self.place_checked(d, b, p)?;
+        if singles != 0 {
+            self.place(i, a, singles, dirty);
         }
         Ok(())
     }
 
-    /// Naked singles in every band; returns whether any cell was placed.
+    /// Places the cells `s` of word `i` (one per row and box; `a` is the word after its
+    /// update): removes them from the other digits and their columns from the digit's
+    /// other bands.
     #[inline(always)]
-    fn naked_singles(&mut self) -> Result<bool, Dead> {
-        let mut placed = false;
-        for b in 0..3 {
-            let unsolved = self.unsolved[b];
-            if unsolved == 0 {
-                continue;
-            }
-            let (mut one, mut two) = (0u32, 0u32);
-            for d in 0..9 {
-                let x = self.cand[3 * d + b];
-                two |= one & x;
-                one |= x;
-            }
-            if unsolved & !one != 0 {
-                return Err(Dead);
-            }
-            let mut singles = unsolved & !two;
-            while singles != 0 {
-                let p = singles.trailing_zeros() as usize;
-                singles &= singles - 1;
-                if self.unsolved[b] & (1 << p) == 0 {
-                    continue;
-                }
-                let d = (0..9).find(|&d| self.cand[3 * d + b] & (1 << p) != 0).ok_or(Dead)?;
-                self.place(d, b, p);
-                placed = true;
-            }
+    fn place(&mut self, i: usize, a: u32, s: u32, dirty: &mut u64) {
+        let b = i >> 4;
+        debug_assert!(b < 3);
+        // SAFETY: `b < 3` (see `get`).
+        let row = unsafe { self.f.get_unchecked_mut(b) };
+        let had = lanes::clear(row, s);
+        self.unsolved[b & 3] &= !s;
+        // The digit's column in its three bands (in its own band, the cells of `s` only:
+        // the other rows of their boxes are out already); then `a` is restored.
+        let cols = fold(s) * COL0;
+        let d = i & 15;
+        let mut hit = 0u64;
+        for k in 0..3 {
+            let old = self.get(16 * k + d);
+            self.set(16 * k + d, old & !cols);
+            hit |= u64::from(old & cols != 0) << (16 * k);
         }
-        Ok(placed)
+        self.set(i, a);
+        *dirty |= (u64::from(had) << (i - d) | hit << d) & !(1 << i);
     }
 
-    /// Stack propagation for the digits changed since the last call: mini-column
-    /// permutations, then hidden singles in columns. Returns whether anything changed.
-    fn columns(&mut self) -> Result<bool, Dead> {
-        let mut changed = false;
-        let mut digits = self.digits;
-        self.digits = 0;
+    /// Naked singles: restricts the row of each cell left with one candidate to that cell
+    /// (its band update places it). Returns whether there was one.
+    #[inline(always)]
+    fn naked_singles(&mut self, dirty: &mut u64) -> Result<bool, Dead> {
+        let mut bad = 0;
+        let mut any = 0;
+        let mut n = [0u32; 3];
+        for (b, n) in n.iter_mut().enumerate() {
+            let (one, two) = lanes::one_two(&self.f[b]);
+            bad |= self.unsolved[b] & !one;
+            *n = self.unsolved[b] & !two;
+            any |= *n;
+        }
+        if bad != 0 {
+            return Err(Dead);
+        }
+        if any == 0 {
+            return Ok(false);
+        }
+        for (b, &cells) in n.iter().enumerate() {
+            let mut cells = cells;
+            while cells != 0 {
+                let p = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                // An earlier single of this pass may have taken the cell's last candidate.
+                let digits = lanes::having(&self.f[b], 1 << p);
+                if digits == 0 {
+                    return Err(Dead);
+                }
+                let i = 16 * b + digits.trailing_zeros() as usize;
+                self.set(i, self.get(i) & RESTRICT[p]);
+                *dirty |= 1 << i;
+            }
+        }
+        Ok(true)
+    }
+
+    /// Stack propagation for the digits of the words updated since the last call: the
+    /// digit's mini-columns (column x band) in each stack must contain a permutation matrix.
+    /// (A column left with one cell needs no check of its own: the permutation confines the
+    /// digit's box in that stack to the column, and the band update places it.) Returns
+    /// whether a word changed.
+    #[inline(always)]
+    fn stacks(&mut self, t: u64, dirty: &mut u64) -> Result<bool, Dead> {
+        let mut digits = (t | t >> 16 | t >> 32) & 0x1FF;
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            let a = [self.cand[3 * d], self.cand[3 * d + 1], self.cand[3 * d + 2]];
-            let fold = |x: u32| ((x | x >> 9 | x >> 18) & 0x1FF) as usize;
-            let sb =
-                STACKBITS[fold(a[0])] | STACKBITS[fold(a[1])] << 1 | STACKBITS[fold(a[2])] << 2;
-            let v0 = PERM[(sb & 0x1FF) as usize];
-            let v1 = PERM[((sb >> 9) & 0x1FF) as usize];
-            let v2 = PERM[((sb >> 18) & 0x1FF) as usize];
-            if v0 == 0 || v1 == 0 || v2 == 0 {
+            let a = [self.get(d), self.get(16 + d), self.get(32 + d)];
+            let present = [fold(a[0]), fold(a[1]), fold(a[2])];
+            let m = STACKBITS[present[0] as usize]
+                | STACKBITS[present[1] as usize] << 1
+                | STACKBITS[present[2] as usize] << 2;
+            let v0 = PERM[(m & 0x1FF) as usize];
+            let v1 = PERM[((m >> 9) & 0x1FF) as usize];
+            let v2 = PERM[((m >> 18) & 0x1FF) as usize];
+            if (v0 == 0) | (v1 == 0) | (v2 == 0) {
                 return Err(Dead);
             }
-            let w = [TRANSPOSE[v0 as usize], TRANSPOSE[v1 as usize], TRANSPOSE[v2 as usize]];
-            let mut u = [0u32; 3];
-            for b in 0..3 {
-                let allowed = ((w[0] >> (3 * b)) & 7)
-                    | ((w[1] >> (3 * b)) & 7) << 3
-                    | ((w[2] >> (3 * b)) & 7) << 6;
-                let x = a[b] & COLUMNS[allowed as usize];
-                if x != a[b] {
-                    self.cand[3 * d + b] = x;
-                    self.dirty |= 1 << (3 * d + b);
-                    changed = true;
-                }
-                u[b] = x & self.unsolved[b];
-            }
-            // Hidden singles in columns: bit-sliced counts over the nine rows.
-            let (mut one, mut two) = (0u32, 0u32);
-            for x in u {
-                for r in 0..3 {
-                    let row = (x >> (9 * r)) & 0x1FF;
-                    two |= one & row;
-                    one |= row;
-                }
-            }
-            let mut singles = one & !two;
-            while singles != 0 {
-                let c = singles.trailing_zeros();
-                singles &= singles - 1;
-                for (b, &x) in u.iter().enumerate() {
-                    let cell = x & (COL0 << c);
-                    if cell != 0 {
-                        self.place_checked(d, b, cell.trailing_zeros() as usize)?;
-                        changed = true;
+            let allowed = UNSTACK[usize::from(v0)]
+                | UNSTACK[usize::from(v1)] << 3
+                | UNSTACK[usize::from(v2)] << 6;
+            if allowed != present[0] | present[1] << 9 | present[2] << 18 {
+                for (b, &a) in a.iter().enumerate() {
+                    let x = a & (((allowed >> (9 * b)) & 0x1FF) * COL0);
+                    if x != a {
+                        self.set(16 * b + d, x);
+                        *dirty |= 1 << (16 * b + d);
                     }
                 }
             }
         }
-        Ok(changed)
+        Ok(*dirty != 0)
     }
 
     /// Propagates to a fixed point; `Err` on a contradiction.
+    #[inline(always)]
     fn propagate(&mut self) -> Step {
+        // Kept in registers, not in the state.
+        let mut dirty = self.dirty;
+        let mut touched = 0;
+        self.dirty = 0;
         loop {
-            while self.dirty != 0 {
-                let idx = self.dirty.trailing_zeros() as usize;
-                self.dirty &= self.dirty - 1;
-                self.update(idx)?;
+            while dirty != 0 {
+                let i = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                touched |= 1 << i;
+                self.update(i, &mut dirty)?;
             }
-            if self.naked_singles()? {
-                continue;
-            }
-            if !self.columns()? {
+            if self.solved() {
                 return Ok(());
             }
+            if self.naked_singles(&mut dirty)? {
+                continue;
+            }
+            if !self.stacks(touched, &mut dirty)? {
+                return Ok(());
+            }
+            touched = 0;
         }
     }
 
     fn solved(&self) -> bool {
-        self.unsolved == [0; 3]
+        self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
 
-    /// The cell to branch on, as (band, band cell, first candidate digit): among the cells
-    /// with two candidates, the one with the most unsolved peers.
-    fn choose(&self) -> (usize, usize, usize) {
-        let mut best = (u32::MAX, 0, 0);
-        for b in 0..3 {
+    /// The cell to branch on, as (band, band cell): among the cells with two candidates,
+    /// the one with the most unplaced cells in its row, column and box; if there is none,
+    /// the first with the fewest candidates.
+    #[inline(always)]
+    fn choose(&self) -> (usize, usize) {
+        // The best as `score << 8 | 255 - cell`: the first cell among equal scores wins.
+        let mut best = 0;
+        for (b, [o1, o2]) in OTHER.into_iter().enumerate() {
             let unsolved = self.unsolved[b];
-            let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
-            for d in 0..9 {
-                let x = self.cand[3 * d + b];
-                three |= two & x;
-                two |= one & x;
-                one |= x;
-            }
+            let (_, two, three) = lanes::one_two_three(&self.f[b]);
             let mut pairs = unsolved & two & !three;
             while pairs != 0 {
                 let p = pairs.trailing_zeros() as usize;
                 pairs &= pairs - 1;
-                let row = 0x1FF << (9 * (p / 9));
-                let bx = (7 * COL0) << (3 * ((p % 9) / 3));
-                let col = COL0 << (p % 9);
-                let score = (unsolved & (row | bx)).count_ones()
-                    + (self.unsolved[(b + 1) % 3] & col).count_ones()
-                    + (self.unsolved[(b + 2) % 3] & col).count_ones();
-                if best.0 == u32::MAX || score > best.0 {
-                    best = (score, b, p);
-                }
+                let c = p % 9;
+                let col =
+                    ((self.unsolved[o1] >> c) & COL0) | ((self.unsolved[o2] >> c) & COL0) << 1;
+                let score = (u64::from(unsolved & PEERS[p]) | u64::from(col) << 32).count_ones();
+                best = best.max((score as usize) << 8 | (255 - 27 * b - p));
             }
         }
-        if best.0 != u32::MAX {
-            return (best.1, best.2, self.first_digit(best.1, best.2));
+        if best != 0 {
+            let cell = 255 - (best & 0xFF);
+            let b = usize::from(cell >= 27) + usize::from(cell >= 54);
+            return (b, cell - 27 * b);
         }
-        // No cell with two candidates: the first with the fewest.
         let mut best = (u32::MAX, 0, 0);
         for b in 0..3 {
             let mut unsolved = self.unsolved[b];
             while unsolved != 0 {
                 let p = unsolved.trailing_zeros() as usize;
                 unsolved &= unsolved - 1;
-                let n = (0..9).filter(|&d| self.cand[3 * d + b] & (1 << p) != 0).count() as u32;
+                let n = lanes::having(&self.f[b], 1 << p).count_ones();
                 if n < best.0 {
                     best = (n, b, p);
                 }
             }
         }
-        (best.1, best.2, self.first_digit(best.1, best.2))
+        (best.1, best.2)
     }
 
-    fn first_digit(&self, b: usize, p: usize) -> usize {
-        (0..9).find(|&d| self.cand[3 * d + b] & (1 << p) != 0).unwrap_or(0)
-    }
-
-    /// The solved grid's values, row by row (valid when `solved`).
-    fn values(&self) -> Vec<u8> {
-        let mut values = vec![0u8; 81];
-        for d in 0..9 {
-            for b in 0..3 {
-                let mut x = self.cand[3 * d + b];
-                while x != 0 {
-                    let p = x.trailing_zeros() as usize;
-                    x &= x - 1;
-                    values[27 * b + p] = d as u8 + 1;
+    /// The solved grid (valid when `solved`: each row of a word has one cell).
+    fn grid(&self) -> Grid {
+        let mut cells = vec![0u8; 81];
+        for (b, row) in self.f.iter().enumerate() {
+            for (d, &w) in row.iter().enumerate().take(9) {
+                for r in 0..3 {
+                    let c = ((w >> (9 * r)) & 0x1FF).trailing_zeros() as usize;
+                    if let Some(cell) = cells.get_mut(27 * b + 9 * r + c) {
+                        *cell = d as u8 + 1;
+                    }
                 }
             }
         }
-        values
+        Grid { shape: Shape::CLASSIC, cells }
     }
 }
 
@@ -465,6 +628,29 @@ pub(super) struct BandSolver {
 impl BandSolver {
     /// Solves or counts a 9x9 grid with 3x3 boxes (`micros` left 0 for the caller).
     pub(super) fn search(&mut self, grid: &Grid, options: &Options) -> Report {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("lzcnt")
+        {
+            // SAFETY: the CPU has every feature `search_v3` is compiled for.
+            return unsafe { self.search_v3(grid, options) };
+        }
+        self.run(grid, options)
+    }
+
+    /// [`BandSolver::run`] compiled for x86-64-v3 CPUs (AVX2, BMI1/2, POPCNT, LZCNT).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+    unsafe fn search_v3(&mut self, grid: &Grid, options: &Options) -> Report {
+        self.run(grid, options)
+    }
+
+    /// The search itself, inlined into each entry point.
+    #[inline(always)]
+    fn run(&mut self, grid: &Grid, options: &Options) -> Report {
         debug_assert_eq!(grid.shape(), Shape::CLASSIC);
         let mut report =
             Report { solutions: 0, solution: None, stop: Stop::Exhausted, nodes: 0, micros: 0 };
@@ -473,18 +659,9 @@ impl BandSolver {
             report.stop = Stop::SolutionLimit;
             return report;
         }
-        let mut st = State::new();
-        for (i, &v) in grid.values().iter().enumerate() {
-            if v == 0 {
-                continue;
-            }
-            let (b, p, d) = (i / 27, i % 27, usize::from(v) - 1);
-            if st.cand[3 * d + b] & (1 << p) == 0 {
-                // A given that clashes with an earlier one.
-                return report;
-            }
-            st.place(d, b, p);
-        }
+        let Some(mut st) = State::new(grid.values()) else {
+            return report;
+        };
         let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
         let check_cancel = options.cancel.is_some();
         self.stack.clear();
@@ -502,18 +679,30 @@ impl BandSolver {
                 if st.solved() {
                     report.solutions += 1;
                     if report.solution.is_none() {
-                        report.solution = Grid::from_values(Shape::CLASSIC, st.values()).ok();
+                        report.solution = Some(st.grid());
                     }
                     if report.solutions >= limit {
                         report.stop = Stop::SolutionLimit;
                         break;
                     }
                 } else {
-                    let (b, p, d) = st.choose();
+                    let (b, p) = st.choose();
+                    let digits = lanes::having(&st.f[b], 1 << p);
+                    let d = digits.trailing_zeros() as usize;
+                    let rest = digits & (digits - 1);
                     let mut other = st;
-                    other.eliminate(d, b, p);
+                    if rest.count_ones() == 1 {
+                        // Two candidates: the other branch places the second.
+                        let e = rest.trailing_zeros() as usize;
+                        other.f[b][e] &= RESTRICT[p];
+                        other.dirty |= 1 << (16 * b + e);
+                    } else {
+                        other.f[b][d] &= !(1 << p);
+                        other.dirty |= 1 << (16 * b + d);
+                    }
                     self.stack.push(other);
-                    st.place(d, b, p);
+                    st.f[b][d] &= RESTRICT[p];
+                    st.dirty |= 1 << (16 * b + d);
                     continue;
                 }
             }

@@ -262,3 +262,41 @@ fn limits_and_cancel() {
     assert_eq!(r.solutions, 3);
     assert!(r.solution.unwrap().check().is_ok());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// The fast 9x9 solver and the DLX model count the same solutions (up to a limit) on
+    /// random puzzles: generated ones or forum_hardest_1106 ones, with extra blanks (several
+    /// solutions) and sometimes a changed cell (often no solution, or clashing givens).
+    #[test]
+    fn fast_counts_match_dlx_on_random_puzzles(
+        seed in proptest::prelude::any::<u64>(),
+        hard in proptest::option::of(0usize..375),
+        extra in proptest::collection::vec(0usize..81, 0..10),
+        change in proptest::option::of((0usize..81, 1u8..=9)),
+        limit in 1u64..40,
+    ) {
+        let mut grid = match hard {
+            Some(i) => grids(HARDEST_1106).swap_remove(i),
+            None => generate(Shape::CLASSIC, seed, 64).puzzle,
+        };
+        for cell in extra {
+            grid.set(cell / 9, cell % 9, 0);
+        }
+        if let Some((cell, v)) = change {
+            grid.set(cell / 9, cell % 9, v);
+        }
+        let fast = grid.count(Method::Fast, Some(limit));
+        let dlx = grid.count(Method::Dlx, Some(limit));
+        proptest::prop_assert_eq!(fast.solutions, dlx.solutions, "{}", grid);
+        proptest::prop_assert!(fast.is_exact() && dlx.is_exact());
+        proptest::prop_assert_eq!(fast.solution.is_some(), fast.solutions > 0);
+        if let Some(s) = &fast.solution {
+            proptest::prop_assert!(s.is_solution_of(&grid), "{} does not solve {}", s, grid);
+        }
+        let mut solver = Solver::new();
+        let reused = solver.search(&grid, &Options::new(Method::Fast).limit(limit));
+        proptest::prop_assert_eq!(reused.solutions, fast.solutions);
+    }
+}
