@@ -409,9 +409,9 @@ impl Board {
     fn branch_square(&self) -> Option<usize> {
         let mut pick = None;
         let mut fewest = u32::MAX;
-        for k in 0..81 {
+        for (k, &weight) in WEIGHTS.iter().enumerate() {
             if self.grid[k] == 0 {
-                let key = self.candidates(k).count_ones() * 16 + 15 - u32::from(WEIGHTS[k]);
+                let key = self.candidates(k).count_ones() * 16 + 15 - u32::from(weight);
                 if key < fewest {
                     fewest = key;
                     pick = Some(k);
