@@ -75,16 +75,19 @@ fn main() {
             (elapsed, result.nodes)
         })
         .collect();
+    let most_nodes = times.iter().map(|t| t.1).max().unwrap_or(0);
     times.sort();
     let pick = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
     println!(
-        "{count} puzzles with {givens} givens: median {:.2} ms ({} nodes), 90% {:.2} ms, max {:.2} ms ({} nodes)",
+        "{count} puzzles with {givens} givens: median {:.2} ms ({} nodes), 90% {:.2} ms, max {:.2} ms ({} nodes); most nodes {most_nodes}",
         pick(0.5).0.as_secs_f64() * 1e3,
         pick(0.5).1,
         pick(0.9).0.as_secs_f64() * 1e3,
         pick(1.0).0.as_secs_f64() * 1e3,
         pick(1.0).1,
     );
+    // SHOW_WORST=1 prints the puzzle with the most nodes (to time it alone, or count its
+    // instructions with callgrind through `dancecard target-sudoku`).
     if std::env::var_os("SHOW_WORST").is_some() {
         if let Some((_, p)) = worst {
             for row in p.grid() {
