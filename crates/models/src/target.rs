@@ -50,6 +50,9 @@
 //! # Ok::<(), dancecard_models::target::TargetError>(())
 //! ```
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
 use dancecard_engine::{OptionId, Problem, ProblemBuilder};
 
 use crate::Model;
@@ -159,6 +162,22 @@ pub struct TargetOutcome {
     /// Nodes of the branch and bound: the root and one per branch taken (the squares that
     /// propagation fills are not counted).
     pub nodes: u64,
+    /// Whether the search ran to its end. When a [`TargetLimits`] bound stopped it, `best`
+    /// is the best completion found so far (its score a lower bound of the maximum), and
+    /// `None` says only that none was found yet.
+    pub complete: bool,
+}
+
+/// Bounds on [`TargetSudoku::solve_limited`]: past any of them the search stops and reports
+/// the best completion found so far. The default has none.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TargetLimits<'a> {
+    /// Stop after this many nodes (see [`TargetOutcome::nodes`]).
+    pub max_nodes: Option<u64>,
+    /// Stop at this instant (checked at every node: a node takes microseconds).
+    pub deadline: Option<Instant>,
+    /// Stop when this flag becomes true (checked at every node).
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 impl TargetOutcome {
@@ -227,8 +246,18 @@ impl TargetSudoku {
     }
 
     /// Finds a completion of maximum score by branch and bound (see the [module docs](self)).
+    ///
+    /// Most puzzles with 24 or more givens take well under a millisecond, but a puzzle with
+    /// few givens can take minutes (an empty grid: longer): use
+    /// [`solve_limited`](Self::solve_limited) to bound the search.
     pub fn solve(&self) -> TargetOutcome {
-        let mut search = Search::new();
+        self.solve_limited(&TargetLimits::default())
+    }
+
+    /// [`solve`](Self::solve), stopped by the first of `limits` reached
+    /// (see [`TargetOutcome::complete`]).
+    pub fn solve_limited(&self, limits: &TargetLimits<'_>) -> TargetOutcome {
+        let mut search = Search::new(*limits);
         if let Some(mut board) = Board::from_grid(&self.grid) {
             search.nodes = 1;
             if board.propagate() {
@@ -252,7 +281,7 @@ impl TargetSudoku {
             }
             TargetSolution { score, grid }
         });
-        TargetOutcome { best, nodes: search.nodes }
+        TargetOutcome { best, nodes: search.nodes, complete: !search.stopped }
     }
 }
 
@@ -453,9 +482,12 @@ enum Relaxation {
 
 /// The branch and bound: the best completion so far, the node count and the scratch space of
 /// the per-digit dynamic programs.
-struct Search {
+struct Search<'a> {
     best: Option<(u32, [u8; 81])>,
     nodes: u64,
+    limits: TargetLimits<'a>,
+    /// A limit was reached: every level returns.
+    stopped: bool,
     /// Per DP state (index `columns << 3 | stacks`): the best and worst sums, and the state
     /// and square it came from (for the best).
     high: Vec<i32>,
@@ -478,11 +510,13 @@ struct Lines {
     len: usize,
 }
 
-impl Search {
-    fn new() -> Search {
+impl<'a> Search<'a> {
+    fn new(limits: TargetLimits<'a>) -> Search<'a> {
         Search {
             best: None,
             nodes: 0,
+            limits,
+            stopped: false,
             high: vec![0; 4096],
             low: vec![0; 4096],
             back: vec![(0, 0); 4096],
@@ -491,6 +525,16 @@ impl Search {
             layer: Vec::with_capacity(4096),
             next: Vec::with_capacity(4096),
         }
+    }
+
+    /// Whether a limit is reached (and then sets `stopped`).
+    fn out_of_bounds(&mut self) -> bool {
+        let l = &self.limits;
+        self.stopped = self.stopped
+            || l.max_nodes.is_some_and(|max| self.nodes >= max)
+            || l.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+            || l.deadline.is_some_and(|d| Instant::now() >= d);
+        self.stopped
     }
 
     fn offer(&mut self, grid: &[u8; 81], score: u32) {
@@ -523,6 +567,9 @@ impl Search {
         while cand != 0 {
             let d = 15 - cand.leading_zeros();
             cand ^= 1 << d;
+            if self.out_of_bounds() {
+                return;
+            }
             let mut child = *board;
             child.place(k, d);
             self.nodes += 1;
@@ -866,5 +913,43 @@ mod tests {
         assert_eq!(p.solve().score(), -1);
         let problem = p.problem();
         assert_eq!(Solver::new(&problem).first(), None);
+    }
+
+    #[test]
+    fn limits_stop_the_search_with_the_best_so_far() {
+        let empty = TargetSudoku::from_grid([[0; 9]; 9]).unwrap();
+        let limited =
+            empty.solve_limited(&TargetLimits { max_nodes: Some(500), ..Default::default() });
+        assert!(!limited.complete);
+        assert!(limited.nodes <= 500);
+        let best = limited.best.expect("a completion within 500 nodes");
+        assert!(is_valid_solution(&best.grid));
+        assert_eq!(score(&best.grid), best.score);
+
+        let cancel = AtomicBool::new(true);
+        let cancelled =
+            empty.solve_limited(&TargetLimits { cancel: Some(&cancel), ..Default::default() });
+        assert!(!cancelled.complete);
+        assert!(cancelled.nodes <= 1);
+
+        let past = Instant::now();
+        let late =
+            empty.solve_limited(&TargetLimits { deadline: Some(past), ..Default::default() });
+        assert!(!late.complete);
+
+        // Generous limits change nothing.
+        let mut grid = best.grid;
+        for k in 0..50 {
+            grid[k / 9][k % 9] = 0;
+        }
+        let p = TargetSudoku::from_grid(grid).unwrap();
+        let free = p.solve();
+        let bounded = p.solve_limited(&TargetLimits {
+            max_nodes: Some(u64::MAX),
+            cancel: Some(&AtomicBool::new(false)),
+            deadline: None,
+        });
+        assert!(free.complete && bounded.complete);
+        assert_eq!(free, bounded);
     }
 }

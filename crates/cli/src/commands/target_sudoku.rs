@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use dancecard_models::target::{Grid, TargetSudoku};
+use dancecard_models::target::{Grid, TargetLimits, TargetSudoku};
 use dancecard_models::Model;
 
 use super::watch;
@@ -21,6 +21,11 @@ Examples:
   dancecard target-sudoku --grid testdata/target-sudoku/sample2.in # 2852 and a best grid
   cat puzzle.txt | dancecard target-sudoku --format json
   dancecard target-sudoku --emit-dlx puzzle.txt                    # the sudoku as exact cover
+  dancecard target-sudoku --time-limit 10 sparse.txt               # best found in 10 s
+
+Puzzles with 24 or more givens take milliseconds; a puzzle with very few givens can take a long
+time: --node-limit, --time-limit or Ctrl-C stop the search, which then prints the best score
+found so far (a lower bound), says so on stderr, and exits 1 (130 after Ctrl-C).
 
 ", crate::util::exit_codes_help!()))]
 pub(crate) struct Args {
@@ -38,6 +43,12 @@ pub(crate) struct Args {
     /// Print the sudoku's exact cover problem in Knuth's DLX format instead of solving.
     #[arg(long)]
     pub(crate) emit_dlx: bool,
+    /// Stop after N branch and bound nodes.
+    #[arg(long, value_name = "N")]
+    pub(crate) node_limit: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<f64>,
 }
 
 fn grid_text(grid: &Grid) -> String {
@@ -58,8 +69,20 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.emit_dlx {
         return watch::emit_dlx(&puzzle.problem());
     }
+    let time_limit = match args.time_limit {
+        Some(t) if !(t.is_finite() && t >= 0.0) => {
+            return Err(bad_input(format!("--time-limit must be a number of seconds, not {t}")))
+        }
+        Some(t) => Some(Duration::from_secs_f64(t)),
+        None => None,
+    };
+    let cancel = util::interrupt_flag();
     let started = Instant::now();
-    let result = puzzle.solve();
+    let result = puzzle.solve_limited(&TargetLimits {
+        max_nodes: args.node_limit,
+        deadline: time_limit.and_then(|t| started.checked_add(t)),
+        cancel: Some(&cancel),
+    });
     let seconds = started.elapsed().as_secs_f64();
     match args.format {
         OutputFormat::Text => {
@@ -72,11 +95,26 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         OutputFormat::Json => watch::print_json(&serde_json::json!({
             "score": result.score(),
             "grid": result.best.as_ref().map(|b| b.grid),
+            "complete": result.complete,
             "stats": { "nodes": result.nodes, "seconds": seconds },
         }))?,
     }
     if args.stats {
         eprintln!("nodes {} seconds {seconds:.3}", result.nodes);
+    }
+    if !result.complete {
+        let why = if util::interrupted() {
+            "interrupted"
+        } else if args.node_limit.is_some_and(|n| result.nodes >= n) {
+            "the node limit was reached"
+        } else {
+            "the time limit was reached"
+        };
+        eprintln!("incomplete: {why}; the score above is the best found, a lower bound");
+        if util::interrupted() {
+            return Ok(ExitCode::from(util::INTERRUPTED));
+        }
+        return Ok(ExitCode::from(util::NOT_FOUND));
     }
     let code = if result.best.is_some() { util::FOUND } else { util::NOT_FOUND };
     Ok(ExitCode::from(code))
