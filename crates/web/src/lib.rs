@@ -104,6 +104,10 @@ pub struct ServerConfig {
     /// Time budget of one search; past it the answer holds what was found, with
     /// `"complete": false`. [default: 2 s]
     pub time_limit: Duration,
+    /// Time budget of a count of a puzzle's solutions (`mode=count` of `/api/sudoku`,
+    /// `/api/queens` and `/api/tile`), which may be worth a longer wait than a search for one
+    /// solution. [default: 10 s]
+    pub count_time_limit: Duration,
     /// Node budget of one search (see [`dancecard_engine::Stats::nodes`]); past it the answer
     /// holds what was found, with `"complete": false`. [default: 50,000,000, about a second
     /// or two of search]
@@ -126,6 +130,7 @@ impl Default for ServerConfig {
         ServerConfig {
             max_body_bytes: 1024 * 1024,
             time_limit: Duration::from_secs(2),
+            count_time_limit: Duration::from_secs(10),
             max_nodes: 50_000_000,
             max_searches: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
             queue_wait: Duration::from_secs(2),

@@ -9,7 +9,7 @@ use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::DefaultBodyLimit;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, post};
+use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use dancecard_engine::Heuristic;
 use dancecard_format::Document;
@@ -21,8 +21,13 @@ use crate::{AppState, ServerConfig};
 
 mod json;
 mod parse;
+mod queens;
 pub(crate) mod search;
 mod solve;
+mod sudoku;
+mod target;
+mod target_bnb;
+mod tile;
 mod trace;
 
 /// The API's routes, with the body limit, the JSON error shape and panic catching.
@@ -31,6 +36,11 @@ pub(crate) fn routes(config: &ServerConfig) -> Router<AppState> {
         .route("/api/parse", post(parse::handle))
         .route("/api/solve", post(solve::handle))
         .route("/api/trace", post(trace::handle))
+        .route("/api/sudoku", post(sudoku::handle))
+        .route("/api/queens", get(queens::handle))
+        .route("/api/queens/dlx", get(queens::dlx))
+        .route("/api/tile", get(tile::handle))
+        .route("/api/target-sudoku", post(target::handle))
         .route("/api/{*rest}", any(not_found))
         .route("/api", any(not_found))
         // Refuses a declared length over the limit before reading anything, and cuts off a
@@ -114,8 +124,19 @@ pub(crate) fn parse_problem(body: &Bytes) -> Result<Document, ApiError> {
 async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "no such endpoint: the API has POST /api/parse, /api/solve and /api/trace",
+        "no such endpoint: the API has POST /api/parse, /api/solve, /api/trace, /api/sudoku and \
+         /api/target-sudoku, and GET /api/queens, /api/queens/dlx and /api/tile",
     )
+}
+
+/// A request body as text, or a `400` naming the first byte that is not UTF-8.
+pub(crate) fn body_text(body: &Bytes) -> Result<&str, ApiError> {
+    std::str::from_utf8(body).map_err(|e| {
+        ApiError::bad_request(format!(
+            "the request body is not UTF-8 text (byte {})",
+            e.valid_up_to() + 1
+        ))
+    })
 }
 
 /// Rewrites an error answer that is not JSON (from a layer or the router: 413, 405, 404)
@@ -133,7 +154,7 @@ async fn json_errors(response: Response) -> Response {
         StatusCode::PAYLOAD_TOO_LARGE => "the request body is too large".to_owned(),
         StatusCode::METHOD_NOT_ALLOWED => {
             let allow = response.headers().get(header::ALLOW).and_then(|v| v.to_str().ok());
-            format!("method not allowed; use {}", allow.unwrap_or("POST"))
+            format!("method not allowed; use {}", allow.unwrap_or("another method"))
         }
         _ => status.canonical_reason().unwrap_or("error").to_owned(),
     };
