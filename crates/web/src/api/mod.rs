@@ -26,7 +26,6 @@ pub(crate) mod search;
 mod solve;
 mod sudoku;
 mod target;
-mod target_bnb;
 mod tile;
 mod trace;
 
