@@ -79,8 +79,7 @@ pub(super) async fn handle(
         MethodParam::Dlx => check_n(params.n, MAX_DLX_N, "dlx")?,
         MethodParam::Bits => check_n(params.n, MAX_BITS_N, "bits")?,
     }
-    let time_limit =
-        if counting { state.config.count_time_limit } else { state.config.time_limit };
+    let time_limit = if counting { state.config.count_time_limit } else { state.config.time_limit };
     let cap = state.config.max_listed_solutions;
     let value = search::run_timed(&state, time_limit, move |budget| {
         match (method, counting) {
@@ -230,8 +229,8 @@ pub(super) async fn dlx(
     .await?;
     let mut response = text.into_response();
     let headers = response.headers_mut();
-    let _ = headers
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    let _ =
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
     let _ = headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)
 }

@@ -72,9 +72,9 @@ pub(super) async fn handle(
     let Query(params) = params?;
     let body = body?;
     let shape = match &params.shape {
-        Some(text) => Some(
-            text.parse::<Shape>().map_err(|e| ApiError::bad_request(format!("box: {e}")))?,
-        ),
+        Some(text) => {
+            Some(text.parse::<Shape>().map_err(|e| ApiError::bad_request(format!("box: {e}")))?)
+        }
         None => None,
     };
     let time_limit = if params.mode == Mode::Count {
@@ -86,21 +86,20 @@ pub(super) async fn handle(
         let text = body_text(&body)?;
         let mut entries = sudoku::parse_puzzles(text, shape);
         let count = entries.len();
-        let puzzle = match entries.pop() {
-            Some(Ok(puzzle)) if count == 1 => puzzle,
-            Some(Err(e)) if count == 1 => return Err(ApiError::bad_request(e.to_string())),
-            Some(_) => {
-                return Err(ApiError::bad_request(format!(
-                    "{count} puzzles in the request body: send one"
-                )))
-            }
-            None => {
-                return Err(ApiError::bad_request(
+        let puzzle =
+            match entries.pop() {
+                Some(Ok(puzzle)) if count == 1 => puzzle,
+                Some(Err(e)) if count == 1 => return Err(ApiError::bad_request(e.to_string())),
+                Some(_) => {
+                    return Err(ApiError::bad_request(format!(
+                        "{count} puzzles in the request body: send one"
+                    )))
+                }
+                None => return Err(ApiError::bad_request(
                     "no puzzle in the request body: send one puzzle line, row by row, `.` or `0` \
                      for a blank (81 symbols for 9x9, 256 for 16x16)",
-                ))
-            }
-        };
+                )),
+            };
         let method = match params.method {
             MethodParam::Dlx => Method::Dlx,
             MethodParam::Fast => Method::Fast,

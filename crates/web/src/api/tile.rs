@@ -79,8 +79,8 @@ pub(super) async fn handle(
     params: Result<Query<Params>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(params) = params?;
-    let board =
-        Board::parse_size(&params.board).map_err(|e| ApiError::bad_request(format!("board: {e}")))?;
+    let board = Board::parse_size(&params.board)
+        .map_err(|e| ApiError::bad_request(format!("board: {e}")))?;
     if board.cell_count() > MAX_SQUARES {
         return Err(ApiError::bad_request(format!(
             "board: {} squares; the explorer tiles boards of at most {MAX_SQUARES} (the command \
@@ -112,12 +112,14 @@ pub(super) async fn handle(
         MethodParam::Auto => counting && !params.once && narrow <= MAX_DP_SIDE,
         MethodParam::Dlx => false,
     };
-    let time_limit =
-        if counting { state.config.count_time_limit } else { state.config.time_limit };
+    let time_limit = if counting { state.config.count_time_limit } else { state.config.time_limit };
     let cap = state.config.max_listed_solutions;
     let value = search::run_timed(&state, time_limit, move |budget| {
-        let tiling =
-            Tiling::builder(board, pieces).once(params.once).flips(params.flips).build().map_err(bad)?;
+        let tiling = Tiling::builder(board, pieces)
+            .once(params.once)
+            .flips(params.flips)
+            .build()
+            .map_err(bad)?;
         if dp {
             return count_dp(&tiling, &budget);
         }
