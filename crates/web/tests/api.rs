@@ -429,6 +429,9 @@ async fn the_page_and_its_modules_are_served_from_the_binary() {
         "/assets/js/views/stepper.js",
         "/assets/js/views/links.js",
         "/assets/js/views/build.js",
+        "/assets/js/views/sudoku.js",
+        "/assets/js/views/queens.js",
+        "/assets/js/views/tiling.js",
         "/assets/icon.svg",
     ] {
         let reply = server.get(path).await;

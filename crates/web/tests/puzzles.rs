@@ -126,6 +126,8 @@ async fn sudoku_bad_input_is_a_400_with_the_parsers_message() {
         let message = server.post("/api/sudoku", body).await.error(400);
         assert!(message.contains(expected), "{body:?}: {message}");
     }
+    let message = server.post("/api/sudoku", "12").await.error(400);
+    assert!(message.contains("box=RxC") && !message.contains("--box"), "{message}");
     let message = server.post("/api/sudoku", b"\xff\xfe".as_slice()).await.error(400);
     assert!(message.contains("UTF-8"), "{message}");
     for query in ["method=bogus", "mode=all", "box=3", "box=0x0", "colour=red"] {
@@ -336,4 +338,44 @@ async fn puzzle_bodies_over_one_megabyte_get_413() {
         let message = server.post(endpoint, &body).await.error(413);
         assert!(message.contains("too large"), "{endpoint}: {message}");
     }
+}
+
+#[tokio::test]
+async fn hostile_puzzle_input_never_takes_the_server_down() {
+    let server = server().await;
+    let mut noise = Vec::new();
+    let mut x: u32 = 4321;
+    for _ in 0..100_000 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        noise.push((x >> 16) as u8);
+    }
+    let bodies: Vec<Vec<u8>> = vec![
+        noise,
+        b"\0\0\0".to_vec(),
+        "\u{2603}".repeat(81).into_bytes(),
+        "9".repeat(81).into_bytes(),
+        "Z".repeat(256).into_bytes(),
+        ".".repeat(1_000_000).into_bytes(),
+        "0 0 0\n".repeat(100_000).into_bytes(),
+        "9 9 9 9 9 9 9 9 9\n".repeat(9).into_bytes(),
+    ];
+    for body in &bodies {
+        for endpoint in ["/api/sudoku?method=dlx", "/api/sudoku?mode=count", "/api/target-sudoku"] {
+            let reply = server.post(endpoint, body).await;
+            assert!(reply.status == 200 || reply.status == 400, "{endpoint}: {}", reply.text());
+            let _ = reply.json();
+        }
+    }
+    for query in [
+        "/api/queens?n=18446744073709551616",
+        "/api/queens?n=8&limit=0&mode=all",
+        "/api/tile?board=99999999999x1&pieces=dominoes",
+        "/api/tile?board=1x1&pieces=monomino&limit=0",
+        "/api/tile?board=32x32&pieces=hexominoes&once=true",
+    ] {
+        let reply = server.get(query).await;
+        assert!(reply.status == 200 || reply.status == 400, "{query}: {}", reply.text());
+        let _ = reply.json();
+    }
+    assert_eq!(server.post("/api/sudoku", ESCARGOT).await.json()["solution"], ESCARGOT_SOLUTION);
 }

@@ -89,7 +89,11 @@ pub(super) async fn handle(
         let puzzle =
             match entries.pop() {
                 Some(Ok(puzzle)) if count == 1 => puzzle,
-                Some(Err(e)) if count == 1 => return Err(ApiError::bad_request(e.to_string())),
+                Some(Err(e)) if count == 1 => {
+                    // The parser speaks to the command line; here the box is a query parameter.
+                    let message = e.to_string().replace("--box", "box=RxC in the query");
+                    return Err(ApiError::bad_request(message));
+                }
                 Some(_) => {
                     return Err(ApiError::bad_request(format!(
                         "{count} puzzles in the request body: send one"

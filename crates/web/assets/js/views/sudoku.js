@@ -109,7 +109,7 @@ export function mount(section) {
       h('label', { for: pickId }, 'Puzzle'), picker, dlxButton, fastButton, bothButton, clearButton),
     editorBox,
     h('div', { class: 'split' },
-      h('div', null, grid, status, results),
+      h('div', null, status, results, grid),
       h('div', { class: 'prose side-prose' },
         h('h3', null, 'Two ways to solve'),
         h('p', null,

@@ -255,7 +255,7 @@ function mountTarget() {
     h('h3', null, 'The target sudoku'),
     h('p', { class: 'lead' },
       'A sudoku whose completions are scored: each digit counts times the weight of its square, 10 in the ',
-      'centre, then 9, 8, 7 ring by ring, and 6 on the border. The task (NOIP 2009, \u201c\u9776\u5f62\u6570\u72ec\u201d) ',
+      'centre, then 9, 8, 7 ring by ring, and 6 on the border. The task (the \u201ctarget-shaped sudoku\u201d of NOIP 2009) ',
       'is the best score among all completions, or \u22121 when there is none.'),
     h('div', { class: 'split' },
       h('div', null,
