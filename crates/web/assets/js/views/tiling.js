@@ -129,13 +129,13 @@ function mountTiling() {
       k = 0;
       const n = list.placements.length;
       if (n === 0) {
-        status.className = list.complete ? 'status warn' : 'status warn';
+        status.className = 'status warn';
         status.textContent = list.complete
           ? 'No tiling exists: the search tried every placement.'
           : `The search stopped at the server\u2019s budget (${list.stop}) before finding a tiling.`;
       } else {
         status.className = 'status success';
-        const more = list.stop === 'solution-limit' ? ` (the first ${n}; count them all below)` : '';
+        const more = list.stop === 'solution-limit' ? ` (the first ${n}; \u201cCount the tilings\u201d gives the total)` : '';
         status.textContent = `${plural(n, 'tiling')} found${more}, after ${plural(list.stats.nodes, 'search node')}.`;
       }
     } catch (e) {
