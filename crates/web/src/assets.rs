@@ -43,6 +43,9 @@ const ASSETS: &[Asset] = &[
     asset!("js/views/stepper.js", JS),
     asset!("js/views/links.js", JS),
     asset!("js/views/build.js", JS),
+    asset!("js/views/sudoku.js", JS),
+    asset!("js/views/queens.js", JS),
+    asset!("js/views/tiling.js", JS),
 ];
 
 /// The page may load its own files only: no CDN, no outside fonts, no inline scripts.

@@ -15,14 +15,19 @@
 //!
 //! # The API
 //!
-//! Every endpoint takes a problem as the request body, in Knuth's DLX format or as a 0/1
-//! matrix (detected as `dancecard solve` detects it), and answers JSON:
+//! The problem endpoints take a problem as the request body, in Knuth's DLX format or as a
+//! 0/1 matrix (detected as `dancecard solve` detects it); the puzzle endpoints take a puzzle
+//! or query parameters and go through `dancecard-models`. All answer JSON:
 //!
 //! | endpoint | answer |
 //! | --- | --- |
 //! | `POST /api/parse` | the problem: items and options, as the page draws them |
 //! | `POST /api/solve?mode=first\|all\|count&limit=N&heuristic=mrv\|leftmost` | the same document as `dancecard solve --format json` |
 //! | `POST /api/trace?heuristic=mrv\|leftmost&limit=N` | the problem, and the search's events (choose, cover, try, solution, backtrack...) with the node count at each |
+//! | `POST /api/sudoku?method=dlx\|fast&mode=solve\|unique\|count` | one puzzle's entry of `dancecard sudoku --format json` |
+//! | `GET /api/queens?n=N&mode=first\|all\|count` | `dancecard queens N --format json` |
+//! | `GET /api/tile?board=RxC&pieces=NAME&once=true\|false&mode=first\|all\|count` | `dancecard tile --format json`, with each tiling's placements |
+//! | `POST /api/target-sudoku` | `dancecard target-sudoku --format json`: the best score and a grid |
 //!
 //! Searches run on blocking threads, at most [`ServerConfig::max_searches`] at once; a request
 //! that cannot start within [`ServerConfig::queue_wait`] gets `503`. A search that reaches
@@ -36,7 +41,8 @@
 //! A view of the page is one ES module under `assets/js/views/`, listed in
 //! `assets/js/views/registry.js` (the navigation is built from that list) and in the asset
 //! table of `src/assets.rs`; an endpoint is one module under `src/api/` and one `.route` line
-//! in `api::routes`. Puzzle endpoints reuse the same budget (`api::search::run`).
+//! in `api::routes`. Every endpoint runs its search through `api::search::run` (the engine's
+//! budget) or `api::search::run_timed` (for solvers that stop only on a cancel flag).
 //!
 //! # Example
 //!
@@ -104,6 +110,10 @@ pub struct ServerConfig {
     /// Time budget of one search; past it the answer holds what was found, with
     /// `"complete": false`. [default: 2 s]
     pub time_limit: Duration,
+    /// Time budget of a count of a puzzle's solutions (`mode=count` of `/api/sudoku`,
+    /// `/api/queens` and `/api/tile`), which may be worth a longer wait than a search for one
+    /// solution. [default: 10 s]
+    pub count_time_limit: Duration,
     /// Node budget of one search (see [`dancecard_engine::Stats::nodes`]); past it the answer
     /// holds what was found, with `"complete": false`. [default: 50,000,000, about a second
     /// or two of search]
@@ -126,6 +136,7 @@ impl Default for ServerConfig {
         ServerConfig {
             max_body_bytes: 1024 * 1024,
             time_limit: Duration::from_secs(2),
+            count_time_limit: Duration::from_secs(10),
             max_nodes: 50_000_000,
             max_searches: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
             queue_wait: Duration::from_secs(2),

@@ -1,7 +1,7 @@
 //! The JSON API over real HTTP: every endpoint, bad input, the body limit and the budget.
 
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use dancecard_web::ServerConfig;
 use serde_json::{json, Value};
@@ -138,14 +138,12 @@ async fn the_time_budget_answers_in_time() {
     config.time_limit = Duration::from_millis(200);
     config.max_nodes = u64::MAX;
     let server = TestServer::start(config).await;
-    let started = Instant::now();
+    // No node budget: only the time budget can end this count. (Tests assert no durations:
+    // the stop reason says which budget ended the search.)
     let reply = server.post("/api/solve?mode=count", endless()).await.json();
-    let took = started.elapsed();
     assert_eq!(reply["complete"], false);
     assert_eq!(reply["stop"], "time-limit");
     assert!(reply["count"].as_u64().unwrap() > 0);
-    assert!(reply["stats"]["seconds"].as_f64().unwrap() >= 0.2, "{reply}");
-    assert!(took < Duration::from_secs(5), "answered after {took:?}");
 }
 
 #[tokio::test]
@@ -188,11 +186,10 @@ async fn a_client_that_leaves_cancels_its_search() {
         .await;
     });
     leaving.await.unwrap();
-    // The only slot comes back long before the 60 s budget: the search was cancelled.
-    let started = Instant::now();
+    // The only slot comes back long before the 60 s budget: the search was cancelled (had it
+    // not been, this request would wait 3 s for the slot and get 503).
     let reply = server.post("/api/solve", KNUTH).await;
     assert_eq!(reply.status, 200, "{}", reply.text());
-    assert!(started.elapsed() < Duration::from_secs(3));
 }
 
 #[tokio::test]
@@ -401,12 +398,16 @@ async fn bodies_over_one_megabyte_get_413() {
 #[tokio::test]
 async fn unknown_endpoints_and_methods_answer_json_errors() {
     let server = server().await;
-    let message = server.post("/api/sudoku", KNUTH).await.error(404);
+    let message = server.post("/api/sudoku/solve", KNUTH).await.error(404);
     assert!(message.contains("no such endpoint"), "{message}");
     assert_eq!(server.get("/api").await.status, 404);
     let reply = server.get("/api/solve").await;
-    assert!(reply.error(405).contains("POST"));
+    let message = reply.error(405);
+    assert!(message.contains("POST"), "{message}");
     assert_eq!(reply.header("allow"), Some("POST"));
+    let reply = server.post("/api/queens?n=8", "").await;
+    assert!(reply.error(405).contains("GET"));
+    assert_eq!(reply.header("allow"), Some("GET"));
 }
 
 #[tokio::test]
@@ -428,6 +429,9 @@ async fn the_page_and_its_modules_are_served_from_the_binary() {
         "/assets/js/views/stepper.js",
         "/assets/js/views/links.js",
         "/assets/js/views/build.js",
+        "/assets/js/views/sudoku.js",
+        "/assets/js/views/queens.js",
+        "/assets/js/views/tiling.js",
         "/assets/icon.svg",
     ] {
         let reply = server.get(path).await;

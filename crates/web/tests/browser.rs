@@ -442,6 +442,202 @@ async fn build_links_then_cover_and_uncover_a_column() {
     s.close().await;
 }
 
+/// The number of filled cells of the sudoku grid in view 5.
+const SUDOKU_FILLED: &str =
+    "[...document.querySelectorAll('#view-sudoku table.sudoku td')].filter((td) => td.textContent !== '').length";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sudoku_presets_fill_their_grids_by_both_methods() {
+    let Some((s, _server)) = start(1280, 800, "/#sudoku").await else { return };
+    s.until(
+        "document.querySelectorAll('#view-sudoku table.sudoku td').length === 81",
+        "a 9x9 grid",
+    )
+    .await;
+    // Each preset has the givens its name says (and the comment in sudoku.js cites).
+    let select = s.client.find(Locator::Css("#view-sudoku .toolbar select")).await.unwrap();
+    for (preset, givens) in
+        [("easy", 30), ("seventeen", 17), ("hard", 21), ("escargot", 23), ("inkala", 21)]
+    {
+        select.select_by_value(preset).await.unwrap();
+        s.until(&format!("{SUDOKU_FILLED} === {givens}"), preset).await;
+        let counted = s.js("document.querySelector('#view-sudoku .status').dataset.givens").await;
+        assert_eq!(counted, json!(givens.to_string()), "{preset}");
+    }
+    // AI Escargot, solved both ways: 81 cells, and a node count and a time for each method.
+    select.select_by_value("escargot").await.unwrap();
+    s.click("#view-sudoku button[data-method=\"both\"]").await;
+    s.until(&format!("{SUDOKU_FILLED} === 81"), "81 cells filled").await;
+    s.until("document.querySelectorAll('#view-sudoku .count-box').length === 2", "both methods")
+        .await;
+    for method in ["dlx", "fast"] {
+        let nodes =
+            s.text(&format!("#view-sudoku .count-box[data-method=\"{method}\"] .nodes")).await;
+        assert!(nodes.ends_with("nodes") || nodes.ends_with("node"), "{method}: {nodes}");
+        let time =
+            s.text(&format!("#view-sudoku .count-box[data-method=\"{method}\"] .time")).await;
+        assert!(time.ends_with("s"), "{method}: {time}");
+    }
+    let status = s.text("#view-sudoku .status").await;
+    assert!(status.contains("Solved: 9\u{d7}9, 23 givens, 81 cells filled"), "{status}");
+    s.page_is_sound().await;
+    s.shot("5-sudoku-escargot").await;
+
+    // 16x16: 256 cells.
+    select.select_by_value("sixteen").await.unwrap();
+    s.until("document.querySelectorAll('#view-sudoku table.sudoku td').length === 256", "16x16")
+        .await;
+    s.click("#view-sudoku button[data-method=\"dlx\"]").await;
+    s.until(&format!("{SUDOKU_FILLED} === 256"), "256 cells filled").await;
+    s.page_is_sound().await;
+    s.shot("5-sudoku-16x16").await;
+
+    // A puzzle typed by the reader, with two equal givens in a row: the server's message.
+    s.click("#view-sudoku details.editor summary").await;
+    let typed = format!("11{}", ".".repeat(79));
+    let _ = s
+        .js(&format!(
+            "(() => {{ document.querySelector('#view-sudoku textarea').value = '{typed}'; return true; }})()"
+        ))
+        .await;
+    s.click("#view-sudoku details.editor button").await;
+    s.click("#view-sudoku button[data-method=\"fast\"]").await;
+    s.until(
+        "document.querySelector('#view-sudoku .status').classList.contains('error')",
+        "the parser's message",
+    )
+    .await;
+    let status = s.text("#view-sudoku .status").await;
+    assert!(status.contains("line 1"), "{status}");
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn queens_eight_has_92_solutions_to_browse() {
+    let Some((s, _server)) = start(1280, 800, "/#queens").await else { return };
+    s.until(
+        "document.querySelector('#view-queens dd.total')?.textContent === '92'",
+        "92 solutions",
+    )
+    .await;
+    // The exact cover model's nodes: Knuth's DLX1 counts 1,049 on the same model
+    // (testdata/instances/queens8.dlx).
+    assert_eq!(s.text("#view-queens dd.nodes").await, "1,049");
+    assert_eq!(s.text("#view-queens .where").await, "solution 1 of 92");
+    assert_eq!(s.js("document.querySelectorAll('#view-queens td.queen').length").await, json!(8));
+    s.page_is_sound().await;
+    s.shot("6-queens-first").await;
+
+    // Browse: next by button and by key, then to the end.
+    s.click("#view-queens button.next").await;
+    s.until(
+        "document.querySelector('#view-queens .where').textContent === 'solution 2 of 92'",
+        "next",
+    )
+    .await;
+    s.key(Key::Right).await;
+    s.until(
+        "document.querySelector('#view-queens .where').textContent === 'solution 3 of 92'",
+        "key",
+    )
+    .await;
+    s.key(Key::End).await;
+    s.until(
+        "document.querySelector('#view-queens .where').textContent === 'solution 92 of 92'",
+        "browsing reaches solution 92",
+    )
+    .await;
+    assert_eq!(
+        s.js("document.querySelector('#view-queens button.next').disabled").await,
+        json!(true)
+    );
+    assert_eq!(s.js("document.querySelectorAll('#view-queens td.queen').length").await, json!(8));
+    s.shot("6-queens-last").await;
+
+    // A larger board: count only.
+    let size = s.client.find(Locator::Css("#view-queens input[type=\"number\"]")).await.unwrap();
+    size.clear().await.unwrap();
+    size.send_keys("12").await.unwrap();
+    s.click("#view-queens .toolbar button:not(.primary)").await;
+    s.until(
+        "document.querySelector('#view-queens dd.total')?.textContent === '14,200'",
+        "14,200 for N = 12",
+    )
+    .await;
+    assert_eq!(s.text("#view-queens dd.distinct").await, "1,787");
+    s.page_is_sound().await;
+    s.shot("6-queens-count-12").await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tilings_are_drawn_and_counted_and_the_target_sudoku_scored() {
+    let Some((s, _server)) = start(1280, 800, "/#tiling").await else { return };
+    // The 12 pentominoes on 6x10: a tiling drawn, 60 squares in 12 pieces.
+    s.until(
+        "document.querySelectorAll('#view-tiling svg.tiling rect.cell').length === 60",
+        "60 squares",
+    )
+    .await;
+    let pieces = s.js("new Set([...document.querySelectorAll('#view-tiling svg.tiling rect.cell')].map((r) => r.getAttribute('fill'))).size").await;
+    assert_eq!(pieces, json!(12));
+    assert_eq!(s.text("#view-tiling .where").await, "tiling 1 of 200+");
+    let first = s
+        .js("document.querySelector('#view-tiling svg.tiling path.outline').getAttribute('d')")
+        .await;
+    s.click("#view-tiling button.next").await;
+    s.until(
+        "document.querySelector('#view-tiling .where').textContent === 'tiling 2 of 200+'",
+        "next",
+    )
+    .await;
+    let second = s
+        .js("document.querySelector('#view-tiling svg.tiling path.outline').getAttribute('d')")
+        .await;
+    assert_ne!(first, second, "the next tiling differs");
+    s.page_is_sound().await;
+    s.shot("7-tiling-pentominoes").await;
+
+    // 3x20: the count, 8.
+    let select = s.client.find(Locator::Css("#view-tiling .toolbar select")).await.unwrap();
+    select.select_by_value("pent3x20").await.unwrap();
+    s.until("document.querySelector('#view-tiling svg.tiling')?.getAttribute('aria-label').includes('3 by 20') && !document.querySelector('#view-tiling button.count').disabled", "3x20")
+        .await;
+    s.click("#view-tiling button.count").await;
+    s.until("document.querySelector('#view-tiling dd.total')?.textContent === '8'", "8 tilings")
+        .await;
+    s.shot("7-tiling-3x20-count").await;
+
+    // Dominoes on the chessboard: counted without search.
+    select.select_by_value("dom8x8").await.unwrap();
+    s.until("document.querySelectorAll('#view-tiling svg.tiling rect.cell').length === 64 && !document.querySelector('#view-tiling button.count').disabled", "8x8")
+        .await;
+    s.click("#view-tiling button.count").await;
+    s.until(
+        "document.querySelector('#view-tiling dd.total')?.textContent === '12,988,816'",
+        "12,988,816 domino tilings",
+    )
+    .await;
+
+    // The target sudoku of the statement's first sample: 2829.
+    s.click("#view-tiling .target-part button").await;
+    s.until(
+        "document.querySelector('#view-tiling dd.score')?.textContent === '2829'",
+        "the best score",
+    )
+    .await;
+    assert_eq!(
+        s.js("document.querySelectorAll('#view-tiling table.target td').length").await,
+        json!(81)
+    );
+    let status = s.text("#view-tiling .target-part .status").await;
+    assert!(status.contains("The best score is 2829"), "{status}");
+    s.page_is_sound().await;
+    let _ = s.js("(() => { document.querySelector('#view-tiling .target-part').scrollIntoView(); return true; })()").await;
+    s.shot("7-tiling-target-sudoku").await;
+    s.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_view_fits_a_phone() {
     let Some((s, _server)) = start(390, 844, "/#matrix").await else { return };
@@ -451,6 +647,12 @@ async fn every_view_fits_a_phone() {
         ("stepper", "document.querySelectorAll('#view-stepper .count-box').length === 2"),
         ("links", "document.querySelectorAll('#view-links button.node').length === 6"),
         ("build", "document.querySelector('#view-build .where')?.textContent === 'step 0 of 21'"),
+        ("sudoku", "document.querySelectorAll('#view-sudoku table.sudoku td').length === 81"),
+        (
+            "queens",
+            "document.querySelector('#view-queens .where')?.textContent === 'solution 1 of 92'",
+        ),
+        ("tiling", "document.querySelectorAll('#view-tiling svg.tiling rect.cell').length === 60"),
     ];
     for (n, (view, ready)) in views.iter().enumerate() {
         // The number keys open the sections.
@@ -478,8 +680,30 @@ async fn every_view_fits_a_phone() {
                 s.key(Key::Right).await;
             }
         }
+        if *view == "sudoku" {
+            s.click("#view-sudoku button[data-method=\"both\"]").await;
+            s.until(&format!("{SUDOKU_FILLED} === 81"), "solved on a phone").await;
+        }
+        if *view == "queens" {
+            s.key(Key::End).await;
+            s.until(
+                "document.querySelector('#view-queens .where').textContent === 'solution 92 of 92'",
+                "92 on a phone",
+            )
+            .await;
+        }
         s.page_is_sound().await;
         s.shot(&format!("narrow-{}-{view}", n + 1)).await;
     }
+    // The target sudoku, further down the tilings section.
+    s.click("#view-tiling .target-part button").await;
+    s.until(
+        "document.querySelector('#view-tiling dd.score')?.textContent === '2829'",
+        "2829 on a phone",
+    )
+    .await;
+    let _ = s.js("(() => { document.querySelector('#view-tiling .target-part').scrollIntoView(); return true; })()").await;
+    s.page_is_sound().await;
+    s.shot("narrow-7-tiling-target-sudoku").await;
     s.close().await;
 }

@@ -6,3 +6,4 @@ mod util;
 mod api;
 mod browser;
 mod load;
+mod puzzles;

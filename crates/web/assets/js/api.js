@@ -1,4 +1,5 @@
-// The JSON API of `dancecard serve`. Every call posts the problem as text and gets JSON back;
+// The JSON API of `dancecard serve`. Problems and puzzles are posted as text, puzzle
+// parameters go in the query string (GET /api/queens, /api/tile); every answer is JSON, and
 // errors come back as {"error": "..."} and are thrown as ApiError with that message.
 
 export class ApiError extends Error {
@@ -10,6 +11,14 @@ export class ApiError extends Error {
 }
 
 async function post(path, params, body) {
+  return call('POST', path, params, body);
+}
+
+async function get(path, params) {
+  return call('GET', path, params);
+}
+
+async function call(method, path, params, body) {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params ?? {})) {
     if (value !== undefined && value !== null) query.set(key, String(value));
@@ -17,11 +26,11 @@ async function post(path, params, body) {
   const url = query.size ? `${path}?${query}` : path;
   let response;
   try {
-    response = await fetch(url, {
-      method: 'POST',
+    response = await fetch(url, method === 'POST' ? {
+      method,
       headers: { 'Content-Type': 'text/plain; charset=utf-8' },
       body,
-    });
+    } : { method });
   } catch (e) {
     throw new ApiError(0, 'the server cannot be reached: is `dancecard serve` still running?');
   }
@@ -48,4 +57,24 @@ export function solve(text, { mode = 'first', limit, heuristic = 'mrv' } = {}) {
 /** The problem and the events of its search, with the node count at each. */
 export function trace(text, { heuristic = 'mrv', limit } = {}) {
   return post('/api/trace', { heuristic, limit }, text);
+}
+
+/** `dancecard sudoku --format json` for one puzzle line: method is dlx or fast. */
+export function sudoku(puzzle, { method = 'fast', mode = 'solve' } = {}) {
+  return post('/api/sudoku', { method, mode }, puzzle);
+}
+
+/** `dancecard queens N --format json`: mode is first, all or count. */
+export function queens(n, { mode = 'all', method, limit } = {}) {
+  return get('/api/queens', { n, mode, method, limit });
+}
+
+/** `dancecard tile --format json`, with each tiling's placements for drawing. */
+export function tile({ board, pieces, once = false, flips = true, mode = 'all', limit } = {}) {
+  return get('/api/tile', { board, pieces, once, flips, mode, limit });
+}
+
+/** `dancecard target-sudoku --format json`: the best score and a grid with it. */
+export function targetSudoku(text) {
+  return post('/api/target-sudoku', null, text);
 }

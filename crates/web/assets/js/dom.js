@@ -68,3 +68,17 @@ export function nodeNote() {
       'reaches. This is the count of Knuth\u2019s DLX1 program, so it measures the work of the ',
       'search itself, not the speed of this machine.'));
 }
+
+/** The explanation of a node for a puzzle view: `paragraphs` say what one node is there. */
+export function puzzleNodeNote(...paragraphs) {
+  return h('details', { class: 'note' },
+    h('summary', null, 'What is a node here?'),
+    paragraphs.map((p) => h('p', null, p)));
+}
+
+/** A duration in microseconds, in words: "840 µs", "12.3 ms", "1.52 s". */
+export function micros(us) {
+  if (us < 1000) return `${us} µs`;
+  if (us < 1e6) return `${(us / 1000).toFixed(us < 1e4 ? 2 : 1)} ms`;
+  return `${(us / 1e6).toFixed(2)} s`;
+}

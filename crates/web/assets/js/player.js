@@ -102,7 +102,7 @@ export function keysHelp(extra = []) {
     ['Home or R', 'back to the start'],
     ['End', 'jump to the end'],
     ['+ / \u2212', 'faster / slower'],
-    ['1\u20134', 'open another section'],
+    ['1\u20137', 'open another section'],
     ...extra,
   ];
   return h('details', { class: 'note keys' },

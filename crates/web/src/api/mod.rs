@@ -6,10 +6,11 @@
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{any, post};
+use axum::routing::{any, get, post};
 use axum::{Json, Router};
 use dancecard_engine::Heuristic;
 use dancecard_format::Document;
@@ -21,8 +22,12 @@ use crate::{AppState, ServerConfig};
 
 mod json;
 mod parse;
+mod queens;
 pub(crate) mod search;
 mod solve;
+mod sudoku;
+mod target;
+mod tile;
 mod trace;
 
 /// The API's routes, with the body limit, the JSON error shape and panic catching.
@@ -31,6 +36,11 @@ pub(crate) fn routes(config: &ServerConfig) -> Router<AppState> {
         .route("/api/parse", post(parse::handle))
         .route("/api/solve", post(solve::handle))
         .route("/api/trace", post(trace::handle))
+        .route("/api/sudoku", post(sudoku::handle))
+        .route("/api/queens", get(queens::handle))
+        .route("/api/queens/dlx", get(queens::dlx))
+        .route("/api/tile", get(tile::handle))
+        .route("/api/target-sudoku", post(target::handle))
         .route("/api/{*rest}", any(not_found))
         .route("/api", any(not_found))
         // Refuses a declared length over the limit before reading anything, and cuts off a
@@ -38,7 +48,7 @@ pub(crate) fn routes(config: &ServerConfig) -> Router<AppState> {
         .layer(RequestBodyLimitLayer::new(config.max_body_bytes))
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
         // Outside the limit, so that its 413 gets the JSON shape too.
-        .layer(axum::middleware::map_response(json_errors))
+        .layer(axum::middleware::from_fn(json_errors))
         .layer(CatchPanicLayer::custom(|_: Box<dyn std::any::Any + Send>| {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal error").into_response()
         }))
@@ -114,13 +124,30 @@ pub(crate) fn parse_problem(body: &Bytes) -> Result<Document, ApiError> {
 async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "no such endpoint: the API has POST /api/parse, /api/solve and /api/trace",
+        "no such endpoint: the API has POST /api/parse, /api/solve, /api/trace, /api/sudoku and \
+         /api/target-sudoku, and GET /api/queens, /api/queens/dlx and /api/tile",
     )
 }
 
+/// A request body as text, or a `400` naming the first byte that is not UTF-8.
+pub(crate) fn body_text(body: &Bytes) -> Result<&str, ApiError> {
+    std::str::from_utf8(body).map_err(|e| {
+        ApiError::bad_request(format!(
+            "the request body is not UTF-8 text (byte {})",
+            e.valid_up_to() + 1
+        ))
+    })
+}
+
+/// The endpoints read with `GET`; every other one is `POST`.
+const GET_ENDPOINTS: &[&str] = &["/api/queens", "/api/queens/dlx", "/api/tile"];
+
 /// Rewrites an error answer that is not JSON (from a layer or the router: 413, 405, 404)
-/// into `{"error": "..."}`, keeping its status.
-async fn json_errors(response: Response) -> Response {
+/// into `{"error": "..."}`, keeping its status; a 405 names the method to use (and says it
+/// in an `Allow` header).
+async fn json_errors(request: Request, next: Next) -> Response {
+    let method = if GET_ENDPOINTS.contains(&request.uri().path()) { "GET" } else { "POST" };
+    let response = next.run(request).await;
     let status = response.status();
     let is_json = response
         .headers()
@@ -132,12 +159,15 @@ async fn json_errors(response: Response) -> Response {
     let message = match status {
         StatusCode::PAYLOAD_TOO_LARGE => "the request body is too large".to_owned(),
         StatusCode::METHOD_NOT_ALLOWED => {
-            let allow = response.headers().get(header::ALLOW).and_then(|v| v.to_str().ok());
-            format!("method not allowed; use {}", allow.unwrap_or("POST"))
+            format!("method not allowed; use {method}")
         }
         _ => status.canonical_reason().unwrap_or("error").to_owned(),
     };
-    let allow = response.headers().get(header::ALLOW).cloned();
+    let allow = match response.headers().get(header::ALLOW) {
+        Some(allow) => Some(allow.clone()),
+        None if status == StatusCode::METHOD_NOT_ALLOWED => Some(HeaderValue::from_static(method)),
+        None => None,
+    };
     let mut json = ApiError::new(status, message).into_response();
     if let Some(allow) = allow {
         let _ = json.headers_mut().insert(header::ALLOW, allow);

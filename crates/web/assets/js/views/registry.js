@@ -9,4 +9,7 @@ export const VIEWS = [
   { id: 'stepper', title: 'Algorithm X', load: () => import('./stepper.js') },
   { id: 'links', title: 'Link dance', load: () => import('./links.js') },
   { id: 'build', title: '2D links', load: () => import('./build.js') },
+  { id: 'sudoku', title: 'Sudoku', load: () => import('./sudoku.js') },
+  { id: 'queens', title: 'N queens', load: () => import('./queens.js') },
+  { id: 'tiling', title: 'Tilings', load: () => import('./tiling.js') },
 ];

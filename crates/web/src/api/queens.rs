@@ -1,0 +1,236 @@
+//! `GET /api/queens?n=N&mode=first|all|count&method=dlx|bits&limit=N`: the N-queens problem,
+//! and `GET /api/queens/dlx?n=N`: its exact cover model in Knuth's DLX format.
+
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use dancecard_engine::{Solver, Stats, Stop};
+use dancecard_models::queens::{self, CountOptions, Queens, MAX_DLX_N};
+use dancecard_models::Model;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::search::{self, Budget};
+use super::solve::Mode;
+use super::{json, json_ok, ApiError};
+use crate::AppState;
+
+/// The largest board the bitwise methods take here. The bitwise counter looks at its cancel
+/// flag between tasks (the placements of the first two ranks), and one task of a board of 19
+/// takes seconds: up to 18 a task is short enough for the time budget to hold.
+pub(crate) const MAX_BITS_N: usize = 18;
+
+/// How to search, as `dancecard queens --method` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum MethodParam {
+    /// The exact cover model on the engine (Knuth's node counts).
+    Dlx,
+    /// Bitwise backtracking; counts use the board's symmetries.
+    Bits,
+}
+
+/// The query string.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Params {
+    n: usize,
+    #[serde(default)]
+    mode: Mode,
+    /// Default: `bits` for counts, `dlx` otherwise (as the command line).
+    method: Option<MethodParam>,
+    /// Stop after this many solutions.
+    limit: Option<u64>,
+}
+
+/// The query string of `/api/queens/dlx`.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DlxParams {
+    n: usize,
+}
+
+fn check_n(n: usize, max: usize, method: &str) -> Result<(), ApiError> {
+    if n == 0 || n > max {
+        return Err(ApiError::bad_request(format!(
+            "n must be between 1 and {max} with method {method}, not {n}"
+        )));
+    }
+    Ok(())
+}
+
+/// Answers `dancecard queens N --format json`: with `mode=first` or `all`, `{"n", "method",
+/// "solutions": [[file of the queen on each rank, ...], ...], "count", "complete", "stop",
+/// "stats"}`; with `mode=count`, `{"n", "method", "count", "distinct", "complete", "stop",
+/// "stats"}`.
+pub(super) async fn handle(
+    State(state): State<AppState>,
+    params: Result<Query<Params>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(params) = params?;
+    let counting = params.mode == Mode::Count;
+    let method =
+        params.method.unwrap_or(if counting { MethodParam::Bits } else { MethodParam::Dlx });
+    match method {
+        MethodParam::Dlx => check_n(params.n, MAX_DLX_N, "dlx")?,
+        MethodParam::Bits => check_n(params.n, MAX_BITS_N, "bits")?,
+    }
+    let time_limit = if counting { state.config.count_time_limit } else { state.config.time_limit };
+    let cap = state.config.max_listed_solutions;
+    let value = search::run_timed(&state, time_limit, move |budget| {
+        match (method, counting) {
+            (MethodParam::Bits, true) => count_bits(params.n, &budget),
+            (MethodParam::Dlx, true) => count_dlx(params.n, params.limit, &budget),
+            (_, false) => {
+                // The solution limit, and whether reaching it means the server's cap cut the
+                // list (as /api/solve).
+                let (limit, capped) = match (params.mode, params.limit) {
+                    (Mode::All, Some(l)) if l <= cap => (l, false),
+                    (Mode::All, _) => (cap, true),
+                    (_, limit) => (limit.map_or(1, |l| l.min(1)), false),
+                };
+                list(params.n, method, limit, capped, &budget)
+            }
+        }
+    })
+    .await?;
+    Ok(json_ok(value))
+}
+
+/// A queens error (a size out of range) as a `400`.
+fn bad(e: queens::QueensError) -> ApiError {
+    ApiError::bad_request(e.to_string())
+}
+
+fn count_bits(n: usize, budget: &Budget) -> Result<Value, ApiError> {
+    let started = Instant::now();
+    let options = CountOptions { threads: 1, cancel: Some(&budget.cancel), progress: None };
+    let c = queens::count_with(n, &options).map_err(bad)?;
+    let stats = Stats {
+        nodes: c.nodes,
+        updates: 0,
+        solutions: u128::from(c.total),
+        elapsed: started.elapsed(),
+    };
+    Ok(json!({
+        "n": n,
+        "method": "bits",
+        "count": c.total,
+        "distinct": c.distinct,
+        "complete": c.complete,
+        "stop": if c.complete { "exhausted" } else { budget.cancel_reason() },
+        "stats": json::stats(&stats),
+    }))
+}
+
+fn count_dlx(n: usize, limit: Option<u64>, budget: &Budget) -> Result<Value, ApiError> {
+    let model = Queens::new(n).map_err(bad)?;
+    let problem = model.problem();
+    let mut config = budget.config();
+    config.max_solutions = limit.map(u128::from);
+    let mut distinct = 0u64;
+    let (outcome, stats) = if limit == Some(0) {
+        (dancecard_engine::Outcome { solutions: 0, stop: Stop::SolutionLimit }, Stats::default())
+    } else {
+        let mut solver = Solver::with_config(&problem, config);
+        let outcome = solver.solve_with(|s| {
+            distinct += u64::from(queens::is_canonical(&model.decode(&s.to_vec())));
+            ControlFlow::Continue(())
+        });
+        (outcome, *solver.stats())
+    };
+    Ok(json!({
+        "n": n,
+        "method": "dlx",
+        "count": json::count(outcome.solutions),
+        "distinct": distinct,
+        "complete": matches!(outcome.stop, Stop::Exhausted | Stop::SolutionLimit),
+        "stop": budget.stop_name(outcome.stop),
+        "stats": json::stats(&stats),
+    }))
+}
+
+fn list(
+    n: usize,
+    method: MethodParam,
+    limit: u64,
+    capped: bool,
+    budget: &Budget,
+) -> Result<Value, ApiError> {
+    let mut boards: Vec<Vec<usize>> = Vec::new();
+    let (stats, stop) = if limit == 0 {
+        (Stats::default(), "solution-limit")
+    } else {
+        match method {
+            MethodParam::Bits => {
+                let started = Instant::now();
+                let mut stop = "exhausted";
+                let nodes = queens::solutions(n, |p| {
+                    boards.push(p.to_vec());
+                    if boards.len() as u64 >= limit {
+                        stop = "solution-limit";
+                        ControlFlow::Break(())
+                    } else if budget.cancelled() {
+                        stop = budget.cancel_reason();
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .map_err(bad)?;
+                let solutions = boards.len() as u128;
+                (Stats { nodes, updates: 0, solutions, elapsed: started.elapsed() }, stop)
+            }
+            MethodParam::Dlx => {
+                let model = Queens::new(n).map_err(bad)?;
+                let problem = model.problem();
+                let mut config = budget.config();
+                config.max_solutions = Some(u128::from(limit));
+                let mut solver = Solver::with_config(&problem, config);
+                let outcome = solver.solve_with(|s| {
+                    boards.push(model.decode(&s.to_vec()));
+                    ControlFlow::Continue(())
+                });
+                (*solver.stats(), budget.stop_name(outcome.stop))
+            }
+        }
+    };
+    let complete = match stop {
+        "exhausted" => true,
+        "solution-limit" => !capped,
+        _ => false,
+    };
+    Ok(json!({
+        "n": n,
+        "method": if method == MethodParam::Bits { "bits" } else { "dlx" },
+        "solutions": boards,
+        "count": json::count(stats.solutions),
+        "complete": complete,
+        "stop": stop,
+        "stats": json::stats(&stats),
+    }))
+}
+
+/// Answers the exact cover model of the board in Knuth's DLX format, as `dancecard queens N
+/// --emit-dlx` prints it (`text/plain`).
+pub(super) async fn dlx(
+    State(state): State<AppState>,
+    params: Result<Query<DlxParams>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(params) = params?;
+    check_n(params.n, MAX_DLX_N, "dlx")?;
+    let text = search::run(&state, move |_| {
+        Ok(dancecard_format::write_dlx(&Queens::new(params.n).map_err(bad)?.problem()))
+    })
+    .await?;
+    let mut response = text.into_response();
+    let headers = response.headers_mut();
+    let _ =
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
+    let _ = headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}

@@ -1,0 +1,144 @@
+//! `POST /api/sudoku?method=dlx|fast&mode=solve|unique|count&box=RxC`: one sudoku puzzle of
+//! any supported size, solved by the exact cover model on the engine or by the fast solver.
+
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{Query, State};
+use axum::response::Response;
+use dancecard_models::sudoku::{self, Method, Options, Shape, Stop};
+use serde::Deserialize;
+use serde_json::json;
+
+use super::search::{self, Budget};
+use super::{body_text, json_ok, ApiError};
+use crate::AppState;
+
+/// The solver, as `dancecard sudoku --method` names it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum MethodParam {
+    /// The exact cover model on the dancing-links engine; Knuth's node counts.
+    Dlx,
+    /// The dedicated solver (bit sets, propagation, branching on the fewest candidates).
+    #[default]
+    Fast,
+}
+
+/// What is asked of the puzzle, as the modes of `dancecard sudoku`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum Mode {
+    /// The first solution.
+    #[default]
+    Solve,
+    /// Count up to 2 solutions: none, unique or multiple.
+    Unique,
+    /// Count every solution (within the budget).
+    Count,
+}
+
+/// The query string.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Params {
+    #[serde(default)]
+    method: MethodParam,
+    #[serde(default)]
+    mode: Mode,
+    /// A box shape `RxC` for rectangular boxes (`2x3`: 6x6 grids); square boxes are detected
+    /// from the puzzle's length.
+    #[serde(rename = "box")]
+    shape: Option<String>,
+}
+
+/// The name of a sudoku stop under this budget.
+fn stop_name(stop: Stop, budget: &Budget) -> &'static str {
+    match stop {
+        Stop::Exhausted => "exhausted",
+        Stop::SolutionLimit => "solution-limit",
+        Stop::NodeLimit => "node-limit",
+        Stop::Cancelled => budget.cancel_reason(),
+    }
+}
+
+/// Answers the puzzle's entry of `dancecard sudoku --format json` (`line`, `puzzle`,
+/// `solution`, `count`, `uniqueness`, `complete`, `nodes`, `micros`) with `stop`, `method`,
+/// `mode`, `size`, `box` and `givens`.
+pub(super) async fn handle(
+    State(state): State<AppState>,
+    params: Result<Query<Params>, QueryRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let Query(params) = params?;
+    let body = body?;
+    let shape = match &params.shape {
+        Some(text) => {
+            Some(text.parse::<Shape>().map_err(|e| ApiError::bad_request(format!("box: {e}")))?)
+        }
+        None => None,
+    };
+    let time_limit = if params.mode == Mode::Count {
+        state.config.count_time_limit
+    } else {
+        state.config.time_limit
+    };
+    let value = search::run_timed(&state, time_limit, move |budget| {
+        let text = body_text(&body)?;
+        let mut entries = sudoku::parse_puzzles(text, shape);
+        let count = entries.len();
+        let puzzle =
+            match entries.pop() {
+                Some(Ok(puzzle)) if count == 1 => puzzle,
+                Some(Err(e)) if count == 1 => {
+                    // The parser speaks to the command line; here the box is a query parameter.
+                    let message = e.to_string().replace("--box", "box=RxC in the query");
+                    return Err(ApiError::bad_request(message));
+                }
+                Some(_) => {
+                    return Err(ApiError::bad_request(format!(
+                        "{count} puzzles in the request body: send one"
+                    )))
+                }
+                None => return Err(ApiError::bad_request(
+                    "no puzzle in the request body: send one puzzle line, row by row, `.` or `0` \
+                     for a blank (81 symbols for 9x9, 256 for 16x16)",
+                )),
+            };
+        let method = match params.method {
+            MethodParam::Dlx => Method::Dlx,
+            MethodParam::Fast => Method::Fast,
+        };
+        let mut options =
+            Options::new(method).max_nodes(budget.max_nodes).cancel(budget.cancel.clone());
+        options.limit = match params.mode {
+            Mode::Solve => Some(1),
+            Mode::Unique => Some(2),
+            Mode::Count => None,
+        };
+        let report = sudoku::search(&puzzle.grid, &options);
+        let grid = &puzzle.grid;
+        Ok(json!({
+            "line": puzzle.line,
+            "puzzle": grid.to_string(),
+            "solution": report.solution.as_ref().map(ToString::to_string),
+            "count": report.solutions,
+            "uniqueness": (report.is_exact() && params.mode != Mode::Solve)
+                .then(|| report.uniqueness().as_str()),
+            "complete": report.is_exact(),
+            "stop": stop_name(report.stop, &budget),
+            "nodes": report.nodes,
+            "micros": report.micros,
+            "method": if method == Method::Dlx { "dlx" } else { "fast" },
+            "mode": match params.mode {
+                Mode::Solve => "solve",
+                Mode::Unique => "unique",
+                Mode::Count => "count",
+            },
+            "size": grid.side(),
+            "box": grid.shape().to_string(),
+            "givens": grid.givens(),
+        }))
+    })
+    .await?;
+    Ok(json_ok(value))
+}
