@@ -8,7 +8,7 @@ use std::thread;
 
 use dancecard_engine::{Config, OptionId};
 use dancecard_models::queens::{self, CountOptions, Queens, QueensError, MAX_BITS_N};
-use dancecard_models::target::TargetSudoku;
+use dancecard_models::target::{TargetLimits, TargetSudoku};
 use dancecard_models::tiling::{
     named_set, parse_pieces, Board, Piece, Placement, Tiling, TilingAnswer, SET_NAMES,
 };
@@ -261,8 +261,7 @@ impl PyTiling {
 
 /// Solves a target sudoku: `(score, grid)` for a completion of maximum score, or `None`.
 ///
-/// The branch and bound cannot be cancelled: on Ctrl-C this raises `KeyboardInterrupt` at once
-/// and leaves the search to finish on its thread.
+/// Ctrl-C stops the branch and bound and raises `KeyboardInterrupt`.
 #[pyfunction]
 pub(crate) fn target_sudoku(
     py: Python<'_>,
@@ -283,9 +282,11 @@ pub(crate) fn target_sudoku(
         }
         TargetSudoku::from_grid(cells).map_err(value_error)?
     };
-    // The branch and bound has no cancel flag: on Ctrl-C it goes on alone until it is done.
     let cancel = Arc::new(AtomicBool::new(false));
-    let outcome = run_detached(py, &cancel, move || puzzle.solve())?;
+    let flag = cancel.clone();
+    let outcome = run_detached(py, &cancel, move || {
+        puzzle.solve_limited(&TargetLimits { cancel: Some(&flag), ..TargetLimits::default() })
+    })?;
     let score = outcome.score();
     Ok(outcome.best.map(|b| {
         (score, b.grid.iter().map(|r| r.iter().map(|&d| u32::from(d)).collect()).collect())

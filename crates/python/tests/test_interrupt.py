@@ -41,6 +41,8 @@ SEARCHES = {
     "tiling_iterator": "next(dancecard.tile('6x10', 'pentominoes', once=True).solutions(), "
     "None) and list(dancecard.tile('12x12', 'tetrominoes').solutions())",
     "tiling_distinct": "dancecard.tile('10x10', 'dominoes').count_distinct()",
+    # An empty grid: the branch and bound runs for hours.
+    "target_sudoku": "dancecard.target_sudoku('0' * 9 + '\\n' + ('0' * 9 + '\\n') * 8)",
     # Korf's instance 1 (57 moves) with the Manhattan distance: hundreds of millions of nodes.
     "slide": "dancecard.slide.solve('14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3', "
     "heuristic='manhattan')",

@@ -1,70 +1,58 @@
 //! `POST /api/target-sudoku`: the weighted ("target-shaped") sudoku; the body is 9 lines of
 //! 9 digits.
 //!
-//! `dancecard_models::target::TargetSudoku::solve` (the model's branch and bound) takes no
-//! budget and no cancel flag, and a sparse grid keeps it busy for minutes: a server cannot
-//! call it. What the model does offer with a budget is its exact cover problem
-//! ([`Model::problem`], whose solutions are all the completions): the engine enumerates them
-//! under the server's time and node budget and a cancel flag, each is scored with
-//! [`target::score`], and the best is kept. When the enumeration ends (`"complete": true`) the
-//! best score is the maximum, as the branch and bound finds it; when the budget stops it, the
-//! answer is the best completion found so far, with `"complete": false`.
-//!
-//! The branch and bound would answer many more puzzles in full; it needs a node budget and a
-//! cancel flag in the model (a `solve_with(max_nodes, cancel)` that returns the best so far)
-//! for the server to call it.
+//! The model's branch and bound ([`TargetSudoku::solve_limited`]) runs under the server's
+//! node and time budget and the request's cancel flag. When it ends (`"complete": true`) the
+//! score is the maximum; when the budget stops it, the answer is the best completion found so
+//! far (a lower bound), with `"complete": false`.
 
-use std::ops::ControlFlow;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
 use axum::response::Response;
-use dancecard_engine::{Solver, Stop};
-use dancecard_models::target::{self, Grid, TargetSudoku};
-use dancecard_models::Model;
+use dancecard_engine::Config;
+use dancecard_models::target::{TargetLimits, TargetOutcome, TargetSudoku};
 use serde_json::json;
 
-use super::{body_text, json, json_ok, search, ApiError};
+use super::{body_text, json_ok, search, ApiError};
 use crate::AppState;
 
-/// The best of the completions the engine enumerated.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Best {
-    /// The best score and a grid with it, or `None` if no completion was found.
-    pub(crate) best: Option<(u32, Grid)>,
-    /// The completions looked at.
-    pub(crate) completions: u128,
-    /// Why the enumeration stopped.
-    pub(crate) stop: Stop,
-    /// The engine's statistics.
-    pub(crate) stats: dancecard_engine::Stats,
-}
-
-/// Enumerates the completions of `puzzle` under `config` and keeps the best.
-pub(crate) fn best_completion(puzzle: &TargetSudoku, config: dancecard_engine::Config) -> Best {
-    let problem = puzzle.problem();
-    let mut solver = Solver::with_config(&problem, config);
-    let mut best: Option<(u32, Grid)> = None;
-    let outcome = solver.solve_with(|s| {
-        let grid = puzzle.decode(&s.to_vec());
-        let score = target::score(&grid);
-        if best.as_ref().map_or(true, |b| score > b.0) {
-            best = Some((score, grid));
-        }
-        ControlFlow::Continue(())
+/// The branch and bound under `config`'s node and time budget and cancel flag, with the
+/// seconds it took and why it stopped (`exhausted`, `node-limit`, `time-limit` or
+/// `cancelled`).
+pub(crate) fn best_completion(
+    puzzle: &TargetSudoku,
+    config: &Config,
+) -> (TargetOutcome, f64, &'static str) {
+    let started = Instant::now();
+    let outcome = puzzle.solve_limited(&TargetLimits {
+        max_nodes: config.max_nodes,
+        deadline: config.time_limit.and_then(|t| started.checked_add(t)),
+        cancel: config.cancel.as_deref(),
     });
-    Best { best, completions: outcome.solutions, stop: outcome.stop, stats: *solver.stats() }
+    let seconds = started.elapsed().as_secs_f64();
+    let stop = if outcome.complete {
+        "exhausted"
+    } else if config.max_nodes.is_some_and(|max| outcome.nodes >= max) {
+        "node-limit"
+    } else if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+        "cancelled"
+    } else {
+        "time-limit"
+    };
+    (outcome, seconds, stop)
 }
 
-/// Answers `dancecard target-sudoku --format json` (`{"score", "grid", "stats"}`: the maximum
-/// score, -1 when there is no completion, and a best grid or `null`) with `complete`, `stop`,
-/// `completions` (how many completions were scored), the `puzzle` and its number of `givens`.
-/// `stats` is the engine's (`nodes`, `updates`, `solutions`, `seconds`): its nodes count the
-/// exact cover search's choices, not the branch and bound's.
+/// Answers `dancecard target-sudoku --format json` (`{"score", "grid", "complete",
+/// "stats": {"nodes", "seconds"}}`: the maximum score, -1 when there is no completion, and a
+/// best grid or `null`; nodes are the branch and bound's) with `stop`, the `puzzle` and its
+/// number of `givens`.
 ///
-/// When the budget stops the enumeration, `score` and `grid` are the best completion found
-/// so far (or -1 and `null` if none was), with `"complete": false`.
+/// When the budget stops the search, `score` and `grid` are the best completion found so far
+/// (or -1 and `null` if none was), with `"complete": false`.
 pub(super) async fn handle(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
@@ -73,14 +61,13 @@ pub(super) async fn handle(
     let value = search::run(&state, move |config| {
         let puzzle = TargetSudoku::parse(body_text(&body)?)
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
-        let found = best_completion(&puzzle, config);
+        let (found, seconds, stop) = best_completion(&puzzle, &config);
         Ok(json!({
-            "score": found.best.as_ref().map_or(-1, |b| i64::from(b.0)),
-            "grid": found.best.as_ref().map(|b| b.1),
-            "stats": json::stats(&found.stats),
-            "complete": found.stop.is_complete(),
-            "stop": json::stop_name(found.stop),
-            "completions": json::count(found.completions),
+            "score": found.score(),
+            "grid": found.best.as_ref().map(|b| b.grid),
+            "complete": found.complete,
+            "stats": { "nodes": found.nodes, "seconds": seconds },
+            "stop": stop,
             "puzzle": puzzle.grid(),
             "givens": puzzle.givens(),
         }))
@@ -91,7 +78,7 @@ pub(super) async fn handle(
 
 #[cfg(test)]
 mod tests {
-    use dancecard_engine::Config;
+    use dancecard_models::target;
 
     use super::*;
 
@@ -101,27 +88,25 @@ mod tests {
     }
 
     #[test]
-    fn the_statements_samples_score_as_the_branch_and_bound() {
+    fn the_statements_samples_score_as_the_command_line() {
         for (name, expected) in [("sample1.in", 2829), ("sample2.in", 2852)] {
-            let puzzle = sample(name);
-            let found = best_completion(&puzzle, Config::default());
-            assert_eq!(found.stop, Stop::Exhausted, "{name}");
-            let (score, grid) = found.best.unwrap();
-            assert_eq!(score, expected, "{name}");
-            assert_eq!(i64::from(score), puzzle.solve().score(), "{name}");
-            assert!(target::is_valid_solution(&grid));
+            let (found, _, stop) = best_completion(&sample(name), &Config::default());
+            assert_eq!(stop, "exhausted", "{name}");
+            let best = found.best.unwrap();
+            assert_eq!(best.score, expected, "{name}");
+            assert!(target::is_valid_solution(&best.grid));
         }
     }
 
     #[test]
     fn a_budget_stops_an_empty_grid_with_a_valid_completion() {
         let empty = TargetSudoku::from_grid([[0; 9]; 9]).unwrap();
-        let config = Config { max_nodes: Some(5_000), ..Config::default() };
-        let found = best_completion(&empty, config);
-        assert_eq!(found.stop, Stop::NodeLimit);
-        let (score, grid) = found.best.expect("a completion comes early");
-        assert!(target::is_valid_solution(&grid));
-        assert_eq!(score, target::score(&grid));
+        let config = Config { max_nodes: Some(500), ..Config::default() };
+        let (found, _, stop) = best_completion(&empty, &config);
+        assert_eq!((found.complete, stop), (false, "node-limit"));
+        let best = found.best.expect("a completion comes early");
+        assert!(target::is_valid_solution(&best.grid));
+        assert_eq!(best.score, target::score(&best.grid));
     }
 
     #[test]
@@ -129,7 +114,8 @@ mod tests {
         let mut grid = [[0u8; 9]; 9];
         grid[0][0] = 5;
         grid[0][8] = 5;
-        let found = best_completion(&TargetSudoku::from_grid(grid).unwrap(), Config::default());
-        assert_eq!((found.best, found.stop), (None, Stop::Exhausted));
+        let puzzle = TargetSudoku::from_grid(grid).unwrap();
+        let (found, _, stop) = best_completion(&puzzle, &Config::default());
+        assert_eq!((found.best, stop), (None, "exhausted"));
     }
 }

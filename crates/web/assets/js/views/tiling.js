@@ -266,18 +266,18 @@ function mountTarget() {
       h('div', { class: 'prose side-prose' },
         h('h3', null, 'How the best is found here'),
         h('p', null,
-          'The engine enumerates every completion of the sudoku (its solutions as exact cover) and scores each. ',
-          'When the enumeration ends, the best score is the maximum. A sparse puzzle has too many completions: ',
-          'the search then stops at the server\u2019s budget and shows the best found so far, marked as such. ',
-          '(The command line\u2019s branch and bound, dancecard target-sudoku, prunes by score and answers those too.)'),
+          'A branch and bound (the same code as dancecard target-sudoku): it fills the squares that have one ',
+          'candidate left, branches on the square with the fewest, largest digit first, and skips a branch whose ',
+          'upper bound (the best each digit could still add, looked at digit by digit) cannot beat the best completion found. ',
+          'A sparse puzzle can take longer than the server\u2019s budget: the page then shows the best found so far, marked as such.'),
         puzzleNodeNote(
-          'A node is one point of Algorithm X\u2019s search tree over the sudoku\u2019s exact cover problem, as ',
-          'Knuth\u2019s DLX1 counts it: one each time the search fills one more cell, and one for each completion.'))));
+          'A node is one branch of the branch and bound: the root, and one for each digit tried in a square ',
+          '(the squares filled because a single candidate was left are not counted).'))));
 
   async function solve() {
     solveButton.disabled = true;
     status.className = 'status';
-    status.textContent = 'Scoring the completions\u2026';
+    status.textContent = 'Searching for the best completion\u2026';
     try {
       const a = await api.targetSudoku(editor.value);
       status.className = a.complete ? 'status success' : 'status warn';
@@ -287,7 +287,6 @@ function mountTarget() {
       replace(facts,
         h('dt', null, 'Best score'), h('dd', { class: 'score' }, String(a.score)),
         h('dt', null, 'Givens'), h('dd', null, String(a.givens)),
-        h('dt', null, 'Completions scored'), h('dd', null, Number(a.completions).toLocaleString('en')),
         h('dt', null, 'Search nodes'), h('dd', { class: 'nodes' }, Number(a.stats.nodes).toLocaleString('en')));
       replace(grid, a.grid ? drawTarget(a.puzzle, a.grid) : null);
     } catch (e) {
