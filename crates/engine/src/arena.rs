@@ -108,6 +108,12 @@ pub(crate) struct Node {
     /// `TOP` in option nodes (the item, `>= 1`) and spacers (`<= 0`), `LEN` in headers.
     /// See (I2), (I3).
     pub(crate) top: i32,
+    /// In an option node, the first node of its option; 0 in headers and spacers. See (I3).
+    ///
+    /// Redundant with the spacers, but it lets `hide` walk the part of an option left of `p`
+    /// as a plain range instead of going to the spacer on the right and back, and it lies in
+    /// the cache line of `p`, which `cover` has just read.
+    pub(crate) first: u32,
 }
 
 /// The dancing-links arena built from a [`Problem`].
@@ -127,12 +133,6 @@ pub(crate) struct Arena {
     pub(crate) item_ids: Vec<ItemId>,
     /// Node -> the option it belongs to (`u32::MAX` for headers and spacers).
     pub(crate) option_of: Vec<u32>,
-    /// Node -> `[first, end)`, the node range of its option (empty for headers and spacers).
-    ///
-    /// Redundant with the spacers (I3), but it lets `hide` walk an option as two plain
-    /// ranges, without testing every node for a spacer: this cut the instructions per update
-    /// of the search on pent6x10 by a third.
-    pub(crate) span: Vec<[u32; 2]>,
 }
 
 impl Arena {
@@ -169,9 +169,9 @@ impl Arena {
         let total = n as usize + 2 + problem.option_count() + problem.entry_count();
         let mut nodes = Vec::with_capacity(total);
         let mut option_of = Vec::with_capacity(total);
-        nodes.push(Node { up: 0, down: 0, top: 0 });
+        nodes.push(Node { up: 0, down: 0, top: 0, first: 0 });
         for i in 1..=n {
-            nodes.push(Node { up: i, down: i, top: 0 });
+            nodes.push(Node { up: i, down: i, top: 0, first: 0 });
         }
         option_of.resize(nodes.len(), u32::MAX);
         let colored = problem.has_colors();
@@ -179,7 +179,7 @@ impl Arena {
 
         // The first spacer.
         let mut spacer = nodes.len();
-        nodes.push(Node { up: 0, down: 0, top: 0 });
+        nodes.push(Node { up: 0, down: 0, top: 0, first: 0 });
         option_of.push(u32::MAX);
         for option in problem.options() {
             let first = nodes.len() as u32;
@@ -187,7 +187,7 @@ impl Arena {
                 let i = arena_index[e.item.index()];
                 let x = nodes.len() as u32;
                 let last = nodes[i as usize].up;
-                nodes.push(Node { up: last, down: i, top: i as i32 });
+                nodes.push(Node { up: last, down: i, top: i as i32, first });
                 nodes[last as usize].down = x;
                 nodes[i as usize].up = x;
                 nodes[i as usize].top += 1;
@@ -199,21 +199,11 @@ impl Arena {
             let last = nodes.len() as u32 - 1;
             nodes[spacer].down = last;
             spacer = nodes.len();
-            nodes.push(Node { up: first, down: 0, top: -(option.index() as i32 + 1) });
+            nodes.push(Node { up: first, down: 0, top: -(option.index() as i32 + 1), first: 0 });
             option_of.push(u32::MAX);
         }
         debug_assert_eq!(nodes.len(), total);
-        let mut span = vec![[0u32; 2]; total];
-        let mut first = n as usize + 2;
-        while first < total {
-            let mut end = first;
-            while nodes[end].top > 0 {
-                end += 1;
-            }
-            span[first..end].fill([first as u32, end as u32]);
-            first = end + 1;
-        }
-        Arena { items, nodes, colors, n_items: n, n_primary: n1, item_ids, option_of, span }
+        Arena { items, nodes, colors, n_items: n, n_primary: n1, item_ids, option_of }
     }
 
     /// Node `x`, without a bounds check in release builds.
@@ -229,28 +219,12 @@ impl Arena {
         unsafe { self.nodes.get_unchecked(x as usize) }
     }
 
-    /// Node `x`, mutably; see [`Arena::node`].
-    #[inline(always)]
-    fn node_mut(&mut self, x: u32) -> &mut Node {
-        debug_assert!((x as usize) < self.nodes.len(), "(I2) node {x} out of the arena");
-        // SAFETY: as in `node`.
-        unsafe { self.nodes.get_unchecked_mut(x as usize) }
-    }
-
     /// Item `i`'s links; see [`Arena::node`].
     #[inline(always)]
     pub(crate) fn item(&self, i: u32) -> &Link {
         debug_assert!((i as usize) < self.items.len(), "(I1) item {i} out of the arena");
         // SAFETY: `i` is an item link or a node's TOP, in bounds by (I1) and (I3).
         unsafe { self.items.get_unchecked(i as usize) }
-    }
-
-    /// Item `i`'s links, mutably; see [`Arena::node`].
-    #[inline(always)]
-    fn item_mut(&mut self, i: u32) -> &mut Link {
-        debug_assert!((i as usize) < self.items.len(), "(I1) item {i} out of the arena");
-        // SAFETY: as in `item`.
-        unsafe { self.items.get_unchecked_mut(i as usize) }
     }
 
     /// `LEN(i)`.
@@ -272,152 +246,25 @@ impl Arena {
     /// of an option through `i`. Undone by [`Arena::uncover`].
     #[inline(always)]
     pub(crate) fn cover<const COLORED: bool>(&mut self, i: u32) -> u64 {
-        let Link { prev, next } = *self.item(i);
-        self.item_mut(prev).next = next;
-        self.item_mut(next).prev = prev;
-        let mut updates = 1;
-        let mut p = self.node(i).down;
-        while p != i {
-            updates += self.hide::<COLORED>(p);
-            p = self.node(p).down;
-        }
-        updates
+        let mut links = self.links();
+        links.cover::<COLORED>(i)
     }
 
     /// Undoes [`Arena::cover`] of `i` (Knuth's `uncover(i)`), unhiding bottom-up.
     #[inline(always)]
     pub(crate) fn uncover<const COLORED: bool>(&mut self, i: u32) {
-        let mut p = self.node(i).up;
-        while p != i {
-            self.unhide::<COLORED>(p);
-            p = self.node(p).up;
-        }
-        let Link { prev, next } = *self.item(i);
-        self.item_mut(prev).next = i;
-        self.item_mut(next).prev = i;
+        let mut links = self.links();
+        links.uncover::<COLORED>(i);
     }
 
-    /// `[first, end)`: the node range of option node `p`'s option; see [`Arena::node`].
-    #[inline(always)]
-    fn span(&self, p: u32) -> (u32, u32) {
-        debug_assert!((p as usize) < self.span.len(), "(I3) node {p} out of the arena");
-        // SAFETY: `p` is an option node read from a vertical list, in bounds by (I2).
-        let [first, end] = unsafe { *self.span.get_unchecked(p as usize) };
-        (first, end)
-    }
-
-    /// Unlinks every node of `p`'s option except `p` from its vertical list (Knuth's
-    /// `hide(p)`; with colors, `hide'(p)` skips purified nodes). Returns the updates made.
+    /// The arena's arrays as plain slices, for the hot loops.
     ///
-    /// Knuth walks the option rightwards from `p`, wrapping around at the spacer (I3); here the
-    /// two halves are walked as plain ranges. The nodes of one option lie in distinct vertical
-    /// lists, so the order within the option does not matter.
-    ///
-    /// Requires: `p` an option node. Undone by [`Arena::unhide`] of the same `p`, (I4).
+    /// Through `&mut self` every store to a node could, as far as the compiler knows, change
+    /// the `Vec`s' own pointers, which it then reloaded after each store; slices taken once
+    /// hold their pointers in registers.
     #[inline(always)]
-    fn hide<const COLORED: bool>(&mut self, p: u32) -> u64 {
-        let (first, end) = self.span(p);
-        if !COLORED {
-            let mut q = p + 1;
-            while q < end {
-                self.unlink(q);
-                q += 1;
-            }
-            let mut q = first;
-            while q < p {
-                self.unlink(q);
-                q += 1;
-            }
-            return u64::from(end - first - 1);
-        }
-        let mut updates = 0;
-        for q in (p + 1..end).chain(first..p) {
-            if self.colors[q as usize] >= 0 {
-                self.unlink(q);
-                updates += 1;
-            }
-        }
-        updates
-    }
-
-    /// Removes option node `q` from its vertical list; `LEN` decreases.
-    #[inline(always)]
-    fn unlink(&mut self, q: u32) {
-        let Node { up, down, top } = *self.node(q);
-        self.node_mut(up).down = down;
-        self.node_mut(down).up = up;
-        self.node_mut(top as u32).top -= 1;
-    }
-
-    /// Puts option node `q` back in its vertical list; `LEN` increases.
-    #[inline(always)]
-    fn relink(&mut self, q: u32) {
-        let Node { up, down, top } = *self.node(q);
-        self.node_mut(up).down = q;
-        self.node_mut(down).up = q;
-        self.node_mut(top as u32).top += 1;
-    }
-
-    /// Undoes [`Arena::hide`] of `p`, in the reverse order.
-    #[inline(always)]
-    fn unhide<const COLORED: bool>(&mut self, p: u32) {
-        let (first, end) = self.span(p);
-        let mut q = p;
-        while q > first {
-            q -= 1;
-            if !COLORED || self.colors[q as usize] >= 0 {
-                self.relink(q);
-            }
-        }
-        let mut q = end;
-        while q > p + 1 {
-            q -= 1;
-            if !COLORED || self.colors[q as usize] >= 0 {
-                self.relink(q);
-            }
-        }
-    }
-
-    /// Keeps, in the list of secondary item `TOP(p)`, only the options that give it `p`'s
-    /// color: their nodes are marked purified (`COLOR = -1`), all other options are hidden
-    /// (Knuth's `purify(p)`, Algorithm C). Returns the updates made.
-    ///
-    /// Requires: `COLOR(p) > 0`. Undone by [`Arena::unpurify`].
-    fn purify(&mut self, p: u32) -> u64 {
-        let c = self.colors[p as usize];
-        let i = self.nodes[p as usize].top as u32;
-        self.colors[i as usize] = c;
-        let mut updates = 0;
-        let mut q = self.nodes[i as usize].down;
-        while q != i {
-            if self.colors[q as usize] == c {
-                // `p` itself is normally hidden already (its option is the one being tried);
-                // if not, it keeps its color so that `unpurify(p)` can read it.
-                if q != p {
-                    self.colors[q as usize] = -1;
-                }
-            } else {
-                updates += self.hide::<true>(q);
-            }
-            q = self.nodes[q as usize].down;
-        }
-        updates
-    }
-
-    /// Undoes [`Arena::purify`] of `p`, bottom-up.
-    fn unpurify(&mut self, p: u32) {
-        let i = self.nodes[p as usize].top as u32;
-        let c = self.colors[i as usize];
-        let mut q = self.nodes[i as usize].up;
-        while q != i {
-            if self.colors[q as usize] < 0 {
-                self.colors[q as usize] = c;
-            } else {
-                self.unhide::<true>(q);
-            }
-            q = self.nodes[q as usize].up;
-        }
-        self.colors[i as usize] = 0;
+    fn links(&mut self) -> Links<'_> {
+        Links { items: &mut self.items, nodes: &mut self.nodes, colors: &mut self.colors }
     }
 
     /// Covers every item of `x`'s option except `x`'s own, left to right (step X5/C5):
@@ -425,51 +272,15 @@ impl Arena {
     /// Returns the updates made. Undone by [`Arena::uncover_others`].
     #[inline(always)]
     pub(crate) fn cover_others<const COLORED: bool>(&mut self, x: u32) -> u64 {
-        let mut updates = 0;
-        let mut p = x + 1;
-        while p != x {
-            let Node { up, top, .. } = *self.node(p);
-            if top <= 0 {
-                p = up;
-                continue;
-            }
-            if COLORED {
-                let c = self.colors[p as usize];
-                if c == 0 {
-                    updates += self.cover::<true>(top as u32);
-                } else if c > 0 {
-                    updates += self.purify(p);
-                }
-            } else {
-                updates += self.cover::<false>(top as u32);
-            }
-            p += 1;
-        }
-        updates
+        let mut links = self.links();
+        links.cover_others::<COLORED>(x)
     }
 
     /// Undoes [`Arena::cover_others`] of `x`, right to left (step X6/C6).
     #[inline(always)]
     pub(crate) fn uncover_others<const COLORED: bool>(&mut self, x: u32) {
-        let mut p = x - 1;
-        while p != x {
-            let Node { down, top, .. } = *self.node(p);
-            if top <= 0 {
-                p = down;
-                continue;
-            }
-            if COLORED {
-                let c = self.colors[p as usize];
-                if c == 0 {
-                    self.uncover::<true>(top as u32);
-                } else if c > 0 {
-                    self.unpurify(p);
-                }
-            } else {
-                self.uncover::<false>(top as u32);
-            }
-            p -= 1;
-        }
+        let mut links = self.links();
+        links.uncover_others::<COLORED>(x);
     }
 
     /// Checks invariants (I1)-(I3) by walking every list (Knuth's `sanity()`).
@@ -524,6 +335,7 @@ impl Arena {
             let mut end = first;
             while self.nodes[end].top > 0 {
                 assert!(self.nodes[end].top as u32 <= n, "(I3) node {end} has a bad TOP");
+                assert_eq!(self.nodes[end].first as usize, first, "(I3) FIRST of node {end}");
                 end += 1;
             }
             option += 1;
@@ -531,6 +343,253 @@ impl Arena {
             assert_eq!(self.nodes[end].up as usize, first, "(I3) ULINK of spacer {end}");
             assert_eq!(self.nodes[s].down as usize, end - 1, "(I3) DLINK of spacer {s}");
             s = end;
+        }
+    }
+}
+
+/// The arena's links as slices: the dancing itself (see [`Arena::links`]).
+struct Links<'a> {
+    items: &'a mut [Link],
+    nodes: &'a mut [Node],
+    /// Empty when the problem has no colors (then only `COLORED = false` code runs).
+    colors: &'a mut [i32],
+}
+
+impl Links<'_> {
+    /// Node `x`, without a bounds check in release builds.
+    ///
+    /// Every link stored in the arena is an index into `nodes` or `items`: the constructor
+    /// makes them so and every operation only copies links around ((I1)-(I3)), so the hot loops
+    /// skip bounds checks. Debug builds (and so the tests) still check every access.
+    #[inline(always)]
+    fn node(&self, x: u32) -> Node {
+        debug_assert!((x as usize) < self.nodes.len(), "(I2) node {x} out of the arena");
+        // SAFETY: `x` is a link read from the arena (or a header/spacer index computed from
+        // one), hence in bounds by (I1)-(I3); debug builds check it above.
+        unsafe { *self.nodes.get_unchecked(x as usize) }
+    }
+
+    /// Node `x`, mutably; see [`Links::node`].
+    #[inline(always)]
+    fn node_mut(&mut self, x: u32) -> &mut Node {
+        debug_assert!((x as usize) < self.nodes.len(), "(I2) node {x} out of the arena");
+        // SAFETY: as in `node`.
+        unsafe { self.nodes.get_unchecked_mut(x as usize) }
+    }
+
+    /// Item `i`'s links, mutably; see [`Links::node`].
+    #[inline(always)]
+    fn item_mut(&mut self, i: u32) -> &mut Link {
+        debug_assert!((i as usize) < self.items.len(), "(I1) item {i} out of the arena");
+        // SAFETY: `i` is an item link or a node's TOP, in bounds by (I1) and (I3).
+        unsafe { self.items.get_unchecked_mut(i as usize) }
+    }
+
+    /// `COLOR(x)`; only called when the problem has colors (then `colors` covers every node).
+    #[inline(always)]
+    fn color(&self, x: u32) -> i32 {
+        self.colors[x as usize]
+    }
+
+    /// See [`Arena::cover`].
+    #[inline(always)]
+    fn cover<const COLORED: bool>(&mut self, i: u32) -> u64 {
+        let Link { prev, next } = *self.item_mut(i);
+        self.item_mut(prev).next = next;
+        self.item_mut(next).prev = prev;
+        let mut updates = 1;
+        let mut p = self.node(i).down;
+        while p != i {
+            updates += self.hide::<COLORED>(p);
+            p = self.node(p).down;
+        }
+        updates
+    }
+
+    /// See [`Arena::uncover`].
+    #[inline(always)]
+    fn uncover<const COLORED: bool>(&mut self, i: u32) {
+        let mut p = self.node(i).up;
+        while p != i {
+            self.unhide::<COLORED>(p);
+            p = self.node(p).up;
+        }
+        let Link { prev, next } = *self.item_mut(i);
+        self.item_mut(prev).next = i;
+        self.item_mut(next).prev = i;
+    }
+
+    /// Unlinks every node of `p`'s option except `p` from its vertical list (Knuth's
+    /// `hide(p)`; with colors, `hide'(p)` skips purified nodes). Returns the updates made.
+    ///
+    /// Knuth walks the option rightwards from `p`, wrapping around at the spacer (I3); here the
+    /// part right of `p` is walked to the spacer, and the part left of `p` as a plain range
+    /// from `FIRST(p)`. The nodes of one option lie in distinct vertical lists, so the order
+    /// within the option does not matter.
+    ///
+    /// Requires: `p` an option node. Undone by [`Links::unhide`] of the same `p`, (I4).
+    #[inline(always)]
+    fn hide<const COLORED: bool>(&mut self, p: u32) -> u64 {
+        let first = self.node(p).first;
+        let mut updates = 0;
+        let mut q = p + 1;
+        loop {
+            let node = self.node(q);
+            if node.top <= 0 {
+                break;
+            }
+            if !COLORED || self.color(q) >= 0 {
+                self.unlink(node);
+                updates += 1;
+            }
+            q += 1;
+        }
+        let mut q = first;
+        while q < p {
+            let node = self.node(q);
+            if !COLORED || self.color(q) >= 0 {
+                self.unlink(node);
+                updates += 1;
+            }
+            q += 1;
+        }
+        updates
+    }
+
+    /// Undoes [`Links::hide`] of `p`. (Within one option the order does not matter: its
+    /// nodes lie in distinct vertical lists.)
+    #[inline(always)]
+    fn unhide<const COLORED: bool>(&mut self, p: u32) {
+        let first = self.node(p).first;
+        let mut q = p + 1;
+        loop {
+            let node = self.node(q);
+            if node.top <= 0 {
+                break;
+            }
+            if !COLORED || self.color(q) >= 0 {
+                self.relink(q, node);
+            }
+            q += 1;
+        }
+        let mut q = first;
+        while q < p {
+            let node = self.node(q);
+            if !COLORED || self.color(q) >= 0 {
+                self.relink(q, node);
+            }
+            q += 1;
+        }
+    }
+
+    /// Removes option node `node` from its vertical list; `LEN` decreases.
+    #[inline(always)]
+    fn unlink(&mut self, node: Node) {
+        let Node { up, down, top, .. } = node;
+        self.node_mut(up).down = down;
+        self.node_mut(down).up = up;
+        self.node_mut(top as u32).top -= 1;
+    }
+
+    /// Puts option node `q` (whose fields are `node`) back in its vertical list; `LEN`
+    /// increases.
+    #[inline(always)]
+    fn relink(&mut self, q: u32, node: Node) {
+        let Node { up, down, top, .. } = node;
+        self.node_mut(up).down = q;
+        self.node_mut(down).up = q;
+        self.node_mut(top as u32).top += 1;
+    }
+
+    /// Keeps, in the list of secondary item `TOP(p)`, only the options that give it `p`'s
+    /// color: their nodes are marked purified (`COLOR = -1`), all other options are hidden
+    /// (Knuth's `purify(p)`, Algorithm C). Returns the updates made.
+    ///
+    /// Requires: `COLOR(p) > 0`. Undone by [`Links::unpurify`].
+    fn purify(&mut self, p: u32) -> u64 {
+        let c = self.color(p);
+        let i = self.node(p).top as u32;
+        self.colors[i as usize] = c;
+        let mut updates = 0;
+        let mut q = self.node(i).down;
+        while q != i {
+            if self.color(q) == c {
+                // `p` itself is normally hidden already (its option is the one being tried);
+                // if not, it keeps its color so that `unpurify(p)` can read it.
+                if q != p {
+                    self.colors[q as usize] = -1;
+                }
+            } else {
+                updates += self.hide::<true>(q);
+            }
+            q = self.node(q).down;
+        }
+        updates
+    }
+
+    /// Undoes [`Links::purify`] of `p`, bottom-up.
+    fn unpurify(&mut self, p: u32) {
+        let i = self.node(p).top as u32;
+        let c = self.color(i);
+        let mut q = self.node(i).up;
+        while q != i {
+            if self.color(q) < 0 {
+                self.colors[q as usize] = c;
+            } else {
+                self.unhide::<true>(q);
+            }
+            q = self.node(q).up;
+        }
+        self.colors[i as usize] = 0;
+    }
+
+    /// See [`Arena::cover_others`].
+    #[inline(always)]
+    fn cover_others<const COLORED: bool>(&mut self, x: u32) -> u64 {
+        let mut updates = 0;
+        let mut p = x + 1;
+        while p != x {
+            let Node { up, top, .. } = self.node(p);
+            if top <= 0 {
+                p = up;
+                continue;
+            }
+            if COLORED {
+                let c = self.color(p);
+                if c == 0 {
+                    updates += self.cover::<true>(top as u32);
+                } else if c > 0 {
+                    updates += self.purify(p);
+                }
+            } else {
+                updates += self.cover::<false>(top as u32);
+            }
+            p += 1;
+        }
+        updates
+    }
+
+    /// See [`Arena::uncover_others`].
+    #[inline(always)]
+    fn uncover_others<const COLORED: bool>(&mut self, x: u32) {
+        let mut p = x - 1;
+        while p != x {
+            let Node { down, top, .. } = self.node(p);
+            if top <= 0 {
+                p = down;
+                continue;
+            }
+            if COLORED {
+                let c = self.color(p);
+                if c == 0 {
+                    self.uncover::<true>(top as u32);
+                } else if c > 0 {
+                    self.unpurify(p);
+                }
+            } else {
+                self.uncover::<false>(top as u32);
+            }
+            p -= 1;
         }
     }
 }
