@@ -7,7 +7,8 @@
 //! table gives median times, machine-independent work (nodes, updates) and the speed ratio.
 //!
 //! `cargo bench -p dancecard-engine --bench versus_dlx` (set `DANCECARD_BENCH_RUNS` to change
-//! the number of timed runs per engine, 5 by default; pass instance names to pick some).
+//! the number of timed runs per engine, 5 by default; pass instance names to pick some). A run
+//! of a short instance repeats its search until it lasts about 0.3 s and reports the mean.
 
 use std::time::{Duration, Instant};
 
@@ -80,11 +81,26 @@ fn main() {
             continue;
         }
         let text = read(name);
+        // A short instance is searched several times per timed run (at least ~0.3 s of each
+        // engine), so that timer and scheduler noise stay small against the run.
+        let warm = ours(&text);
+        let reps = (0.3 / warm.time.as_secs_f64().max(1e-6)).ceil().clamp(1.0, 1000.0) as u32;
+        let repeat = |engine: fn(&str) -> Run| {
+            let mut total = Duration::ZERO;
+            let mut run = engine(&text);
+            total += run.time;
+            for _ in 1..reps {
+                run = engine(&text);
+                total += run.time;
+            }
+            run.time = total / reps;
+            run
+        };
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let mut last = None;
         for _ in 0..runs.max(1) {
-            let x = ours(&text);
-            let y = theirs(&text);
+            let x = repeat(ours);
+            let y = repeat(theirs);
             assert_eq!(x.solutions, y.solutions, "{name}: solution counts differ");
             assert_eq!(x.nodes, y.nodes, "{name}: the two engines searched different trees");
             // (The `dlx` crate counts updates its own way, so only ours, which are DLX1's, are

@@ -636,14 +636,15 @@ impl Solver {
                 let mut best = first;
                 let mut t = u32::MAX;
                 let mut k = first;
+                // Branch-free selection (conditional moves): which item is shorter is data
+                // the branch predictor cannot learn. An empty item ends the scan at once.
                 while k != 0 {
                     let len = self.arena.len(k);
-                    if len < t {
-                        best = k;
-                        t = len;
-                        if t == 0 {
-                            break;
-                        }
+                    let shorter = len < t;
+                    best = if shorter { k } else { best };
+                    t = if shorter { len } else { t };
+                    if len == 0 {
+                        break;
                     }
                     k = self.arena.item(k).next;
                 }
