@@ -45,11 +45,15 @@
 //! | `nodes[s].top` | `TOP(s) <= 0` | in a spacer: `-k`, where option `k - 1` ends at `s` |
 //! | `nodes[s].up` | `ULINK(s)` | in a spacer: the first node of the option before it |
 //! | `nodes[s].down` | `DLINK(s)` | in a spacer: the last node of the option after it |
+//! | `nodes[x].first` | (none) | in an option node: the first node of its option |
 //! | `colors[x]` | `COLOR(x)` | `0` none, `c + 1` for color `c`, `-1` once purified |
 //!
 //! A "pointer" is a `u32` index, not a reference: half the cache space of a 64-bit pointer, and
-//! a node (`up`, `down`, `top`) is exactly 12 bytes. Colors are kept in their own array,
-//! which problems without colors never allocate or read.
+//! a node (`up`, `down`, `top`, `first`) is exactly 16 bytes, four to a cache line. `first`
+//! is not in Knuth's layout: `hide(p)` walks the option right of `p` to the spacer and the part
+//! left of `p` as the range `first..p`, instead of wrapping around through the spacer, and
+//! `first` lies in the cache line of `p`, which `cover` has just read. Colors are kept in their
+//! own array, which problems without colors never allocate or read.
 //!
 //! # Invariants
 //!
@@ -61,7 +65,8 @@
 //!   nodes of its still-active options form a circular list through header `i` along
 //!   `up`/`down`, and `nodes[i].top` (its `LEN`) is the length of that list.
 //! - **(I3)** The nodes of an option are contiguous between two spacers, and the `top` fields of
-//!   option nodes and spacers never change after the arena is built.
+//!   option nodes and spacers never change after the arena is built; nor do the `first`
+//!   fields, which name the first node of each option.
 //! - **(I4)** A hidden node keeps its own `up` and `down`: undo must therefore be strictly last
 //!   in, first out. ("The choreography is delicate indeed", DLX1.)
 //! - **(I5)** When a search ends (exhausted, stopped or abandoned), the arena is equal to the
