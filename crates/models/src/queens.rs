@@ -41,8 +41,9 @@
 //! filled without branching. See the crate's benchmark `queens` for times and nodes
 //! against the classic counter.
 
+use std::cmp::Ordering;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{self, AtomicBool, AtomicUsize};
 
 use dancecard_engine::{OptionId, Problem, ProblemBuilder};
 use rayon::prelude::*;
@@ -252,11 +253,11 @@ pub fn count_with(n: usize, options: &CountOptions<'_>) -> Result<QueensCount, Q
     let tasks = tasks(n);
     let done = AtomicUsize::new(0);
     let run = |task: &Task| -> Option<Tally> {
-        if options.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        if options.cancel.is_some_and(|c| c.load(atomic::Ordering::Relaxed)) {
             return None;
         }
         let tally = task.run(n);
-        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+        let finished = done.fetch_add(1, atomic::Ordering::Relaxed) + 1;
         if let Some(progress) = options.progress {
             progress(finished as f64 / tasks.len() as f64);
         }
@@ -501,34 +502,35 @@ pub(crate) fn orbit_if_least(p: &[usize]) -> Option<u64> {
     for (r, &c) in p.iter().enumerate() {
         q[c] = r;
     }
+    let q = &*q;
     let last = n - 1;
-    let mut fixed = 1u64;
-    for k in 1..8 {
-        let image = |r: usize| -> usize {
-            match k {
-                1 => last - p[r],
-                2 => p[last - r],
-                3 => last - p[last - r],
-                4 => q[r],
-                5 => last - q[r],
-                6 => q[last - r],
-                _ => last - q[last - r],
-            }
-        };
-        let mut order = std::cmp::Ordering::Equal;
-        for (r, &pr) in p.iter().enumerate() {
-            order = image(r).cmp(&pr);
-            if order.is_ne() {
-                break;
-            }
-        }
-        match order {
-            std::cmp::Ordering::Less => return None,
-            std::cmp::Ordering::Equal => fixed += 1,
-            std::cmp::Ordering::Greater => {}
+    // One comparison per symmetry, each with its own code (a `match` on the symmetry inside
+    // the loop became an indirect jump, mispredicted at nearly every board).
+    let orders = [
+        compare(p, |r| last - p[r]),
+        compare(p, |r| p[last - r]),
+        compare(p, |r| last - p[last - r]),
+        compare(p, |r| q[r]),
+        compare(p, |r| last - q[r]),
+        compare(p, |r| q[last - r]),
+        compare(p, |r| last - q[last - r]),
+    ];
+    if orders.contains(&Ordering::Less) {
+        return None;
+    }
+    let fixed = 1 + orders.iter().filter(|o| o.is_eq()).count() as u64;
+    Some(8 / fixed)
+}
+
+/// The order of the image `r -> image(r)` of `p` against `p`, lexicographically.
+fn compare(p: &[usize], image: impl Fn(usize) -> usize) -> Ordering {
+    for (r, &pr) in p.iter().enumerate() {
+        let order = image(r).cmp(&pr);
+        if order.is_ne() {
+            return order;
         }
     }
-    Some(8 / fixed)
+    Ordering::Equal
 }
 
 /// Calls `visit` with every solution of `n`-queens in lexicographic order (the file of the
@@ -670,6 +672,41 @@ mod tests {
         assert!(solutions(0, |_| ControlFlow::Continue(())).is_err());
         assert_eq!(base36(35), "z");
         assert_eq!(base36(36), "10");
+    }
+
+    /// The eight images of `p`, built as boards (rotate a quarter turn, mirror).
+    fn images(p: &[usize]) -> Vec<Vec<usize>> {
+        let n = p.len();
+        let turn = |b: &[usize]| -> Vec<usize> {
+            let mut t = vec![0; n];
+            for (r, &c) in b.iter().enumerate() {
+                t[c] = n - 1 - r;
+            }
+            t
+        };
+        let mut all = Vec::new();
+        let mut b = p.to_vec();
+        for _ in 0..4 {
+            all.push(b.iter().map(|&c| n - 1 - c).collect());
+            b = turn(&b);
+            all.push(b.clone());
+        }
+        all
+    }
+
+    #[test]
+    fn orbit_sizes_agree_with_the_images() {
+        for n in 1..=9 {
+            let _ = solutions(n, |p| {
+                let all = images(p);
+                let least = all.iter().min().unwrap();
+                let fixed = all.iter().filter(|b| b.as_slice() == p).count() as u64;
+                let expected = (least.as_slice() == p).then_some(8 / fixed);
+                assert_eq!(orbit_if_least(p), expected, "{p:?}");
+                ControlFlow::Continue(())
+            })
+            .unwrap();
+        }
     }
 
     #[test]
