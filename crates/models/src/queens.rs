@@ -392,8 +392,8 @@ impl Task {
     /// per node but the push). After a queen on rank `n - 3` the last two ranks are decided
     /// at once, without branches (two files are left). With `SIDES`, it also looks ahead
     /// after each queen: the last rank and, while still empty, files 0 and `n - 1` must
-    /// keep an open square where the symmetry breaking allows one; those tests are folded
-    /// into the one branch on whether the queen is a dead end.
+    /// keep an open square where the symmetry breaking allows one; the three tests share
+    /// one branch, taken only when the next rank has an open square.
     fn walk<const SIDES: bool>(&self, n: usize, masks: &Masks) -> Tally {
         // Indices into the arrays are masked with `DEPTH` (ranks are below 32): one `and`
         // instead of a bounds check.
@@ -427,19 +427,19 @@ impl Task {
             let nr = (rd | bit) >> 1;
             let next = r + 1;
             let no = masks.rank[next & DEPTH] & !(nc | nl | nr);
-            // One branch for the dead end and the look-ahead (each test is a coin toss to
-            // the branch predictor): the least of the four masks is 0 if any is.
-            let dead = if SIDES {
+            if no == 0 {
+                continue;
+            }
+            if SIDES {
+                // One branch for the three look-ahead tests (each a coin toss to the branch
+                // predictor): the least of the three masks is 0 if any is.
                 let d = (last - next) as u32;
                 let last_open = last_rank & !(nc | (nl << d) | (nr >> d));
                 let side0 = (nc & 1) | (!nr & masks.near[next & DEPTH]);
                 let side1 = (nc & side_last) | (!nl & masks.near_left[next & DEPTH]);
-                no.min(last_open).min(side0).min(side1) == 0
-            } else {
-                no == 0
-            };
-            if dead {
-                continue;
+                if last_open.min(side0).min(side1) == 0 {
+                    continue;
+                }
             }
             if next == last - 1 {
                 // The last two ranks at once: two files are left, and each of them that
