@@ -101,3 +101,32 @@ fn emit_dlx_and_help() {
     let out = dancecard().args(["target-sudoku", "--help"]).output().unwrap();
     assert!(stdout(&out).contains("Examples:"));
 }
+
+#[test]
+fn limits_print_the_best_found_as_a_lower_bound() {
+    let empty = "0 0 0 0 0 0 0 0 0\n".repeat(9);
+    let out = dancecard()
+        .args(["target-sudoku", "--node-limit", "200", "-"])
+        .write_stdin(empty.clone())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let score: u64 = stdout(&out).trim().parse().unwrap();
+    assert!(score > 0, "a completion is found within 200 nodes");
+    assert!(stderr(&out).contains("incomplete: the node limit was reached"), "{}", stderr(&out));
+
+    let out = dancecard()
+        .args(["target-sudoku", "--time-limit", "0.2", "--format", "json", "-"])
+        .write_stdin(empty)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["complete"], false);
+    assert!(json["score"].as_i64().unwrap() > 0);
+    assert!(stderr(&out).contains("incomplete: the time limit was reached"), "{}", stderr(&out));
+
+    let out = run_file(&["--time-limit", "-1"], "target-sudoku/sample1.in");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--time-limit must be a number of seconds"), "{}", stderr(&out));
+}

@@ -17,8 +17,10 @@ use crate::util::{self, bad_input, OutputFormat, Progress};
 A-Z for values above 9 (16, 81, 256 or 625 symbols; text after the puzzle and
 lines starting with `#` are ignored); or grids of whitespace-separated numbers, one
 row a line, 0 for a blank. An invalid puzzle (wrong length, bad symbol, clashing
-givens) is reported with its line; the others are still solved, and the exit
-code is 1 (as when a puzzle has no solution, except with --count or --unique).
+givens) is reported on stderr with its line; the others are still solved, and the
+exit code is 1 (as when a puzzle has no solution, except with --count or --unique).
+Output has one line per puzzle, in input order: a blank line for a puzzle that is
+invalid or (without --count or --unique) has no solution.
 
 Examples:
   dancecard sudoku puzzles.txt                       # one solved line per puzzle
@@ -149,6 +151,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             Err(e) => {
                 if args.format == OutputFormat::Json {
                     json.push(serde_json::json!({ "line": error_line(e), "error": e.to_string() }));
+                } else if !valid.is_empty() {
+                    // A blank line keeps the output in step with the puzzles.
+                    writeln!(out)?;
                 }
                 writeln!(err, "error: {name}: {e}")?;
                 continue;
@@ -169,10 +174,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 match mode {
                     Mode::Solve => match &report.solution {
                         Some(s) => writeln!(out, "{s}")?,
-                        None if report.is_exact() => {
-                            writeln!(err, "error: {name}: line {}: no solution", p.line)?
+                        None => {
+                            writeln!(out)?;
+                            if report.is_exact() {
+                                writeln!(err, "error: {name}: line {}: no solution", p.line)?
+                            }
                         }
-                        None => {}
                     },
                     Mode::Count => writeln!(out, "{}", report.solutions)?,
                     Mode::Unique => writeln!(out, "{}", report.uniqueness())?,
