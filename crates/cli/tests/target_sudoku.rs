@@ -126,7 +126,7 @@ fn limits_print_the_best_found_as_a_lower_bound() {
     assert!(json["score"].as_i64().unwrap() > 0);
     assert!(stderr(&out).contains("incomplete: the time limit was reached"), "{}", stderr(&out));
 
-    let out = run_file(&["--time-limit", "-1"], "target-sudoku/sample1.in");
+    let out = run_file(&["--time-limit=-1"], "target-sudoku/sample1.in");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--time-limit must be a number of seconds"), "{}", stderr(&out));
 }
