@@ -286,6 +286,18 @@ pub(crate) fn exit_code(found: bool, stop: Stop) -> ExitCode {
     }
 }
 
+/// A `--time-limit` in seconds as a duration: a bad-input error unless it is a finite,
+/// non-negative number of seconds that a duration can hold.
+pub(crate) fn time_limit(seconds: Option<f64>) -> anyhow::Result<Option<Duration>> {
+    seconds
+        .map(|t| {
+            Duration::try_from_secs_f64(t).map_err(|_| {
+                bad_input(format!("--time-limit must be a number of seconds, not {t}"))
+            })
+        })
+        .transpose()
+}
+
 /// Reads a whole input as UTF-8 text: a file, or stdin for `-` or no path.
 pub(crate) fn read_text(path: Option<&Path>) -> anyhow::Result<(String, String)> {
     let (bytes, name) = read_input(path)?;

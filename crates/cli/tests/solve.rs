@@ -117,9 +117,11 @@ fn usage_errors_exit_2() {
     assert_eq!(out.status.code(), Some(2));
     let out = dancecard().args(["solve", "--heuristic", "best"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    let out =
-        dancecard().args(["solve", "--time-limit", "-1", "-"]).write_stdin(TOY).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    for bad in ["--time-limit=-1", "--time-limit=1e20", "--time-limit=nan"] {
+        let out = dancecard().args(["solve", bad, "-"]).write_stdin(TOY).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(stderr(&out).contains("--time-limit must be a number of seconds"), "{bad}");
+    }
 }
 
 #[test]

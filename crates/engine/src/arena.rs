@@ -634,6 +634,54 @@ mod tests {
         assert_eq!(arena.option_of(10).index(), 0);
     }
 
+    /// Knuth's toy problem without colors or secondary items: the uncolored code paths (the
+    /// search's hot loop).
+    fn plain_toy() -> Problem {
+        let mut b = ProblemBuilder::new();
+        for name in ["a", "b", "c", "d", "e", "f", "g"] {
+            b.primary(name).unwrap();
+        }
+        for option in ["c e", "a d g", "b c f", "a d f", "b g", "d e g"] {
+            b.option_by_names(option.split(' ')).unwrap();
+        }
+        b.build()
+    }
+
+    #[test]
+    fn every_uncolored_operation_is_undone() {
+        let fresh = Arena::new(&plain_toy());
+        assert!(fresh.colors.is_empty());
+        let mut arena = fresh.clone();
+        for i in 1..=7 {
+            let updates = arena.cover::<false>(i);
+            // The item itself, and each node of the other items of its options.
+            let mut expected = 1;
+            let mut p = fresh.nodes[i as usize].down;
+            while p != i {
+                let first = fresh.nodes[p as usize].first as usize;
+                let end = (first..).find(|&q| fresh.nodes[q].top <= 0).unwrap();
+                expected += (end - first - 1) as u64;
+                p = fresh.nodes[p as usize].down;
+            }
+            assert_eq!(updates, expected, "cover({i})");
+            arena.check_invariants();
+            arena.uncover::<false>(i);
+            assert_eq!(arena, fresh);
+        }
+        for x in 9..arena.nodes.len() as u32 {
+            if arena.nodes[x as usize].top <= 0 {
+                continue;
+            }
+            let i = arena.nodes[x as usize].top as u32;
+            let _ = arena.cover::<false>(i);
+            let _ = arena.cover_others::<false>(x);
+            arena.check_invariants();
+            arena.uncover_others::<false>(x);
+            arena.uncover::<false>(i);
+            assert_eq!(arena, fresh, "cover_others({x})");
+        }
+    }
+
     #[test]
     fn every_operation_is_undone() {
         let fresh = Arena::new(&toy());

@@ -130,7 +130,9 @@ async fn sudoku_bad_input_is_a_400_with_the_parsers_message() {
     assert!(message.contains("box=RxC") && !message.contains("--box"), "{message}");
     let message = server.post("/api/sudoku", b"\xff\xfe".as_slice()).await.error(400);
     assert!(message.contains("UTF-8"), "{message}");
-    for query in ["method=bogus", "mode=all", "box=3", "box=0x0", "colour=red"] {
+    for query in
+        ["method=bogus", "mode=all", "box=3", "box=0x0", "box=4294967296x4294967296", "colour=red"]
+    {
         let reply = server.post(&format!("/api/sudoku?{query}"), ESCARGOT).await;
         assert_eq!(reply.status, 400, "{query}: {}", reply.text());
     }
@@ -338,6 +340,22 @@ async fn puzzle_bodies_over_one_megabyte_get_413() {
         let message = server.post(endpoint, &body).await.error(413);
         assert!(message.contains("too large"), "{endpoint}: {message}");
     }
+}
+
+#[tokio::test]
+async fn the_profile_dp_is_bounded_in_states() {
+    let mut config = ServerConfig::default();
+    config.count_time_limit = Duration::from_millis(500);
+    let server = TestServer::start(config).await;
+    // Trominoes on a 15-wide board: the DP's states grow about 9x every two columns.
+    let auto = server.get("/api/tile?board=15x16&pieces=trominoes&mode=count").await.json();
+    assert_eq!(auto["method"], "dlx", "auto falls back to the engine: {auto}");
+    let message =
+        server.get("/api/tile?board=15x16&pieces=trominoes&mode=count&method=dp").await.error(400);
+    assert!(message.contains("states"), "{message}");
+    // Within the bound, the DP answers.
+    let dp = server.get("/api/tile?board=8x8&pieces=dominoes&mode=count&method=dp").await.json();
+    assert_eq!(dp["count"], 12_988_816);
 }
 
 #[tokio::test]

@@ -4,7 +4,6 @@ use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use std::sync::Mutex;
 
@@ -107,13 +106,7 @@ pub(crate) fn load(args: &Args) -> anyhow::Result<Document> {
 
 /// The search configuration given by `args`, with Ctrl-C wired to cancel.
 pub(crate) fn config(args: &Args) -> anyhow::Result<Config> {
-    let time_limit = match args.time_limit {
-        Some(t) if !(t.is_finite() && t >= 0.0) => {
-            return Err(bad_input(format!("--time-limit must be a number of seconds, not {t}")))
-        }
-        Some(t) => Some(Duration::from_secs_f64(t)),
-        None => None,
-    };
+    let time_limit = util::time_limit(args.time_limit)?;
     Ok(Config {
         heuristic: args.heuristic.into(),
         max_solutions: args.limit,

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use dancecard_models::target::{Grid, TargetLimits, TargetSudoku};
 use dancecard_models::Model;
@@ -69,13 +69,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.emit_dlx {
         return watch::emit_dlx(&puzzle.problem());
     }
-    let time_limit = match args.time_limit {
-        Some(t) if !(t.is_finite() && t >= 0.0) => {
-            return Err(bad_input(format!("--time-limit must be a number of seconds, not {t}")))
-        }
-        Some(t) => Some(Duration::from_secs_f64(t)),
-        None => None,
-    };
+    let time_limit = util::time_limit(args.time_limit)?;
     let cancel = util::interrupt_flag();
     let started = Instant::now();
     let result = puzzle.solve_limited(&TargetLimits {

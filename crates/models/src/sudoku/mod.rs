@@ -180,7 +180,7 @@ impl Shape {
 
     /// A box of `rows` x `cols` cells.
     pub fn new(rows: usize, cols: usize) -> Result<Shape, Error> {
-        if rows == 0 || cols == 0 || rows * cols > Self::MAX_SIDE {
+        if rows == 0 || cols == 0 || rows.checked_mul(cols).map_or(true, |s| s > Self::MAX_SIDE) {
             return Err(Error::BadShape { rows, cols });
         }
         Ok(Shape { rows: rows as u8, cols: cols as u8 })

@@ -40,9 +40,13 @@ pub enum DpError {
         /// The window needed.
         window: usize,
     },
-    /// The number of states exploded.
-    #[error("the profile DP would keep more than {MAX_STATES} states")]
-    TooManyStates,
+    /// The number of states exploded past the limit ([`MAX_STATES`] unless the caller set
+    /// another with [`count_rectangle_bounded`]).
+    #[error("the profile DP would keep more than {limit} states")]
+    TooManyStates {
+        /// The limit.
+        limit: usize,
+    },
     /// The count does not fit in 128 bits.
     #[error("the number of tilings exceeds 2^128")]
     Overflow,
@@ -75,6 +79,20 @@ pub fn count_rectangle(
     orientations: &[Shape],
     cancel: Option<&AtomicBool>,
 ) -> Result<u128, DpError> {
+    count_rectangle_bounded(rows, cols, orientations, cancel, MAX_STATES)
+}
+
+/// [`count_rectangle`] keeping at most `max_states` states at any cell (the memory is about
+/// 128 bytes per state at the peak); past it, [`DpError::TooManyStates`]. The cancel flag is
+/// read before every cell and every 65,536 states within one.
+pub fn count_rectangle_bounded(
+    rows: usize,
+    cols: usize,
+    orientations: &[Shape],
+    cancel: Option<&AtomicBool>,
+    max_states: usize,
+) -> Result<u128, DpError> {
+    let too_many = DpError::TooManyStates { limit: max_states };
     if rows == 0 || cols == 0 {
         return Ok(1);
     }
@@ -121,7 +139,10 @@ pub fn count_rectangle(
         }
         let (r, c) = (k / w, k % w);
         next.clear();
-        for &(s, n) in &states {
+        for (j, &(s, n)) in states.iter().enumerate() {
+            if j % 65_536 == 65_535 && cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                return Err(DpError::Cancelled);
+            }
             if s & 1 != 0 {
                 next.push((s >> 1, n));
                 continue;
@@ -133,8 +154,8 @@ pub fn count_rectangle(
             }
             // Before merging, `next` holds up to one entry per state and stamp: bound it too,
             // so that an explosion is reported instead of exhausting memory.
-            if next.len() > 4 * MAX_STATES {
-                return Err(DpError::TooManyStates);
+            if next.len() > 4 * max_states {
+                return Err(too_many);
             }
         }
         next.sort_unstable_by_key(|e| e.0);
@@ -147,8 +168,8 @@ pub fn count_rectangle(
                 _ => states.push((s, n)),
             }
         }
-        if states.len() > MAX_STATES {
-            return Err(DpError::TooManyStates);
+        if states.len() > max_states {
+            return Err(too_many);
         }
     }
     Ok(states.iter().find(|e| e.0 == 0).map_or(0, |e| e.1))

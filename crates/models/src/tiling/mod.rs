@@ -43,7 +43,7 @@ use std::ops::ControlFlow;
 use dancecard_engine::{Config, OptionId, Outcome, Problem, ProblemBuilder, Solver, Stats};
 
 pub use board::{Board, MAX_CELLS};
-pub use dp::{count_rectangle, DpError, MAX_STATES, MAX_WINDOW};
+pub use dp::{count_rectangle, count_rectangle_bounded, DpError, MAX_STATES, MAX_WINDOW};
 pub use pieces::{free_polyominoes, named_set, parse_pieces, Piece, Shape, SET_NAMES};
 
 use crate::Model;
@@ -430,6 +430,16 @@ impl Tiling {
         &self,
         cancel: Option<&std::sync::atomic::AtomicBool>,
     ) -> Result<u128, TilingError> {
+        self.count_dp_bounded(cancel, MAX_STATES)
+    }
+
+    /// Like [`Tiling::count_dp_with`], keeping at most `max_states` states (see
+    /// [`count_rectangle_bounded`]): a server bounds its memory with it.
+    pub fn count_dp_bounded(
+        &self,
+        cancel: Option<&std::sync::atomic::AtomicBool>,
+        max_states: usize,
+    ) -> Result<u128, TilingError> {
         if self.once {
             return Err(DpError::Once.into());
         }
@@ -437,7 +447,7 @@ impl Tiling {
             return Err(DpError::NotRectangle.into());
         }
         let all: Vec<Shape> = self.orientations.iter().flatten().cloned().collect();
-        Ok(count_rectangle(self.board.rows(), self.board.cols(), &all, cancel)?)
+        Ok(count_rectangle_bounded(self.board.rows(), self.board.cols(), &all, cancel, max_states)?)
     }
 
     /// Draws a tiling: one character per square, `.` where the board has no cell. With

@@ -22,8 +22,15 @@ use crate::AppState;
 /// model of any piece set builds in a moment.
 pub(crate) const MAX_SQUARES: usize = 1024;
 
-/// The widest narrow side for the profile DP here (its states grow like 2 to that power).
+/// The widest narrow side for the profile DP here. Its states grow like 2 to the power of
+/// its window (about the narrow side times the pieces' height less one), so the side alone
+/// does not bound them: [`MAX_DP_STATES`] does.
 pub(crate) const MAX_DP_SIDE: usize = 16;
+
+/// The most states the profile DP keeps for one request (its memory peaks near 128 bytes a
+/// state: 128 MiB). Past it, `method=auto` counts with the engine instead, and `method=dp`
+/// answers 400.
+pub(crate) const MAX_DP_STATES: usize = 1 << 20;
 
 /// How to count, as `dancecard tile --method` names it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -121,7 +128,11 @@ pub(super) async fn handle(
             .build()
             .map_err(bad)?;
         if dp {
-            return count_dp(&tiling, &budget);
+            match count_dp(&tiling, &budget) {
+                Err(TilingError::Dp(DpError::TooManyStates { .. }))
+                    if params.method == MethodParam::Auto => {}
+                other => return other.map_err(bad),
+            }
         }
         if counting {
             return Ok(count_dlx(&tiling, params.limit, &budget));
@@ -148,12 +159,13 @@ fn count_json(method: &str, count: Value, complete: bool, stop: &str, stats: &St
     })
 }
 
-fn count_dp(tiling: &Tiling, budget: &Budget) -> Result<Value, ApiError> {
+/// Counts with the profile DP under the budget and [`MAX_DP_STATES`].
+fn count_dp(tiling: &Tiling, budget: &Budget) -> Result<Value, TilingError> {
     let started = Instant::now();
-    let (count, stop) = match tiling.count_dp_with(Some(&budget.cancel)) {
+    let (count, stop) = match tiling.count_dp_bounded(Some(&budget.cancel), MAX_DP_STATES) {
         Ok(n) => (Some(n), "exhausted"),
         Err(TilingError::Dp(DpError::Cancelled)) => (None, budget.cancel_reason()),
-        Err(e) => return Err(bad(e)),
+        Err(e) => return Err(e),
     };
     let stats =
         Stats { nodes: 0, updates: 0, solutions: count.unwrap_or(0), elapsed: started.elapsed() };
