@@ -283,9 +283,9 @@ pub(crate) fn target_sudoku(
         TargetSudoku::from_grid(cells).map_err(value_error)?
     };
     let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    let outcome = run_detached(py, &cancel, move || {
-        puzzle.solve_limited(&TargetLimits { cancel: Some(&flag), ..TargetLimits::default() })
+    let flag = &*cancel;
+    let outcome = run_interruptible(py, &cancel, || {
+        puzzle.solve_limited(&TargetLimits { cancel: Some(flag), ..TargetLimits::default() })
     })?;
     let score = outcome.score();
     Ok(outcome.best.map(|b| {
