@@ -344,12 +344,16 @@ async fn puzzle_bodies_over_one_megabyte_get_413() {
 
 #[tokio::test]
 async fn the_profile_dp_is_bounded_in_states() {
+    // Time enough for the DP to reach its state bound on a loaded machine; the engine's
+    // count after it stops at the node budget.
     let mut config = ServerConfig::default();
-    config.count_time_limit = Duration::from_millis(500);
+    config.count_time_limit = Duration::from_secs(120);
+    config.max_nodes = 10_000;
     let server = TestServer::start(config).await;
     // Trominoes on a 15-wide board: the DP's states grow about 9x every two columns.
     let auto = server.get("/api/tile?board=15x16&pieces=trominoes&mode=count").await.json();
     assert_eq!(auto["method"], "dlx", "auto falls back to the engine: {auto}");
+    assert_eq!(auto["stop"], "node-limit", "{auto}");
     let message =
         server.get("/api/tile?board=15x16&pieces=trominoes&mode=count&method=dp").await.error(400);
     assert!(message.contains("states"), "{message}");
