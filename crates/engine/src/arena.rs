@@ -647,6 +647,25 @@ mod tests {
         b.build()
     }
 
+    /// For every option node `x`: covers its item and the option's other items, as the search
+    /// does, checks the arena, undoes both, and compares with `fresh`.
+    fn each_option_is_undone<const COLORED: bool>(arena: &mut Arena, fresh: &Arena) {
+        let first_option = arena.n_items + 2;
+        for x in first_option..arena.nodes.len() as u32 {
+            if arena.nodes[x as usize].top <= 0 {
+                continue;
+            }
+            // As in the search: the option's own item is covered first.
+            let i = arena.nodes[x as usize].top as u32;
+            let _ = arena.cover::<COLORED>(i);
+            let _ = arena.cover_others::<COLORED>(x);
+            arena.check_invariants();
+            arena.uncover_others::<COLORED>(x);
+            arena.uncover::<COLORED>(i);
+            assert_eq!(*arena, *fresh, "cover_others({x})");
+        }
+    }
+
     #[test]
     fn every_uncolored_operation_is_undone() {
         let fresh = Arena::new(&plain_toy());
@@ -668,18 +687,7 @@ mod tests {
             arena.uncover::<false>(i);
             assert_eq!(arena, fresh);
         }
-        for x in 9..arena.nodes.len() as u32 {
-            if arena.nodes[x as usize].top <= 0 {
-                continue;
-            }
-            let i = arena.nodes[x as usize].top as u32;
-            let _ = arena.cover::<false>(i);
-            let _ = arena.cover_others::<false>(x);
-            arena.check_invariants();
-            arena.uncover_others::<false>(x);
-            arena.uncover::<false>(i);
-            assert_eq!(arena, fresh, "cover_others({x})");
-        }
+        each_option_is_undone::<false>(&mut arena, &fresh);
     }
 
     #[test]
@@ -693,19 +701,7 @@ mod tests {
             arena.uncover::<true>(i);
             assert_eq!(arena, fresh);
         }
-        for x in 10..arena.nodes.len() as u32 {
-            if arena.nodes[x as usize].top <= 0 {
-                continue;
-            }
-            // As in the search: the option's own item is covered first.
-            let i = arena.nodes[x as usize].top as u32;
-            let _ = arena.cover::<true>(i);
-            let _ = arena.cover_others::<true>(x);
-            arena.check_invariants();
-            arena.uncover_others::<true>(x);
-            arena.uncover::<true>(i);
-            assert_eq!(arena, fresh, "cover_others({x})");
-        }
+        each_option_is_undone::<true>(&mut arena, &fresh);
         // Nested, strictly LIFO.
         let _ = arena.cover::<true>(1);
         let _ = arena.cover_others::<true>(arena.nodes[1].down);
