@@ -56,6 +56,7 @@
 #![deny(missing_docs, rustdoc::broken_intra_doc_links)]
 
 mod arena;
+mod bits;
 mod ids;
 #[cfg(feature = "parallel")]
 pub mod parallel;
@@ -66,6 +67,7 @@ mod stats;
 pub use ids::{ColorId, ItemId, OptionId};
 pub use problem::{BuildError, Entry, ItemKind, Problem, ProblemBuilder, VerifyError};
 pub use solver::{
-    Config, Event, Heuristic, Outcome, PrefixError, Solution, Solutions, Solver, Stop, Visitor,
+    Config, Event, Heuristic, Kernel, Outcome, PrefixError, Solution, Solutions, Solver, Stop,
+    Visitor,
 };
 pub use stats::Stats;

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::arena::Arena;
+use crate::bits::Bits;
 use crate::ids::{ItemId, OptionId};
 use crate::problem::Problem;
 use crate::stats::Stats;
@@ -40,6 +41,28 @@ pub struct Config {
     pub time_limit: Option<Duration>,
     /// Stop when this flag becomes true (checked like the time limit).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// The data structure [`Solver::count`] searches on.
+    pub kernel: Kernel,
+}
+
+/// The data structure [`Solver::count`] runs on. The tree, the solutions counted and the
+/// node and update counters are the same on both: only the time differs.
+///
+/// The bit-set kernel keeps one bit per option for the live options and counts `LEN` with
+/// word-wise population counts; it takes problems without colors and with at most 8192
+/// options. It is about 4 times faster than the links on pentominoes (options of 6 items,
+/// long item lists) and up to 2 times slower on domino tilings or sudoku (short options,
+/// short lists), where the links do few updates per node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// Bit sets where the problem allows them and a cost model (from the problem's size and
+    /// density) expects them to be faster; dancing links otherwise.
+    #[default]
+    Auto,
+    /// Bit sets whenever the problem allows them (no colors, at most 8192 options).
+    Bits,
+    /// Always the dancing links.
+    Links,
 }
 
 impl Config {
@@ -310,6 +333,12 @@ pub struct Solver {
     phase: Phase,
     last_stop: Stop,
     colored: bool,
+    /// The bit-set kernel of counts, built at the first count that can use it.
+    bits: Option<Box<Bits>>,
+    /// Whether building `bits` was tried (it is `None` for problems it does not take).
+    bits_tried: bool,
+    /// During a count on `bits`, its progress estimate (for [`Solver::progress`]).
+    bits_fraction: Option<f64>,
 }
 
 impl Solver {
@@ -334,6 +363,9 @@ impl Solver {
             phase: Phase::Fresh,
             last_stop: Stop::Exhausted,
             colored,
+            bits: None,
+            bits_tried: false,
+            bits_fraction: None,
         }
     }
 
@@ -426,6 +458,9 @@ impl Solver {
     /// Meaningful during a search (from [`Visitor::tick`]): the subtrees left of the current
     /// path count as done, the current path's own subtree as half done.
     pub fn progress(&self) -> f64 {
+        if let Some(fraction) = self.bits_fraction {
+            return fraction;
+        }
         let mut fraction = 0.0;
         let mut weight = 1.0;
         for l in self.prefix.len()..self.level {
@@ -452,11 +487,48 @@ impl Solver {
     }
 
     /// Counts the solutions (all of them, unless a limit stops the search first).
+    ///
+    /// With [`Kernel::Auto`] and no prefix, problems without colors and with at most 8192
+    /// options are counted on bit sets (same tree, same counters, faster).
     pub fn count(&mut self) -> Outcome {
         struct Count;
         impl Sink for Count {}
         self.start();
+        if let Some(outcome) = self.count_on_bits(|_| ControlFlow::Continue(())) {
+            return outcome;
+        }
         self.run(&mut Count, false)
+    }
+
+    /// Counts on the bit-set kernel if the configuration and the problem allow it (see
+    /// [`Kernel::Auto`]), calling `progress` every [`Config::CHECK_INTERVAL`] nodes with
+    /// the stats and [`Solver::progress`] kept current; `None` if the kernel does not apply.
+    fn count_on_bits<F>(&mut self, mut progress: F) -> Option<Outcome>
+    where
+        F: FnMut(&Solver) -> ControlFlow<()>,
+    {
+        if self.config.kernel == Kernel::Links || !self.prefix.is_empty() {
+            return None;
+        }
+        if !self.bits_tried {
+            self.bits_tried = true;
+            self.bits = Bits::new(&self.arena).map(Box::new);
+        }
+        if self.config.kernel == Kernel::Auto && !self.bits.as_ref().is_some_and(|b| b.pays_off()) {
+            return None;
+        }
+        let bits = self.bits.take()?;
+        let config = self.config.clone();
+        let (outcome, stats) = bits.count(&config, &mut |fraction, stats| {
+            self.stats = *stats;
+            self.bits_fraction = Some(fraction);
+            progress(self)
+        });
+        self.bits = Some(bits);
+        self.bits_fraction = None;
+        self.stats = stats;
+        self.last_stop = outcome.stop;
+        Some(outcome)
     }
 
     /// Counts like [`Solver::count`], and calls `progress(self)` about every
@@ -471,7 +543,12 @@ impl Solver {
                 (self.0)(solver)
             }
         }
-        self.visit(&mut Progress(progress))
+        self.start();
+        let mut progress = Progress(progress);
+        if let Some(outcome) = self.count_on_bits(|s| progress.tick(s)) {
+            return outcome;
+        }
+        self.visit(&mut progress)
     }
 
     /// Calls `visit` with every solution until it returns `Break` or the search ends.

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dancecard_engine::{
-    Config, Entry, Event, Heuristic, OptionId, Problem, ProblemBuilder, Solver, Stop,
+    Config, Entry, Event, Heuristic, Kernel, OptionId, Outcome, Problem, ProblemBuilder, Solver,
+    Stop,
 };
 use dancecard_testkit::{brute_force, raw_problem, RawProblem};
 use proptest::prelude::*;
@@ -377,6 +378,67 @@ fn progress_estimate_grows() {
     assert!(seen.windows(2).all(|w| w[0] <= w[1] + 1e-12), "monotone");
 }
 
+/// Counts `problem` under `config` on the given kernel: the outcome and the counters.
+fn count_on(problem: &Problem, config: &Config, kernel: Kernel) -> (Outcome, u64, u64) {
+    let mut solver = Solver::with_config(problem, Config { kernel, ..config.clone() });
+    let outcome = solver.count();
+    assert!(solver.is_pristine(problem), "(I5) after a count on {kernel:?}");
+    (outcome, solver.stats().nodes, solver.stats().updates)
+}
+
+#[test]
+fn bit_set_kernel_counts_like_the_links() {
+    // Whole trees (pent6x10 cut at 300,000 nodes: the links take seconds for it).
+    for (name, max_nodes) in [
+        ("queens8", None),
+        ("domino6x6", None),
+        ("sudoku_inkala", None),
+        ("queens12", None),
+        ("pent6x10", Some(300_000)),
+    ] {
+        let p = instance(name);
+        for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
+            let config = Config { heuristic, max_nodes, ..Config::default() };
+            let links = count_on(&p, &config, Kernel::Links);
+            assert_eq!(count_on(&p, &config, Kernel::Bits), links, "{name} {heuristic:?}");
+        }
+    }
+}
+
+#[test]
+fn bit_set_kernel_limits_and_progress() {
+    let p = instance("pent6x10");
+    let bits =
+        |config: Config| count_on(&p, &Config { kernel: Kernel::Bits, ..config }, Kernel::Bits);
+    let (o, nodes, _) = bits(Config { max_solutions: Some(100), ..Config::default() });
+    assert_eq!((o.solutions, o.stop), (100, Stop::SolutionLimit));
+    let (o, nodes_at_100, _) = bits(Config { max_nodes: Some(nodes), ..Config::default() });
+    assert_eq!((o.stop, nodes_at_100), (Stop::NodeLimit, nodes));
+    let cancel = Arc::new(AtomicBool::new(true));
+    let (o, nodes, _) = bits(Config { cancel: Some(cancel), ..Config::default() });
+    assert_eq!((o.stop, nodes), (Stop::Cancelled, Config::CHECK_INTERVAL));
+    let (o, _, _) = bits(Config { time_limit: Some(Duration::ZERO), ..Config::default() });
+    assert_eq!(o.stop, Stop::TimeLimit);
+    // Progress from the bit sets: current stats, a growing estimate, and Break cancels.
+    let mut solver = Solver::with_config(&p, Config { kernel: Kernel::Bits, ..Config::default() });
+    let mut seen = Vec::new();
+    let outcome = solver.count_with_progress(|s| {
+        seen.push((s.progress(), s.stats().nodes));
+        if seen.len() == 200 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!(outcome.stop, Stop::Cancelled);
+    assert_eq!(seen.len(), 200);
+    assert!(seen.iter().all(|&(f, _)| (0.0..=1.0).contains(&f)));
+    assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0 + 1e-12), "monotone");
+    assert!(seen.iter().all(|&(_, nodes)| nodes % Config::CHECK_INTERVAL == 0));
+    assert!(seen.windows(2).all(|w| w[0].1 < w[1].1), "the stats are current");
+    assert!(solver.is_pristine(&p));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 512,
@@ -393,6 +455,25 @@ proptest! {
         let mut solver = Solver::new(&p);
         prop_assert_eq!(solver.count().solutions, expected.len() as u128);
         prop_assert!(solver.is_pristine(&p));
+    }
+
+    #[test]
+    fn bit_set_kernel_walks_the_same_tree(
+        raw in raw_problem(true),
+        leftmost in any::<bool>(),
+        limit in 0u64..40,
+    ) {
+        let p = from_raw(&raw);
+        let heuristic = if leftmost { Heuristic::Leftmost } else { Heuristic::Mrv };
+        for config in [
+            Config { heuristic, ..Config::default() },
+            Config { heuristic, max_nodes: Some(limit), ..Config::default() },
+            Config { heuristic, max_solutions: Some(u128::from(limit) + 1), ..Config::default() },
+        ] {
+            let links = count_on(&p, &config, Kernel::Links);
+            prop_assert_eq!(count_on(&p, &config, Kernel::Bits), links);
+            prop_assert_eq!(count_on(&p, &config, Kernel::Auto), links);
+        }
     }
 
     #[test]

@@ -113,6 +113,7 @@ pub(crate) fn config(args: &Args) -> anyhow::Result<Config> {
         max_nodes: args.node_limit,
         time_limit,
         cancel: Some(util::interrupt_flag()),
+        ..Config::default()
     })
 }
 
@@ -246,7 +247,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.threads == 1 {
         let mut solver = Solver::with_config(&doc.problem, config);
         let mut printer = Printer { output: &mut output, progress: Progress::new(args.format) };
-        let outcome = solver.visit(&mut printer);
+        let outcome = if args.count {
+            // Counts only: the solver may count on its bit-set kernel.
+            solver.count_with_progress(|s| printer.tick(s))
+        } else {
+            solver.visit(&mut printer)
+        };
         printer.progress.finish();
         return output.finish(&args, outcome, solver.stats());
     }

@@ -1,0 +1,476 @@
+//! A second kernel for [`Solver::count`](crate::Solver::count): Algorithm X on bit sets.
+//!
+//! Counting needs no list of the chosen options, only the search tree, and the tree of
+//! Algorithm X is fixed by two things: which item it branches on (the first active primary
+//! item with the fewest active options, or the first one) and the order of that item's
+//! options (input order, which dancing links keep). This kernel walks exactly that tree, with
+//! the same node and update counts, but keeps the state as bit sets instead of links:
+//!
+//! - `live`: the options still compatible with the choices made, one bit per option;
+//! - `len[i]`: how many live options hold primary item `i` (Knuth's `LEN`);
+//! - `active`: the primary items not yet covered, one bit each, in the arena's order.
+//!
+//! Covering the item `c` chosen at a level makes its live options the candidates and takes
+//! them out of `live`; trying option `r` *kills* the live options that share an item with it
+//! (`live & (opts[j1] | opts[j2] | ...)`). Each killed option lowers `len` of its items by
+//! one, where dancing links unlink one node from each of their lists; the update counter adds
+//! the same numbers Knuth's `cover` would (one per item covered, one per node hidden: the
+//! option's size minus one). Undoing is free: each level keeps its own copy of the state.
+//!
+//! The work per update is a decrement in a small array that stays in the first-level cache,
+//! where dancing links write two links in other cache lines and follow a chain of pointers;
+//! the price is a pass over `live` (one bit per option) per node and per option tried. So the
+//! solver uses this kernel only for problems without colors and with at most
+//! [`MAX_OPTIONS`] options (see [`Bits::new`]).
+//!
+//! # Invariants
+//!
+//! At every level `l` of a search, for the state after covering its item:
+//!
+//! - **(B1)** `live[l]` holds exactly the options that share no item with the options chosen
+//!   at levels `< l` and do not hold the items chosen at levels `<= l`.
+//! - **(B2)** `len[l][i]` is the number of options of `live[l]` that hold primary item `i`,
+//!   for every active primary item `i`.
+//! - **(B3)** `active[l]` holds exactly the primary items not covered at levels `<= l`.
+//!
+//! [`Bits::check_level`] checks them against a recount; the crate's tests (and the
+//! `check-invariants` feature) call it at every node.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use crate::arena::Arena;
+use crate::solver::{Config, Heuristic, Outcome, Stop};
+use crate::stats::Stats;
+
+/// The largest number of options this kernel takes (128 words of 64 bits per set).
+pub(crate) const MAX_OPTIONS: usize = 8192;
+
+/// The problem as bit sets (immutable), for [`Bits::count`].
+#[derive(Clone, Debug)]
+pub(crate) struct Bits {
+    /// Words per option set.
+    words: usize,
+    /// Number of primary items (`N1`); primary item `i` (arena index `1..=N1`) is bit `i - 1`
+    /// of the active sets.
+    n_primary: usize,
+    /// Words per active-item set.
+    item_words: usize,
+    /// `opts[i * words..][..words]`: the options holding arena item `i` (`1..=N`).
+    opts: Vec<u64>,
+    /// The items of option `o` are `items[start[o]..start[o + 1]]`, as arena indices.
+    start: Vec<u32>,
+    items: Vec<u32>,
+    /// `weight[o]`: the updates of hiding option `o` (its size minus one).
+    weight: Vec<u32>,
+    /// The options of the problem as a set (its last word padded with zeros).
+    all: Vec<u64>,
+    /// The options grouped by weight, as (weight, set), when there are at most
+    /// [`MAX_CLASSES`] weights other than 0: the updates of hiding a set of options are then
+    /// counted with a few word-wise counts instead of one look-up per option.
+    classes: Option<Vec<(u32, Vec<u64>)>>,
+}
+
+/// See [`Bits::classes`].
+const MAX_CLASSES: usize = 4;
+
+impl Bits {
+    /// The bit sets of an arena's problem, or `None` if the problem has colors or more than
+    /// [`MAX_OPTIONS`] options (then the dancing links are the better kernel).
+    pub(crate) fn new(arena: &Arena) -> Option<Bits> {
+        if !arena.colors.is_empty() || arena.n_primary == 0 {
+            return None;
+        }
+        let n = arena.n_items as usize;
+        let n1 = arena.n_primary as usize;
+        // Options are the runs of nodes between spacers, after the headers and the first
+        // spacer (I3).
+        let mut start = vec![0u32];
+        let mut items = Vec::new();
+        let mut x = n + 2;
+        while x < arena.nodes.len() {
+            let top = arena.nodes[x].top;
+            if top <= 0 {
+                start.push(items.len() as u32);
+            } else {
+                items.push(top as u32);
+            }
+            x += 1;
+        }
+        let options = start.len() - 1;
+        if options > MAX_OPTIONS {
+            return None;
+        }
+        let words = options.div_ceil(64).max(1);
+        let mut opts = vec![0u64; (n + 1) * words];
+        let mut weight = Vec::with_capacity(options);
+        for o in 0..options {
+            let range = start[o] as usize..start[o + 1] as usize;
+            weight.push(range.len().saturating_sub(1) as u32);
+            for &i in &items[range] {
+                opts[i as usize * words + o / 64] |= 1 << (o % 64);
+            }
+        }
+        let mut all = vec![0u64; words];
+        let mut classes: Vec<(u32, Vec<u64>)> = Vec::new();
+        for (o, &w) in weight.iter().enumerate() {
+            all[o / 64] |= 1 << (o % 64);
+            if w == 0 {
+                continue;
+            }
+            let k = match classes.iter().position(|(weight, _)| *weight == w) {
+                Some(k) => k,
+                None => {
+                    classes.push((w, vec![0u64; words]));
+                    classes.len() - 1
+                }
+            };
+            classes[k].1[o / 64] |= 1 << (o % 64);
+        }
+        Some(Bits {
+            words,
+            n_primary: n1,
+            item_words: n1.div_ceil(64),
+            opts,
+            start,
+            items,
+            weight,
+            all,
+            classes: (classes.len() <= MAX_CLASSES).then_some(classes),
+        })
+    }
+
+    /// Whether this kernel should beat the dancing links on its problem, by a rough cost
+    /// model: trying an option costs the links about one update per node of each live
+    /// option of each of its other items, `(entries / items) * (size - 1)^2` for options of
+    /// the average size; it costs this kernel about a quarter of an operation per word of
+    /// each active primary item's set (the counts of `LEN`). Measured: pentominoes on 6x10
+    /// (4 times faster here) and queens12 pass; domino tilings and sudoku do not (the links
+    /// are up to 2 times faster there).
+    pub(crate) fn pays_off(&self) -> bool {
+        let options = self.start.len() - 1;
+        let entries = self.items.len();
+        let n_items = self.opts.len() / self.words - 1;
+        if options == 0 || n_items == 0 {
+            return false;
+        }
+        let size = entries as f64 / options as f64;
+        let links = entries as f64 / n_items as f64 * (size - 1.0).powi(2);
+        let bits = (self.n_primary * self.words) as f64 / 4.0;
+        links > bits
+    }
+
+    /// The options holding arena item `i`.
+    #[inline(always)]
+    fn opts(&self, i: usize) -> &[u64] {
+        &self.opts[i * self.words..][..self.words]
+    }
+
+    /// Counts the solutions under `config`'s limits, walking Algorithm X's tree; returns the
+    /// outcome and the counters, equal to those of the dancing links on the same problem.
+    ///
+    /// Every [`Config::CHECK_INTERVAL`] nodes, `tick` gets the estimated fraction of the tree
+    /// done and the counters so far; `Break` cancels the count.
+    pub(crate) fn count(&self, config: &Config, tick: Tick<'_>) -> (Outcome, Stats) {
+        let started = Instant::now();
+        let mut search = Search::new(self);
+        let stop = search.run_best(config, started, tick);
+        let stats = Stats {
+            nodes: search.nodes,
+            updates: search.updates,
+            solutions: search.solutions,
+            elapsed: started.elapsed(),
+        };
+        (Outcome { solutions: search.solutions, stop }, stats)
+    }
+}
+
+/// The progress callback of [`Bits::count`].
+pub(crate) type Tick<'t> = &'t mut dyn FnMut(f64, &Stats) -> ControlFlow<()>;
+
+/// The mutable state of one count: per level, the state after covering its item.
+struct Search<'b> {
+    bits: &'b Bits,
+    /// `live[l * words..]`: (B1).
+    live: Vec<u64>,
+    /// `cand[l * words..]`: the options of level `l`'s item not yet tried.
+    cand: Vec<u64>,
+    /// `active[l * item_words..]`: (B2).
+    active: Vec<u64>,
+    /// The item chosen at each level (arena index).
+    chosen: Vec<u32>,
+    /// The number of options of each level's item when it was chosen (for progress).
+    total: Vec<u32>,
+    /// The state entering the next level (scratch): live options and active items.
+    next_live: Vec<u64>,
+    next_active: Vec<u64>,
+    /// The options killed by the option being tried (scratch).
+    kill: Vec<u64>,
+    nodes: u64,
+    updates: u64,
+    solutions: u128,
+}
+
+impl<'b> Search<'b> {
+    fn new(bits: &'b Bits) -> Search<'b> {
+        let levels = bits.n_primary + 1;
+        let mut next_active = vec![0u64; bits.item_words];
+        for i in 0..bits.n_primary {
+            next_active[i / 64] |= 1 << (i % 64);
+        }
+        Search {
+            bits,
+            live: vec![0; levels * bits.words],
+            cand: vec![0; levels * bits.words],
+            active: vec![0; levels * bits.item_words],
+            chosen: vec![0; levels],
+            total: vec![0; levels],
+            next_live: bits.all.clone(),
+            next_active,
+            kill: vec![0; bits.words],
+            nodes: 0,
+            updates: 0,
+            solutions: 0,
+        }
+    }
+
+    /// X3 on the entering state: the item to branch on and its number of live options.
+    ///
+    /// `LEN(i)` is the number of live options holding `i`, counted word by word; the count
+    /// of an item stops as soon as it reaches the best so far (the first item with the
+    /// fewest options wins), and the scan stops at an item with none.
+    #[inline(always)]
+    fn choose(&self, heuristic: Heuristic) -> (usize, u32) {
+        let bits = self.bits;
+        let mut best = (0, u32::MAX);
+        for (w, &word) in self.next_active.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let i = 64 * w + word.trailing_zeros() as usize + 1;
+                word &= word - 1;
+                let mut len = 0;
+                for (&a, &b) in bits.opts(i).iter().zip(&self.next_live) {
+                    len += (a & b).count_ones();
+                    if len >= best.1 {
+                        break;
+                    }
+                }
+                if len < best.1 {
+                    best = (i, len);
+                    if len == 0 || heuristic == Heuristic::Leftmost {
+                        return best;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The updates of hiding the options of `set`: the sum of their weights.
+    #[inline(always)]
+    fn weight(bits: &Bits, set: &[u64]) -> u64 {
+        match &bits.classes {
+            Some(classes) => classes
+                .iter()
+                .map(|(weight, mask)| {
+                    let n: u32 = set.iter().zip(mask).map(|(&a, &b)| (a & b).count_ones()).sum();
+                    u64::from(*weight) * u64::from(n)
+                })
+                .sum(),
+            None => {
+                let mut updates = 0;
+                for (w, &word) in set.iter().enumerate() {
+                    let mut word = word;
+                    while word != 0 {
+                        updates += u64::from(bits.weight[64 * w + word.trailing_zeros() as usize]);
+                        word &= word - 1;
+                    }
+                }
+                updates
+            }
+        }
+    }
+
+    /// The estimated fraction of the tree done when at `level` (as [`Solver::progress`]
+    /// estimates it on the links: option `k` of `n` tried at each level, the current
+    /// subtree half done).
+    ///
+    /// [`Solver::progress`]: crate::Solver::progress
+    fn progress(&self, level: usize) -> f64 {
+        let words = self.bits.words;
+        let mut fraction = 0.0;
+        let mut weight = 1.0;
+        for l in 0..level {
+            let n = self.total[l];
+            let left: u32 = self.cand[l * words..][..words].iter().map(|w| w.count_ones()).sum();
+            let k = n.saturating_sub(left + 1);
+            weight /= f64::from(n.max(1));
+            fraction += weight * f64::from(k);
+        }
+        fraction + weight / 2.0
+    }
+
+    /// [`Search::run`] compiled for the CPU: with POPCNT, BMI and AVX2 where it has them
+    /// (the counts of `LEN` are most of the work).
+    fn run_best(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+        {
+            // SAFETY: the CPU has every feature `run_v3` is compiled for.
+            return unsafe { self.run_v3(config, started, tick) };
+        }
+        self.run(config, started, tick)
+    }
+
+    /// [`Search::run`] for x86-64-v3 CPUs.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+    unsafe fn run_v3(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
+        self.run(config, started, tick)
+    }
+
+    /// The search: Algorithm X's steps on the bit sets.
+    #[inline(always)]
+    fn run(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
+        let bits = self.bits;
+        let words = bits.words;
+        let iw = bits.item_words;
+        let deadline = config.time_limit.map(|t| Instant::now() + t);
+        let max_nodes = config.max_nodes.unwrap_or(u64::MAX);
+        let max_solutions = config.max_solutions.unwrap_or(u128::MAX);
+        let mut level = 0usize;
+        'enter: loop {
+            // Entering `level` with the state in `next_*`: a node of the search tree.
+            if self.nodes >= max_nodes {
+                return Stop::NodeLimit;
+            }
+            self.nodes += 1;
+            if self.nodes % Config::CHECK_INTERVAL == 0 {
+                if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                    return Stop::Cancelled;
+                }
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    return Stop::TimeLimit;
+                }
+                let stats = Stats {
+                    nodes: self.nodes,
+                    updates: self.updates,
+                    solutions: self.solutions,
+                    elapsed: started.elapsed(),
+                };
+                if tick(self.progress(level), &stats).is_break() {
+                    return Stop::Cancelled;
+                }
+            }
+            // X3: choose; X4: cover (its options become the candidates, out of `live`).
+            let (c, len) = self.choose(config.heuristic);
+            self.chosen[level] = c as u32;
+            self.total[level] = len;
+            {
+                let live = &mut self.live[level * words..][..words];
+                let cand = &mut self.cand[level * words..][..words];
+                for ((l, k), (&n, &o)) in live
+                    .iter_mut()
+                    .zip(cand.iter_mut())
+                    .zip(self.next_live.iter().zip(bits.opts(c)))
+                {
+                    *k = n & o;
+                    *l = n & !o;
+                }
+                self.updates += 1 + Self::weight(bits, cand);
+                let active = &mut self.active[level * iw..][..iw];
+                active.copy_from_slice(&self.next_active);
+                active[(c - 1) / 64] &= !(1 << ((c - 1) % 64));
+            }
+            #[cfg(any(test, feature = "check-invariants"))]
+            self.check_level(level);
+            // X5: try the next candidate of `level`, or X8: back up.
+            loop {
+                let Some(o) = take_first(&mut self.cand[level * words..][..words]) else {
+                    if level == 0 {
+                        return Stop::Exhausted;
+                    }
+                    level -= 1;
+                    continue;
+                };
+                let range = bits.start[o] as usize..bits.start[o + 1] as usize;
+                // Covering the option's other items: one update each, plus the options they
+                // hide (the live options holding one of them).
+                self.kill.fill(0);
+                for &i in &bits.items[range.clone()] {
+                    for (u, &x) in self.kill.iter_mut().zip(bits.opts(i as usize)) {
+                        *u |= x;
+                    }
+                }
+                let live = &self.live[level * words..][..words];
+                for ((n, k), &l) in self.next_live.iter_mut().zip(self.kill.iter_mut()).zip(live) {
+                    *k &= l;
+                    *n = l & !*k;
+                }
+                self.updates += u64::from(bits.weight[o]) + Self::weight(bits, &self.kill);
+                self.next_active.copy_from_slice(&self.active[level * iw..][..iw]);
+                for &i in &bits.items[range] {
+                    let i = i as usize;
+                    if i <= bits.n_primary {
+                        self.next_active[(i - 1) / 64] &= !(1 << ((i - 1) % 64));
+                    }
+                }
+                if self.next_active.iter().any(|&w| w != 0) {
+                    level += 1;
+                    continue 'enter;
+                }
+                // X2: every primary item is covered: a solution (a node too).
+                self.nodes += 1;
+                self.solutions += 1;
+                if self.solutions >= max_solutions {
+                    return Stop::SolutionLimit;
+                }
+            }
+        }
+    }
+
+    /// Checks (B1) and (B2) at `level`, and that the chosen item had the fewest options.
+    #[cfg(any(test, feature = "check-invariants"))]
+    fn check_level(&self, level: usize) {
+        let bits = self.bits;
+        let words = bits.words;
+        let live = &self.live[level * words..][..words];
+        let cand = &self.cand[level * words..][..words];
+        let active = &self.active[level * bits.item_words..][..bits.item_words];
+        let c = self.chosen[level] as usize;
+        for (w, (&l, &k)) in live.iter().zip(cand).enumerate() {
+            assert_eq!(l & bits.opts(c)[w], 0, "(B1) a live option holds the chosen item {c}");
+            assert_eq!(k & !bits.opts(c)[w], 0, "(B1) a candidate lacks the chosen item {c}");
+        }
+        assert_eq!(
+            active[(c - 1) / 64] >> ((c - 1) % 64) & 1,
+            0,
+            "(B2) the chosen item {c} is still active"
+        );
+        // (B1): no live option holds an item covered on the path.
+        for i in 1..=bits.n_primary {
+            if active[(i - 1) / 64] >> ((i - 1) % 64) & 1 == 0 {
+                for (&l, &o) in live.iter().zip(bits.opts(i)) {
+                    assert_eq!(l & o, 0, "(B1) a live option holds the covered item {i}");
+                }
+            }
+        }
+    }
+}
+
+/// Takes the first option out of `set`.
+#[inline(always)]
+fn take_first(set: &mut [u64]) -> Option<usize> {
+    for (w, word) in set.iter_mut().enumerate() {
+        if *word != 0 {
+            let o = 64 * w + word.trailing_zeros() as usize;
+            *word &= *word - 1;
+            return Some(o);
+        }
+    }
+    None
+}
