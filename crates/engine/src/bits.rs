@@ -7,33 +7,37 @@
 //! the same node and update counts, but keeps the state as bit sets instead of links:
 //!
 //! - `live`: the options still compatible with the choices made, one bit per option;
-//! - `len[i]`: how many live options hold primary item `i` (Knuth's `LEN`);
-//! - `active`: the primary items not yet covered, one bit each, in the arena's order.
+//! - `active`: the primary items not yet covered, one bit each, in the arena's order;
+//! - `LEN(i)`, how many live options hold primary item `i`, either *counted* at each node
+//!   (population counts of `live & opts[i]`, word by word, stopping as soon as the count
+//!   reaches the best so far) or *kept* in an array per level, lowered by one for each item
+//!   of each option hidden (as dancing links unlink one node from each of their lists).
 //!
 //! Covering the item `c` chosen at a level makes its live options the candidates and takes
 //! them out of `live`; trying option `r` *kills* the live options that share an item with it
-//! (`live & (opts[j1] | opts[j2] | ...)`). Each killed option lowers `len` of its items by
-//! one, where dancing links unlink one node from each of their lists; the update counter adds
-//! the same numbers Knuth's `cover` would (one per item covered, one per node hidden: the
-//! option's size minus one). Undoing is free: each level keeps its own copy of the state.
+//! (`live & (opts[j1] | opts[j2] | ...)`). The update counter adds the numbers Knuth's
+//! `cover` would: one per item covered, one per node hidden (the hidden option's size minus
+//! one). Undoing is free: each level keeps its own copy of the state.
 //!
-//! The work per update is a decrement in a small array that stays in the first-level cache,
-//! where dancing links write two links in other cache lines and follow a chain of pointers;
-//! the price is a pass over `live` (one bit per option) per node and per option tried. So the
-//! solver uses this kernel only for problems without colors and with at most
-//! [`MAX_OPTIONS`] options (see [`Bits::new`]).
+//! Where dancing links write two links in other cache lines for each node they hide, and
+//! follow chains of pointers, this kernel does word-wise operations on sets that stay in the
+//! first-level cache; the price is a pass over the sets (one bit per option) per node and
+//! per option tried. It takes only problems without colors and with at most
+//! [`MAX_OPTIONS`] options, and the solver uses it when a cost model expects it to be faster
+//! ([`Bits::pays_off`]).
 //!
 //! # Invariants
 //!
-//! At every level `l` of a search, for the state after covering its item:
+//! At every level `l` of a search, for the state after covering its item `c`:
 //!
 //! - **(B1)** `live[l]` holds exactly the options that share no item with the options chosen
-//!   at levels `< l` and do not hold the items chosen at levels `<= l`.
-//! - **(B2)** `len[l][i]` is the number of options of `live[l]` that hold primary item `i`,
-//!   for every active primary item `i`.
-//! - **(B3)** `active[l]` holds exactly the primary items not covered at levels `<= l`.
+//!   at levels `< l` and do not hold the items chosen at levels `<= l`; `cand[l]` holds the
+//!   untried options of `c` among those that were live when `c` was chosen.
+//! - **(B2)** `active[l]` holds exactly the primary items not covered at levels `<= l`.
+//! - **(B3)** When kept, `len[l][i]` is the number of options of `live[l]` that hold `i`, for
+//!   every active primary item `i`.
 //!
-//! [`Bits::check_level`] checks them against a recount; the crate's tests (and the
+//! [`Search::check_level`] checks them against a recount; the crate's tests (and the
 //! `check-invariants` feature) call it at every node.
 
 use std::ops::ControlFlow;
@@ -66,6 +70,14 @@ pub(crate) struct Bits {
     weight: Vec<u32>,
     /// The options of the problem as a set (its last word padded with zeros).
     all: Vec<u64>,
+    /// For each entry of `items`: the item's slot in a `LEN` array (its arena index if
+    /// primary, else 0, a slot nobody reads).
+    slots: Vec<u32>,
+    /// `LEN` of each primary item at the root (slot 0 unused).
+    root_len: Vec<u32>,
+    /// Whether searches keep `LEN` in arrays, lowered for each hidden option, rather than
+    /// counting it from the sets at each node (see [`Bits::costs`]).
+    keep_len: bool,
     /// The options grouped by weight, as (weight, set), when there are at most
     /// [`MAX_CLASSES`] weights other than 0: the updates of hiding a set of options are then
     /// counted with a few word-wise counts instead of one look-up per option.
@@ -78,7 +90,9 @@ const MAX_CLASSES: usize = 4;
 impl Bits {
     /// The bit sets of an arena's problem, or `None` if the problem has colors or more than
     /// [`MAX_OPTIONS`] options (then the dancing links are the better kernel).
-    pub(crate) fn new(arena: &Arena) -> Option<Bits> {
+    ///
+    /// `keep_len` picks how searches get `LEN`: `None` by the cost model of [`Bits::costs`].
+    pub(crate) fn new(arena: &Arena, keep_len: Option<bool>) -> Option<Bits> {
         if !arena.colors.is_empty() || arena.n_primary == 0 {
             return None;
         }
@@ -104,12 +118,16 @@ impl Bits {
         }
         let words = options.div_ceil(64).max(1);
         let mut opts = vec![0u64; (n + 1) * words];
+        let mut root_len = vec![0u32; n1 + 1];
         let mut weight = Vec::with_capacity(options);
         for o in 0..options {
             let range = start[o] as usize..start[o + 1] as usize;
             weight.push(range.len().saturating_sub(1) as u32);
             for &i in &items[range] {
                 opts[i as usize * words + o / 64] |= 1 << (o % 64);
+                if (i as usize) <= n1 {
+                    root_len[i as usize] += 1;
+                }
             }
         }
         let mut all = vec![0u64; words];
@@ -128,37 +146,50 @@ impl Bits {
             };
             classes[k].1[o / 64] |= 1 << (o % 64);
         }
-        Some(Bits {
+        let slots = items.iter().map(|&i| if (i as usize) <= n1 { i } else { 0 }).collect();
+        let mut bits = Bits {
             words,
             n_primary: n1,
             item_words: n1.div_ceil(64),
             opts,
             start,
             items,
+            slots,
+            root_len,
+            keep_len: false,
             weight,
             all,
             classes: (classes.len() <= MAX_CLASSES).then_some(classes),
-        })
+        };
+        let (_, kept, counted) = bits.costs();
+        bits.keep_len = keep_len.unwrap_or(kept < counted);
+        Some(bits)
     }
 
-    /// Whether this kernel should beat the dancing links on its problem, by a rough cost
-    /// model: trying an option costs the links about one update per node of each live
-    /// option of each of its other items, `(entries / items) * (size - 1)^2` for options of
-    /// the average size; it costs this kernel about a quarter of an operation per word of
-    /// each active primary item's set (the counts of `LEN`). Measured: pentominoes on 6x10
-    /// (4 times faster here) and queens12 pass; domino tilings and sudoku do not (the links
-    /// are up to 2 times faster there).
+    /// Whether this kernel should beat the dancing links on its problem, by the cost model
+    /// of [`Bits::costs`]. Measured: pentominoes on 6x10 (4 times faster on bit sets) pass;
+    /// domino tilings and sudoku do not (the links are up to 2 times faster there).
     pub(crate) fn pays_off(&self) -> bool {
-        let options = self.start.len() - 1;
-        let entries = self.items.len();
-        let n_items = self.opts.len() / self.words - 1;
-        if options == 0 || n_items == 0 {
-            return false;
-        }
-        let size = entries as f64 / options as f64;
-        let links = entries as f64 / n_items as f64 * (size - 1.0).powi(2);
-        let bits = (self.n_primary * self.words) as f64 / 4.0;
-        links > bits
+        let (links, kept, counted) = self.costs();
+        links > kept.min(counted)
+    }
+
+    /// Rough costs of one option tried, for the links, this kernel keeping `LEN` and this
+    /// kernel counting it, from the problem's averages: an option of `s` items hides about
+    /// `(s - 1) * m` options of size `s`, where `m` is the average length of an item's list.
+    /// The links pay an update for each of their `s - 1` other nodes; keeping `LEN` costs a
+    /// decrement for each node and a copy of the array; counting `LEN` costs a population
+    /// count per word of half the primary items' sets.
+    fn costs(&self) -> (f64, f64, f64) {
+        let options = (self.start.len() - 1).max(1) as f64;
+        let entries = self.items.len() as f64;
+        let n_items = (self.opts.len() / self.words - 1).max(1) as f64;
+        let size = entries / options;
+        let hidden = (size - 1.0) * entries / n_items;
+        let links = 4.0 * hidden * (size - 1.0);
+        let kept = 2.0 * hidden * size + self.n_primary as f64 / 4.0;
+        let counted = (self.n_primary * self.words) as f64 / 2.0;
+        (links, kept, counted)
     }
 
     /// The options holding arena item `i`.
@@ -202,8 +233,13 @@ struct Search<'b> {
     chosen: Vec<u32>,
     /// The number of options of each level's item when it was chosen (for progress).
     total: Vec<u32>,
-    /// The state entering the next level (scratch): live options and active items.
+    /// `len[l * (n1 + 1)..]`: `LEN` of the primary items after level `l`'s cover, when
+    /// the search keeps it.
+    len: Vec<u32>,
+    /// The state entering the next level (scratch): live options, `LEN` (when kept) and
+    /// active items.
     next_live: Vec<u64>,
+    next_len: Vec<u32>,
     next_active: Vec<u64>,
     /// The options killed by the option being tried (scratch).
     kill: Vec<u64>,
@@ -226,7 +262,9 @@ impl<'b> Search<'b> {
             active: vec![0; levels * bits.item_words],
             chosen: vec![0; levels],
             total: vec![0; levels],
+            len: if bits.keep_len { vec![0; levels * (bits.n_primary + 1)] } else { Vec::new() },
             next_live: bits.all.clone(),
+            next_len: if bits.keep_len { bits.root_len.clone() } else { Vec::new() },
             next_active,
             kill: vec![0; bits.words],
             nodes: 0,
@@ -241,7 +279,7 @@ impl<'b> Search<'b> {
     /// of an item stops as soon as it reaches the best so far (the first item with the
     /// fewest options wins), and the scan stops at an item with none.
     #[inline(always)]
-    fn choose(&self, heuristic: Heuristic) -> (usize, u32) {
+    fn choose<const KEPT: bool>(&self, heuristic: Heuristic) -> (usize, u32) {
         let bits = self.bits;
         let mut best = (0, u32::MAX);
         for (w, &word) in self.next_active.iter().enumerate() {
@@ -250,10 +288,14 @@ impl<'b> Search<'b> {
                 let i = 64 * w + word.trailing_zeros() as usize + 1;
                 word &= word - 1;
                 let mut len = 0;
-                for (&a, &b) in bits.opts(i).iter().zip(&self.next_live) {
-                    len += (a & b).count_ones();
-                    if len >= best.1 {
-                        break;
+                if KEPT {
+                    len = self.next_len[i];
+                } else {
+                    for (&a, &b) in bits.opts(i).iter().zip(&self.next_live) {
+                        len += (a & b).count_ones();
+                        if len >= best.1 {
+                            break;
+                        }
                     }
                 }
                 if len < best.1 {
@@ -265,6 +307,25 @@ impl<'b> Search<'b> {
             }
         }
         best
+    }
+
+    /// Lowers `len` for the options of `set` (hides them); returns the updates that makes.
+    #[inline(always)]
+    fn hide(bits: &Bits, set: &[u64], len: &mut [u32]) -> u64 {
+        let mut updates = 0u64;
+        for (w, &word) in set.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let o = 64 * w + word.trailing_zeros() as usize;
+                word &= word - 1;
+                updates += u64::from(bits.weight[o]);
+                let range = bits.start[o] as usize..bits.start[o + 1] as usize;
+                for &slot in &bits.slots[range] {
+                    len[slot as usize] = len[slot as usize].wrapping_sub(1);
+                }
+            }
+        }
+        updates
     }
 
     /// The updates of hiding the options of `set`: the sum of their weights.
@@ -323,21 +384,30 @@ impl<'b> Search<'b> {
             // SAFETY: the CPU has every feature `run_v3` is compiled for.
             return unsafe { self.run_v3(config, started, tick) };
         }
-        self.run(config, started, tick)
+        if self.bits.keep_len {
+            self.run::<true>(config, started, tick)
+        } else {
+            self.run::<false>(config, started, tick)
+        }
     }
 
     /// [`Search::run`] for x86-64-v3 CPUs.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
     unsafe fn run_v3(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
-        self.run(config, started, tick)
+        if self.bits.keep_len {
+            self.run::<true>(config, started, tick)
+        } else {
+            self.run::<false>(config, started, tick)
+        }
     }
 
     /// The search: Algorithm X's steps on the bit sets.
     #[inline(always)]
-    fn run(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
+    fn run<const KEPT: bool>(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
         let bits = self.bits;
         let words = bits.words;
+        let slots = bits.n_primary + 1;
         let iw = bits.item_words;
         let deadline = config.time_limit.map(|t| Instant::now() + t);
         let max_nodes = config.max_nodes.unwrap_or(u64::MAX);
@@ -367,7 +437,7 @@ impl<'b> Search<'b> {
                 }
             }
             // X3: choose; X4: cover (its options become the candidates, out of `live`).
-            let (c, len) = self.choose(config.heuristic);
+            let (c, len) = self.choose::<KEPT>(config.heuristic);
             self.chosen[level] = c as u32;
             self.total[level] = len;
             {
@@ -381,7 +451,13 @@ impl<'b> Search<'b> {
                     *k = n & o;
                     *l = n & !o;
                 }
-                self.updates += 1 + Self::weight(bits, cand);
+                if KEPT {
+                    let len = &mut self.len[level * slots..][..slots];
+                    len.copy_from_slice(&self.next_len);
+                    self.updates += 1 + Self::hide(bits, cand, len);
+                } else {
+                    self.updates += 1 + Self::weight(bits, cand);
+                }
                 let active = &mut self.active[level * iw..][..iw];
                 active.copy_from_slice(&self.next_active);
                 active[(c - 1) / 64] &= !(1 << ((c - 1) % 64));
@@ -411,7 +487,13 @@ impl<'b> Search<'b> {
                     *k &= l;
                     *n = l & !*k;
                 }
-                self.updates += u64::from(bits.weight[o]) + Self::weight(bits, &self.kill);
+                self.updates += u64::from(bits.weight[o]);
+                if KEPT {
+                    self.next_len.copy_from_slice(&self.len[level * slots..][..slots]);
+                    self.updates += Self::hide(bits, &self.kill, &mut self.next_len);
+                } else {
+                    self.updates += Self::weight(bits, &self.kill);
+                }
                 self.next_active.copy_from_slice(&self.active[level * iw..][..iw]);
                 for &i in &bits.items[range] {
                     let i = i as usize;
@@ -433,7 +515,8 @@ impl<'b> Search<'b> {
         }
     }
 
-    /// Checks (B1) and (B2) at `level`, and that the chosen item had the fewest options.
+    /// Checks (B1)-(B3) at `level`: the sets against the chosen item and the covered items,
+    /// the kept `LEN` against a recount.
     #[cfg(any(test, feature = "check-invariants"))]
     fn check_level(&self, level: usize) {
         let bits = self.bits;
@@ -457,6 +540,11 @@ impl<'b> Search<'b> {
                 for (&l, &o) in live.iter().zip(bits.opts(i)) {
                     assert_eq!(l & o, 0, "(B1) a live option holds the covered item {i}");
                 }
+            } else if bits.keep_len {
+                let count: u32 =
+                    bits.opts(i).iter().zip(live).map(|(&a, &b)| (a & b).count_ones()).sum();
+                let slots = bits.n_primary + 1;
+                assert_eq!(count, self.len[level * slots + i], "(B3) LEN of item {i}");
             }
         }
     }

@@ -48,21 +48,23 @@ pub struct Config {
 /// The data structure [`Solver::count`] runs on. The tree, the solutions counted and the
 /// node and update counters are the same on both: only the time differs.
 ///
-/// The bit-set kernel keeps one bit per option for the live options and counts `LEN` with
-/// word-wise population counts; it takes problems without colors and with at most 8192
-/// options. It is about 4 times faster than the links on pentominoes (options of 6 items,
-/// long item lists) and up to 2 times slower on domino tilings or sudoku (short options,
-/// short lists), where the links do few updates per node.
+/// The bit-set kernels keep one bit per option for the live options; they take problems
+/// without colors and with at most 8192 options (others are counted on the links). Counting
+/// `LEN` with word-wise population counts is about 4 times faster than the links on
+/// pentominoes (options of 6 items, long item lists) and up to 2 times slower on domino
+/// tilings or sudoku (short options, short lists), where the links do few updates per node.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Kernel {
-    /// Bit sets where the problem allows them and a cost model (from the problem's size and
-    /// density) expects them to be faster; dancing links otherwise.
+    /// The kernel a cost model (from the problem's size and density) expects to be the
+    /// fastest.
     #[default]
     Auto,
-    /// Bit sets whenever the problem allows them (no colors, at most 8192 options).
-    Bits,
     /// Always the dancing links.
     Links,
+    /// Bit sets, `LEN` counted from the sets at each node (population counts).
+    BitsCounted,
+    /// Bit sets, `LEN` kept in an array per level, lowered for each option hidden.
+    BitsKept,
 }
 
 impl Config {
@@ -335,8 +337,8 @@ pub struct Solver {
     colored: bool,
     /// The bit-set kernel of counts, built at the first count that can use it.
     bits: Option<Box<Bits>>,
-    /// Whether building `bits` was tried (it is `None` for problems it does not take).
-    bits_tried: bool,
+    /// The kernel `bits` was built for (it is `None` for problems it does not take).
+    bits_kernel: Option<Kernel>,
     /// During a count on `bits`, its progress estimate (for [`Solver::progress`]).
     bits_fraction: Option<f64>,
 }
@@ -364,7 +366,7 @@ impl Solver {
             last_stop: Stop::Exhausted,
             colored,
             bits: None,
-            bits_tried: false,
+            bits_kernel: None,
             bits_fraction: None,
         }
     }
@@ -507,14 +509,20 @@ impl Solver {
     where
         F: FnMut(&Solver) -> ControlFlow<()>,
     {
-        if self.config.kernel == Kernel::Links || !self.prefix.is_empty() {
+        let keep_len = match self.config.kernel {
+            Kernel::Links => return None,
+            Kernel::Auto => None,
+            Kernel::BitsCounted => Some(false),
+            Kernel::BitsKept => Some(true),
+        };
+        if !self.prefix.is_empty() {
             return None;
         }
-        if !self.bits_tried {
-            self.bits_tried = true;
-            self.bits = Bits::new(&self.arena).map(Box::new);
+        if self.bits_kernel != Some(self.config.kernel) {
+            self.bits_kernel = Some(self.config.kernel);
+            self.bits = Bits::new(&self.arena, keep_len).map(Box::new);
         }
-        if self.config.kernel == Kernel::Auto && !self.bits.as_ref().is_some_and(|b| b.pays_off()) {
+        if keep_len.is_none() && !self.bits.as_ref().is_some_and(|b| b.pays_off()) {
             return None;
         }
         let bits = self.bits.take()?;

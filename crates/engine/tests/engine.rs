@@ -400,7 +400,9 @@ fn bit_set_kernel_counts_like_the_links() {
         for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
             let config = Config { heuristic, max_nodes, ..Config::default() };
             let links = count_on(&p, &config, Kernel::Links);
-            assert_eq!(count_on(&p, &config, Kernel::Bits), links, "{name} {heuristic:?}");
+            for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::Auto] {
+                assert_eq!(count_on(&p, &config, kernel), links, "{name} {heuristic:?} {kernel:?}");
+            }
         }
     }
 }
@@ -408,19 +410,21 @@ fn bit_set_kernel_counts_like_the_links() {
 #[test]
 fn bit_set_kernel_limits_and_progress() {
     let p = instance("pent6x10");
-    let bits =
-        |config: Config| count_on(&p, &Config { kernel: Kernel::Bits, ..config }, Kernel::Bits);
-    let (o, nodes, _) = bits(Config { max_solutions: Some(100), ..Config::default() });
-    assert_eq!((o.solutions, o.stop), (100, Stop::SolutionLimit));
-    let (o, nodes_at_100, _) = bits(Config { max_nodes: Some(nodes), ..Config::default() });
-    assert_eq!((o.stop, nodes_at_100), (Stop::NodeLimit, nodes));
-    let cancel = Arc::new(AtomicBool::new(true));
-    let (o, nodes, _) = bits(Config { cancel: Some(cancel), ..Config::default() });
-    assert_eq!((o.stop, nodes), (Stop::Cancelled, Config::CHECK_INTERVAL));
-    let (o, _, _) = bits(Config { time_limit: Some(Duration::ZERO), ..Config::default() });
-    assert_eq!(o.stop, Stop::TimeLimit);
+    for kernel in [Kernel::BitsCounted, Kernel::BitsKept] {
+        let bits = |config: Config| count_on(&p, &config, kernel);
+        let (o, nodes, _) = bits(Config { max_solutions: Some(100), ..Config::default() });
+        assert_eq!((o.solutions, o.stop), (100, Stop::SolutionLimit));
+        let (o, nodes_at_100, _) = bits(Config { max_nodes: Some(nodes), ..Config::default() });
+        assert_eq!((o.stop, nodes_at_100), (Stop::NodeLimit, nodes));
+        let cancel = Arc::new(AtomicBool::new(true));
+        let (o, nodes, _) = bits(Config { cancel: Some(cancel), ..Config::default() });
+        assert_eq!((o.stop, nodes), (Stop::Cancelled, Config::CHECK_INTERVAL));
+        let (o, _, _) = bits(Config { time_limit: Some(Duration::ZERO), ..Config::default() });
+        assert_eq!(o.stop, Stop::TimeLimit);
+    }
     // Progress from the bit sets: current stats, a growing estimate, and Break cancels.
-    let mut solver = Solver::with_config(&p, Config { kernel: Kernel::Bits, ..Config::default() });
+    let mut solver =
+        Solver::with_config(&p, Config { kernel: Kernel::BitsCounted, ..Config::default() });
     let mut seen = Vec::new();
     let outcome = solver.count_with_progress(|s| {
         seen.push((s.progress(), s.stats().nodes));
@@ -471,8 +475,9 @@ proptest! {
             Config { heuristic, max_solutions: Some(u128::from(limit) + 1), ..Config::default() },
         ] {
             let links = count_on(&p, &config, Kernel::Links);
-            prop_assert_eq!(count_on(&p, &config, Kernel::Bits), links);
-            prop_assert_eq!(count_on(&p, &config, Kernel::Auto), links);
+            for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::Auto] {
+                prop_assert_eq!(count_on(&p, &config, kernel), links, "{:?}", kernel);
+            }
         }
     }
 
