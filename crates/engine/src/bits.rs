@@ -203,9 +203,18 @@ impl Bits {
     ///
     /// Every [`Config::CHECK_INTERVAL`] nodes, `tick` gets the estimated fraction of the tree
     /// done and the counters so far; `Break` cancels the count.
-    pub(crate) fn count(&self, config: &Config, tick: Tick<'_>) -> (Outcome, Stats) {
+    ///
+    /// With a non-empty `prefix`, only the subtree it names is searched (see
+    /// [`Solver::set_prefix`](crate::Solver::set_prefix)); a prefix that names none counts
+    /// nothing.
+    pub(crate) fn count(
+        &self,
+        config: &Config,
+        prefix: &[u32],
+        tick: Tick<'_>,
+    ) -> (Outcome, Stats) {
         let started = Instant::now();
-        let mut search = Search::new(self);
+        let mut search = Search::new(self, prefix);
         let stop = search.run_best(config, started, tick);
         let stats = Stats {
             nodes: search.nodes,
@@ -223,6 +232,8 @@ pub(crate) type Tick<'t> = &'t mut dyn FnMut(f64, &Stats) -> ControlFlow<()>;
 /// The mutable state of one count: per level, the state after covering its item.
 struct Search<'b> {
     bits: &'b Bits,
+    /// The choice indices of the subtree searched (empty: the whole tree).
+    prefix: &'b [u32],
     /// `live[l * words..]`: (B1).
     live: Vec<u64>,
     /// `cand[l * words..]`: the options of level `l`'s item not yet tried.
@@ -249,7 +260,7 @@ struct Search<'b> {
 }
 
 impl<'b> Search<'b> {
-    fn new(bits: &'b Bits) -> Search<'b> {
+    fn new(bits: &'b Bits, prefix: &'b [u32]) -> Search<'b> {
         let levels = bits.n_primary + 1;
         let mut next_active = vec![0u64; bits.item_words];
         for i in 0..bits.n_primary {
@@ -257,6 +268,7 @@ impl<'b> Search<'b> {
         }
         Search {
             bits,
+            prefix,
             live: vec![0; levels * bits.words],
             cand: vec![0; levels * bits.words],
             active: vec![0; levels * bits.item_words],
@@ -362,7 +374,7 @@ impl<'b> Search<'b> {
         let words = self.bits.words;
         let mut fraction = 0.0;
         let mut weight = 1.0;
-        for l in 0..level {
+        for l in self.prefix.len()..level {
             let n = self.total[l];
             let left: u32 = self.cand[l * words..][..words].iter().map(|w| w.count_ones()).sum();
             let k = n.saturating_sub(left + 1);
@@ -412,14 +424,16 @@ impl<'b> Search<'b> {
         let deadline = config.time_limit.map(|t| Instant::now() + t);
         let max_nodes = config.max_nodes.unwrap_or(u64::MAX);
         let max_solutions = config.max_solutions.unwrap_or(u128::MAX);
+        // The levels of the prefix are applied, not counted as nodes (as on the links).
+        let floor = self.prefix.len();
         let mut level = 0usize;
         'enter: loop {
             // Entering `level` with the state in `next_*`: a node of the search tree.
-            if self.nodes >= max_nodes {
+            if level >= floor && self.nodes >= max_nodes {
                 return Stop::NodeLimit;
             }
-            self.nodes += 1;
-            if self.nodes % Config::CHECK_INTERVAL == 0 {
+            self.nodes += u64::from(level >= floor);
+            if level >= floor && self.nodes % Config::CHECK_INTERVAL == 0 {
                 if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
                     return Stop::Cancelled;
                 }
@@ -440,6 +454,11 @@ impl<'b> Search<'b> {
             let (c, len) = self.choose::<KEPT>(config.heuristic);
             self.chosen[level] = c as u32;
             self.total[level] = len;
+            if level < floor && self.prefix[level] >= len {
+                // Out of range: the prefix names no subtree (checked before the cover, as
+                // on the links).
+                return Stop::Exhausted;
+            }
             {
                 let live = &mut self.live[level * words..][..words];
                 let cand = &mut self.cand[level * words..][..words];
@@ -466,12 +485,28 @@ impl<'b> Search<'b> {
             self.check_level(level);
             // X5: try the next candidate of `level`, or X8: back up.
             loop {
-                let Some(o) = take_first(&mut self.cand[level * words..][..words]) else {
-                    if level == 0 {
-                        return Stop::Exhausted;
+                let cand = &mut self.cand[level * words..][..words];
+                let o = if level < floor {
+                    // A level of the prefix: only its option `k` (as `Solver::set_prefix`).
+                    let mut o = None;
+                    for _ in 0..=self.prefix[level] {
+                        o = take_first(cand);
                     }
-                    level -= 1;
-                    continue;
+                    cand.fill(0);
+                    match o {
+                        Some(o) => o,
+                        // Not reached: the index was checked against `LEN` above.
+                        None => return Stop::Exhausted,
+                    }
+                } else {
+                    match take_first(cand) {
+                        Some(o) => o,
+                        None if level == floor => return Stop::Exhausted,
+                        None => {
+                            level -= 1;
+                            continue;
+                        }
+                    }
                 };
                 let range = bits.start[o] as usize..bits.start[o + 1] as usize;
                 // Covering the option's other items: one update each, plus the options they
@@ -506,8 +541,16 @@ impl<'b> Search<'b> {
                     continue 'enter;
                 }
                 // X2: every primary item is covered: a solution (a node too).
+                if level + 1 < floor {
+                    // The prefix goes on past a solution: it names no subtree.
+                    return Stop::Exhausted;
+                }
                 self.nodes += 1;
                 self.solutions += 1;
+                if level + 1 == floor {
+                    // The prefix itself is a solution: its subtree is that leaf.
+                    return Stop::Exhausted;
+                }
                 if self.solutions >= max_solutions {
                     return Stop::SolutionLimit;
                 }

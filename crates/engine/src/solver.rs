@@ -490,8 +490,8 @@ impl Solver {
 
     /// Counts the solutions (all of them, unless a limit stops the search first).
     ///
-    /// With [`Kernel::Auto`] and no prefix, problems without colors and with at most 8192
-    /// options are counted on bit sets (same tree, same counters, faster).
+    /// The configured [`Kernel`] decides the data structure (the tree and the counters are
+    /// the same on all).
     pub fn count(&mut self) -> Outcome {
         struct Count;
         impl Sink for Count {}
@@ -515,9 +515,6 @@ impl Solver {
             Kernel::BitsCounted => Some(false),
             Kernel::BitsKept => Some(true),
         };
-        if !self.prefix.is_empty() {
-            return None;
-        }
         if self.bits_kernel != Some(self.config.kernel) {
             self.bits_kernel = Some(self.config.kernel);
             self.bits = Bits::new(&self.arena, keep_len).map(Box::new);
@@ -527,7 +524,8 @@ impl Solver {
         }
         let bits = self.bits.take()?;
         let config = self.config.clone();
-        let (outcome, stats) = bits.count(&config, &mut |fraction, stats| {
+        let prefix = self.prefix.clone();
+        let (outcome, stats) = bits.count(&config, &prefix, &mut |fraction, stats| {
             self.stats = *stats;
             self.bits_fraction = Some(fraction);
             progress(self)

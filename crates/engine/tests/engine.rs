@@ -482,6 +482,26 @@ proptest! {
     }
 
     #[test]
+    fn bit_set_kernel_walks_the_same_subtrees(raw in raw_problem(false), depth in 0usize..4) {
+        let p = from_raw(&raw);
+        let mut units = Solver::new(&p).prefixes(depth);
+        units.push(vec![99]);
+        units.push(vec![0; 30]);
+        for unit in units {
+            let mut links =
+                Solver::with_config(&p, Config { kernel: Kernel::Links, ..Config::default() });
+            links.set_prefix(&unit);
+            let expected = (links.count(), links.stats().nodes, links.stats().updates);
+            for kernel in [Kernel::BitsCounted, Kernel::BitsKept] {
+                let mut bits = Solver::with_config(&p, Config { kernel, ..Config::default() });
+                bits.set_prefix(&unit);
+                let got = (bits.count(), bits.stats().nodes, bits.stats().updates);
+                prop_assert_eq!(got, expected, "{:?} {:?}", kernel, &unit);
+            }
+        }
+    }
+
+    #[test]
     fn subtrees_partition_the_solutions(raw in raw_problem(true), depth in 0usize..4) {
         let p = from_raw(&raw);
         let mut solver = Solver::new(&p);
