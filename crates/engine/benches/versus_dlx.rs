@@ -2,9 +2,12 @@
 //! same DLX files, in the same run, single thread.
 //!
 //! Both count all solutions with the minimum-remaining-values heuristic, so both search the
-//! same tree: the bench checks that their node counts agree before it times anything. The
-//! runs alternate between the two engines (to spread the machine's noise over both), and the
-//! table gives median times, machine-independent work (nodes, updates) and the speed ratio.
+//! same tree: the bench checks that their node counts agree before it times anything.
+//! dancecard runs twice: on its dancing links (`Kernel::Links`, the like-for-like comparison
+//! with DLX1) and with the kernel it picks by default (`Kernel::Auto`: the bit sets where its
+//! cost model expects them to be faster; same tree, same nodes and updates). The runs
+//! alternate between the engines (to spread the machine's noise over all), and the table gives
+//! median times, machine-independent work (nodes, updates) and the speed ratios.
 //!
 //! `cargo bench -p dancecard-engine --bench versus_dlx` (set `DANCECARD_BENCH_RUNS` to change
 //! the number of timed runs per engine, 5 by default; pass instance names to pick some). A run
@@ -12,7 +15,7 @@
 
 use std::time::{Duration, Instant};
 
-use dancecard_engine::Solver;
+use dancecard_engine::{Config, Kernel, Solver};
 use dlx::choose::{mrv_chooser, no_tiebreak, prefer_any};
 
 const INSTANCES: [&str; 3] = ["domino8x8", "pent6x10", "queens12"];
@@ -29,10 +32,18 @@ struct Run {
     updates: u64,
 }
 
-fn ours(text: &str) -> Run {
+fn links(text: &str) -> Run {
+    ours(text, Kernel::Links)
+}
+
+fn auto(text: &str) -> Run {
+    ours(text, Kernel::Auto)
+}
+
+fn ours(text: &str, kernel: Kernel) -> Run {
     let doc = dancecard_format::parse_dlx(text.as_bytes()).expect("instance parses");
     let started = Instant::now();
-    let mut solver = Solver::new(&doc.problem);
+    let mut solver = Solver::with_config(&doc.problem, Config { kernel, ..Config::default() });
     let outcome = solver.count();
     let time = started.elapsed();
     let s = solver.stats();
@@ -68,13 +79,22 @@ fn main() {
     let picked: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     // `DANCECARD_BENCH_ENGINE=ours|dlx` runs one engine only, once (for profilers).
     match std::env::var("DANCECARD_BENCH_ENGINE").as_deref() {
-        Ok("ours") => return picked.iter().for_each(|n| println!("{}", ours(&read(n)).nodes)),
+        Ok("ours") => return picked.iter().for_each(|n| println!("{}", auto(&read(n)).nodes)),
+        Ok("links") => return picked.iter().for_each(|n| println!("{}", links(&read(n)).nodes)),
         Ok("dlx") => return picked.iter().for_each(|n| println!("{}", theirs(&read(n)).nodes)),
         _ => {}
     }
     println!(
-        "{:<10} {:>12} {:>14} {:>15} {:>11} {:>11} {:>7}",
-        "instance", "solutions", "nodes", "updates", "dancecard", "dlx 0.8.5", "speedup"
+        "{:<10} {:>12} {:>14} {:>15} {:>9} {:>9} {:>9} {:>7} {:>7}",
+        "instance",
+        "solutions",
+        "nodes",
+        "updates",
+        "links",
+        "auto",
+        "dlx 0.8.5",
+        "links x",
+        "auto x"
     );
     for name in INSTANCES {
         if !picked.is_empty() && !picked.iter().any(|p| p == name) {
@@ -83,7 +103,7 @@ fn main() {
         let text = read(name);
         // A short instance is searched several times per timed run (at least ~0.3 s of each
         // engine), so that timer and scheduler noise stay small against the run.
-        let warm = ours(&text);
+        let warm = links(&text);
         let reps = (0.3 / warm.time.as_secs_f64().max(1e-6)).ceil().clamp(1.0, 1000.0) as u32;
         let repeat = |engine: fn(&str) -> Run| {
             let mut total = Duration::ZERO;
@@ -96,31 +116,40 @@ fn main() {
             run.time = total / reps;
             run
         };
-        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
         let mut last = None;
         for _ in 0..runs.max(1) {
-            let x = repeat(ours);
+            let x = repeat(links);
+            let z = repeat(auto);
             let y = repeat(theirs);
             assert_eq!(x.solutions, y.solutions, "{name}: solution counts differ");
             assert_eq!(x.nodes, y.nodes, "{name}: the two engines searched different trees");
+            assert_eq!(
+                (z.solutions, z.nodes, z.updates),
+                (x.solutions, x.nodes, x.updates),
+                "{name}: the kernels searched different trees"
+            );
             // (The `dlx` crate counts updates its own way, so only ours, which are DLX1's, are
             // shown; the node counts prove the trees equal.)
             let _ = y.updates;
             a.push(x.time);
+            c.push(z.time);
             b.push(y.time);
             last = Some(x);
         }
         let run = last.expect("at least one run");
-        let (a, b) = (median(a), median(b));
+        let (a, b, c) = (median(a).as_secs_f64(), median(b).as_secs_f64(), median(c).as_secs_f64());
         println!(
-            "{:<10} {:>12} {:>14} {:>15} {:>10.3}s {:>10.3}s {:>6.2}x",
+            "{:<10} {:>12} {:>14} {:>15} {:>8.3}s {:>8.3}s {:>8.3}s {:>6.2}x {:>6.2}x",
             name,
             run.solutions,
             run.nodes,
             run.updates,
-            a.as_secs_f64(),
-            b.as_secs_f64(),
-            b.as_secs_f64() / a.as_secs_f64()
+            a,
+            c,
+            b,
+            b / a,
+            b / c
         );
     }
 }

@@ -81,7 +81,7 @@ impl<'p> ParallelSearch<'p> {
 
     /// Counts the solutions.
     pub fn count(self) -> (Outcome, Stats) {
-        self.run(&|_: Solution<'_>| ControlFlow::Continue(()), &|_| {})
+        self.run(&|_: Solution<'_>| ControlFlow::Continue(()), &|_| {}, true)
     }
 
     /// Counts the solutions, calling `progress` from the worker threads now and then (about
@@ -90,7 +90,7 @@ impl<'p> ParallelSearch<'p> {
     where
         P: Fn(Progress) + Sync,
     {
-        self.run(&|_: Solution<'_>| ControlFlow::Continue(()), progress)
+        self.run(&|_: Solution<'_>| ControlFlow::Continue(()), progress, true)
     }
 
     /// Calls `visit` with every solution, from the worker threads (one call at a time per
@@ -100,7 +100,7 @@ impl<'p> ParallelSearch<'p> {
         F: Fn(Solution<'_>) -> ControlFlow<()> + Sync,
         P: Fn(Progress) + Sync,
     {
-        self.run(visit, progress)
+        self.run(visit, progress, false)
     }
 
     /// Collects every solution (in no particular order).
@@ -112,11 +112,14 @@ impl<'p> ParallelSearch<'p> {
                 ControlFlow::Continue(())
             },
             &|_| {},
+            false,
         );
         (found.into_inner().unwrap_or_else(|e| e.into_inner()), outcome)
     }
 
-    fn run<F, P>(self, visit: &F, progress: &P) -> (Outcome, Stats)
+    /// The search; `count_only` when no solution needs to be seen, so that the units may be
+    /// counted on the bit-set kernel (see [`Kernel`](crate::Kernel)).
+    fn run<F, P>(self, visit: &F, progress: &P, count_only: bool) -> (Outcome, Stats)
     where
         F: Fn(Solution<'_>) -> ControlFlow<()> + Sync,
         P: Fn(Progress) + Sync,
@@ -145,9 +148,29 @@ impl<'p> ParallelSearch<'p> {
             stats: Mutex::new(Stats::default()),
             done: Mutex::new(0.0),
             running: Mutex::new(vec![0.0; threads + 1]),
+            bits: false,
         };
-        let weight = 1.0 / self.units.len().max(1) as f64;
-        let units = self.units;
+        let mut shared = shared;
+        // Counting on bit sets: the units cannot split later (the kernel has no visitor), so
+        // the whole tree is split up front, into at least 32 units per thread where the
+        // tree is that wide within 8 levels. (A solution limit needs every solution seen:
+        // the links then.)
+        let mut units = self.units;
+        if count_only && self.config.max_solutions.is_none() {
+            let mut probe = Solver::with_config(self.problem, shared.config.clone());
+            if probe.counts_on_bits() {
+                shared.bits = true;
+                if units == [Vec::<u32>::new()] {
+                    for depth in 1..=8 {
+                        units = probe.prefixes(depth);
+                        if units.len() >= 32 * threads {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let weight = 1.0 / units.len().max(1) as f64;
         match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
             Ok(pool) => pool.scope(|scope| shared.start(scope, units, weight)),
             // No pool could be made: use rayon's global one.
@@ -186,6 +209,8 @@ struct Shared<'a, F, P> {
     done: Mutex<f64>,
     /// Per thread: the fraction of the tree explored in its current unit.
     running: Mutex<Vec<f64>>,
+    /// Whether units are counted on the bit-set kernel (no visitor, no splitting).
+    bits: bool,
 }
 
 impl<'a, F, P> Shared<'a, F, P>
@@ -225,7 +250,13 @@ where
             .unwrap_or_else(|| Solver::with_config(self.problem, self.config.clone()));
         solver.set_prefix(&unit);
         let mut worker = Worker { shared: self, scope, weight, donated: 0.0, reported_nodes: 0 };
-        let outcome = solver.visit(&mut worker);
+        let outcome = if self.bits {
+            let outcome = solver.count_with_progress(|s| worker.tick(s));
+            *lock(&self.solutions) += outcome.solutions;
+            outcome
+        } else {
+            solver.visit(&mut worker)
+        };
         match outcome.stop {
             Stop::Exhausted => {}
             // Breaks from `tick` and `solution` come from `halt`, which kept the reason.

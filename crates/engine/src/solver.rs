@@ -509,17 +509,7 @@ impl Solver {
     where
         F: FnMut(&Solver) -> ControlFlow<()>,
     {
-        let keep_len = match self.config.kernel {
-            Kernel::Links => return None,
-            Kernel::Auto => None,
-            Kernel::BitsCounted => Some(false),
-            Kernel::BitsKept => Some(true),
-        };
-        if self.bits_kernel != Some(self.config.kernel) {
-            self.bits_kernel = Some(self.config.kernel);
-            self.bits = Bits::new(&self.arena, keep_len).map(Box::new);
-        }
-        if keep_len.is_none() && !self.bits.as_ref().is_some_and(|b| b.pays_off()) {
+        if !self.counts_on_bits() {
             return None;
         }
         let bits = self.bits.take()?;
@@ -535,6 +525,25 @@ impl Solver {
         self.stats = stats;
         self.last_stop = outcome.stop;
         Some(outcome)
+    }
+
+    /// Whether [`Solver::count`] runs on the bit-set kernel under the current configuration
+    /// (building the kernel if needed).
+    pub(crate) fn counts_on_bits(&mut self) -> bool {
+        let keep_len = match self.config.kernel {
+            Kernel::Links => return false,
+            Kernel::Auto => None,
+            Kernel::BitsCounted => Some(false),
+            Kernel::BitsKept => Some(true),
+        };
+        if self.bits_kernel != Some(self.config.kernel) {
+            self.bits_kernel = Some(self.config.kernel);
+            self.bits = Bits::new(&self.arena, keep_len).map(Box::new);
+        }
+        match &self.bits {
+            None => false,
+            Some(bits) => keep_len.is_some() || bits.pays_off(),
+        }
     }
 
     /// Counts like [`Solver::count`], and calls `progress(self)` about every

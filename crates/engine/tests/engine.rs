@@ -564,6 +564,30 @@ mod parallel {
     }
 
     #[test]
+    fn threads_count_on_bit_sets() {
+        let p = instance("pent6x10");
+        for kernel in [Kernel::Auto, Kernel::BitsCounted, Kernel::BitsKept] {
+            let config = Config { kernel, ..Config::default() };
+            let mut fractions = Vec::new();
+            let progress = Mutex::new(&mut fractions);
+            let (outcome, stats) = ParallelSearch::new(&p, config.clone(), 2)
+                .count_with_progress(&|p| progress.lock().unwrap().push(p.fraction));
+            assert_eq!((outcome.solutions, outcome.stop), (9356, Stop::Exhausted), "{kernel:?}");
+            assert_eq!(stats.solutions, 9356);
+            assert!(!fractions.is_empty() && fractions.iter().all(|f| (0.0..=1.0).contains(f)));
+            // Limits and cancellation reach every thread.
+            let limited = Config { max_nodes: Some(50_000), ..config.clone() };
+            let (outcome, stats) = ParallelSearch::new(&p, limited, 2).count();
+            assert_eq!(outcome.stop, Stop::NodeLimit);
+            assert!(stats.nodes >= 50_000 && stats.nodes < 50_000 + 4 * Config::CHECK_INTERVAL);
+            let cancel = Arc::new(AtomicBool::new(true));
+            let cancelled = Config { cancel: Some(cancel), ..config };
+            let (outcome, _) = ParallelSearch::new(&p, cancelled, 2).count();
+            assert_eq!(outcome.stop, Stop::Cancelled);
+        }
+    }
+
+    #[test]
     fn threads_find_the_same_set_of_solutions() {
         let p = instance("queens8");
         let mut expected: Vec<Vec<OptionId>> = Solver::new(&p).solutions().collect();

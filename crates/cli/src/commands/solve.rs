@@ -258,13 +258,17 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let output = Mutex::new(output);
     let progress = Mutex::new(Progress::new(args.format));
-    let (outcome, stats) = ParallelSearch::new(&doc.problem, config, args.threads).visit(
-        &|s: Solution<'_>| lock(&output).solution(s),
-        &|p: parallel::Progress| {
-            lock(&progress)
-                .update(p.fraction, || format!("{} solutions, {} nodes", p.solutions, p.nodes))
-        },
-    );
+    let report = |p: parallel::Progress| {
+        lock(&progress)
+            .update(p.fraction, || format!("{} solutions, {} nodes", p.solutions, p.nodes))
+    };
+    let search = ParallelSearch::new(&doc.problem, config, args.threads);
+    let (outcome, stats) = if args.count {
+        // Counts only: the units may be counted on the bit-set kernel.
+        search.count_with_progress(&report)
+    } else {
+        search.visit(&|s: Solution<'_>| lock(&output).solution(s), &report)
+    };
     lock(&progress).finish();
     output.into_inner().unwrap_or_else(|e| e.into_inner()).finish(&args, outcome, &stats)
 }
