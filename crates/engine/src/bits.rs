@@ -23,8 +23,8 @@
 //! follow chains of pointers, this kernel does word-wise operations on sets that stay in the
 //! first-level cache; the price is a pass over the sets (one bit per option) per node and
 //! per option tried. It takes only problems without colors and with at most
-//! [`MAX_OPTIONS`] options, and the solver uses it when a cost model expects it to be faster
-//! ([`Bits::pays_off`]).
+//! [`MAX_OPTIONS`] options; by default the solver times the first nodes of a count on each
+//! kernel and keeps the fastest (see `Kernel::Auto`).
 //!
 //! # Invariants
 //!
@@ -76,7 +76,7 @@ pub(crate) struct Bits {
     /// `LEN` of each primary item at the root (slot 0 unused).
     root_len: Vec<u32>,
     /// Whether searches keep `LEN` in arrays, lowered for each hidden option, rather than
-    /// counting it from the sets at each node (see [`Bits::costs`]).
+    /// counting it from the sets at each node.
     keep_len: bool,
     /// The options grouped by weight, as (weight, set), when there are at most
     /// [`MAX_CLASSES`] weights other than 0: the updates of hiding a set of options are then
@@ -90,9 +90,8 @@ const MAX_CLASSES: usize = 4;
 impl Bits {
     /// The bit sets of an arena's problem, or `None` if the problem has colors or more than
     /// [`MAX_OPTIONS`] options (then the dancing links are the better kernel).
-    ///
-    /// `keep_len` picks how searches get `LEN`: `None` by the cost model of [`Bits::costs`].
-    pub(crate) fn new(arena: &Arena, keep_len: Option<bool>) -> Option<Bits> {
+    /// With `keep_len`, searches keep `LEN` in arrays; otherwise they count it.
+    pub(crate) fn new(arena: &Arena, keep_len: bool) -> Option<Bits> {
         if !arena.colors.is_empty() || arena.n_primary == 0 {
             return None;
         }
@@ -161,35 +160,8 @@ impl Bits {
             all,
             classes: (classes.len() <= MAX_CLASSES).then_some(classes),
         };
-        let (_, kept, counted) = bits.costs();
-        bits.keep_len = keep_len.unwrap_or(kept < counted);
+        bits.keep_len = keep_len;
         Some(bits)
-    }
-
-    /// Whether this kernel should beat the dancing links on its problem, by the cost model
-    /// of [`Bits::costs`]. Measured: pentominoes on 6x10 (4 times faster on bit sets) pass;
-    /// domino tilings and sudoku do not (the links are up to 2 times faster there).
-    pub(crate) fn pays_off(&self) -> bool {
-        let (links, kept, counted) = self.costs();
-        links > kept.min(counted)
-    }
-
-    /// Rough costs of one option tried, for the links, this kernel keeping `LEN` and this
-    /// kernel counting it, from the problem's averages: an option of `s` items hides about
-    /// `(s - 1) * m` options of size `s`, where `m` is the average length of an item's list.
-    /// The links pay an update for each of their `s - 1` other nodes; keeping `LEN` costs a
-    /// decrement for each node and a copy of the array; counting `LEN` costs a population
-    /// count per word of half the primary items' sets.
-    fn costs(&self) -> (f64, f64, f64) {
-        let options = (self.start.len() - 1).max(1) as f64;
-        let entries = self.items.len() as f64;
-        let n_items = (self.opts.len() / self.words - 1).max(1) as f64;
-        let size = entries / options;
-        let hidden = (size - 1.0) * entries / n_items;
-        let links = 4.0 * hidden * (size - 1.0);
-        let kept = 2.0 * hidden * size + self.n_primary as f64 / 4.0;
-        let counted = (self.n_primary * self.words) as f64 / 2.0;
-        (links, kept, counted)
     }
 
     /// The options holding arena item `i`.

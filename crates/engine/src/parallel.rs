@@ -39,7 +39,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::{Config, OptionId, Outcome, Problem, Solution, Solver, Stats, Stop, Visitor};
+use crate::{Config, Kernel, OptionId, Outcome, Problem, Solution, Solver, Stats, Stop, Visitor};
 
 /// A search of one problem by several threads. See the [module documentation](self).
 #[derive(Debug)]
@@ -158,7 +158,9 @@ impl<'p> ParallelSearch<'p> {
         let mut units = self.units;
         if count_only && self.config.max_solutions.is_none() {
             let mut probe = Solver::with_config(self.problem, shared.config.clone());
-            if probe.counts_on_bits() {
+            let kernel = probe.pick_kernel();
+            if kernel != Kernel::Links {
+                shared.config.kernel = kernel;
                 shared.bits = true;
                 if units == [Vec::<u32>::new()] {
                     for depth in 1..=8 {
@@ -269,12 +271,22 @@ where
         if outcome.is_complete() {
             *lock(&self.done) += worker.weight - worker.donated;
         }
-        if let Some(t) = rayon::current_thread_index() {
-            if let Some(slot) = lock(&self.running).get_mut(t) {
+        let fraction = {
+            let mut running = lock(&self.running);
+            if let Some(slot) = rayon::current_thread_index().and_then(|t| running.get_mut(t)) {
                 *slot = 0.0;
             }
-        }
+            *lock(&self.done) + running.iter().sum::<f64>()
+        };
         lock(&self.solvers).push(solver);
+        if self.bits && !self.stopped.load(Ordering::Relaxed) {
+            // Units on bit sets do not split and many are smaller than a tick: report each.
+            (self.progress)(Progress {
+                fraction: fraction.min(1.0),
+                solutions: *lock(&self.solutions),
+                nodes: self.nodes.load(Ordering::Relaxed),
+            });
+        }
     }
 }
 

@@ -46,17 +46,19 @@ pub struct Config {
 }
 
 /// The data structure [`Solver::count`] runs on. The tree, the solutions counted and the
-/// node and update counters are the same on both: only the time differs.
+/// node and update counters are the same on all: only the time differs.
 ///
 /// The bit-set kernels keep one bit per option for the live options; they take problems
 /// without colors and with at most 8192 options (others are counted on the links). Counting
 /// `LEN` with word-wise population counts is about 4 times faster than the links on
-/// pentominoes (options of 6 items, long item lists) and up to 2 times slower on domino
-/// tilings or sudoku (short options, short lists), where the links do few updates per node.
+/// pentominoes (options of 6 items, long item lists) and 2 times faster on tetromino tilings,
+/// but slower on domino tilings, sudoku or Langford pairs (short options, short lists), where
+/// the links do few updates per node.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Kernel {
-    /// The kernel a cost model (from the problem's size and density) expects to be the
-    /// fastest.
+    /// The fastest kernel for the problem on this machine, found by timing the first 20,000
+    /// nodes on each (once per solver; a problem whose whole count takes fewer nodes is
+    /// counted on the links at once).
     #[default]
     Auto,
     /// Always the dancing links.
@@ -341,7 +343,15 @@ pub struct Solver {
     bits_kernel: Option<Kernel>,
     /// During a count on `bits`, its progress estimate (for [`Solver::progress`]).
     bits_fraction: Option<f64>,
+    /// The kernel [`Kernel::Auto`] picked by calibration (see [`Solver::calibrate`]).
+    picked: Option<Kernel>,
 }
+
+/// The nodes of each kernel's timed run when [`Kernel::Auto`] calibrates.
+const CALIBRATION_NODES: u64 = 20_000;
+
+/// The progress callback of the counts.
+type Progress<'p> = &'p mut dyn FnMut(&Solver) -> ControlFlow<()>;
 
 impl Solver {
     /// A solver for `problem` with the default configuration (MRV, no limits).
@@ -368,6 +378,7 @@ impl Solver {
             bits: None,
             bits_kernel: None,
             bits_fraction: None,
+            picked: None,
         }
     }
 
@@ -379,6 +390,9 @@ impl Solver {
     /// Changes the configuration (abandoning a paused search).
     pub fn set_config(&mut self, config: Config) {
         self.abandon();
+        if config.heuristic != self.config.heuristic {
+            self.picked = None;
+        }
         self.config = config;
     }
 
@@ -496,54 +510,10 @@ impl Solver {
         struct Count;
         impl Sink for Count {}
         self.start();
-        if let Some(outcome) = self.count_on_bits(|_| ControlFlow::Continue(())) {
+        if let Some(outcome) = self.count_fast(&mut |_| ControlFlow::Continue(())) {
             return outcome;
         }
         self.run(&mut Count, false)
-    }
-
-    /// Counts on the bit-set kernel if the configuration and the problem allow it (see
-    /// [`Kernel::Auto`]), calling `progress` every [`Config::CHECK_INTERVAL`] nodes with
-    /// the stats and [`Solver::progress`] kept current; `None` if the kernel does not apply.
-    fn count_on_bits<F>(&mut self, mut progress: F) -> Option<Outcome>
-    where
-        F: FnMut(&Solver) -> ControlFlow<()>,
-    {
-        if !self.counts_on_bits() {
-            return None;
-        }
-        let bits = self.bits.take()?;
-        let config = self.config.clone();
-        let prefix = self.prefix.clone();
-        let (outcome, stats) = bits.count(&config, &prefix, &mut |fraction, stats| {
-            self.stats = *stats;
-            self.bits_fraction = Some(fraction);
-            progress(self)
-        });
-        self.bits = Some(bits);
-        self.bits_fraction = None;
-        self.stats = stats;
-        self.last_stop = outcome.stop;
-        Some(outcome)
-    }
-
-    /// Whether [`Solver::count`] runs on the bit-set kernel under the current configuration
-    /// (building the kernel if needed).
-    pub(crate) fn counts_on_bits(&mut self) -> bool {
-        let keep_len = match self.config.kernel {
-            Kernel::Links => return false,
-            Kernel::Auto => None,
-            Kernel::BitsCounted => Some(false),
-            Kernel::BitsKept => Some(true),
-        };
-        if self.bits_kernel != Some(self.config.kernel) {
-            self.bits_kernel = Some(self.config.kernel);
-            self.bits = Bits::new(&self.arena, keep_len).map(Box::new);
-        }
-        match &self.bits {
-            None => false,
-            Some(bits) => keep_len.is_some() || bits.pays_off(),
-        }
     }
 
     /// Counts like [`Solver::count`], and calls `progress(self)` about every
@@ -560,10 +530,111 @@ impl Solver {
         }
         self.start();
         let mut progress = Progress(progress);
-        if let Some(outcome) = self.count_on_bits(|s| progress.tick(s)) {
+        if let Some(outcome) = self.count_fast(&mut |s| progress.tick(s)) {
             return outcome;
         }
         self.visit(&mut progress)
+    }
+
+    /// Counts on bit sets if that is the kernel configured or picked (see [`Kernel::Auto`]);
+    /// `None` when the count is left to the links. Under `Auto`, a first count may end
+    /// within the calibration: its outcome is then returned as it is.
+    fn count_fast(&mut self, progress: Progress<'_>) -> Option<Outcome> {
+        let kernel = match self.config.kernel {
+            Kernel::Auto => match self.picked {
+                Some(kernel) => kernel,
+                None => match self.calibrate() {
+                    Ok(outcome) => return Some(outcome),
+                    Err(kernel) => kernel,
+                },
+            },
+            kernel => kernel,
+        };
+        self.count_on_bits(kernel, progress)
+    }
+
+    /// Counts on the bit-set kernel `kernel`, calling `progress` every
+    /// [`Config::CHECK_INTERVAL`] nodes with the stats and [`Solver::progress`] kept current;
+    /// `None` if `kernel` is the links or the problem is not one the bit sets take.
+    fn count_on_bits(&mut self, kernel: Kernel, progress: Progress<'_>) -> Option<Outcome> {
+        let keep_len = match kernel {
+            Kernel::BitsCounted => false,
+            Kernel::BitsKept => true,
+            Kernel::Links | Kernel::Auto => return None,
+        };
+        if self.bits_kernel != Some(kernel) {
+            self.bits_kernel = Some(kernel);
+            self.bits = Bits::new(&self.arena, keep_len).map(Box::new);
+        }
+        let bits = self.bits.take()?;
+        let config = self.config.clone();
+        let prefix = self.prefix.clone();
+        let (outcome, stats) = bits.count(&config, &prefix, &mut |fraction, stats| {
+            self.stats = *stats;
+            self.bits_fraction = Some(fraction);
+            progress(self)
+        });
+        self.bits = Some(bits);
+        self.bits_fraction = None;
+        self.stats = stats;
+        self.last_stop = outcome.stop;
+        Some(outcome)
+    }
+
+    /// The kernel [`Kernel::Auto`] counts on for this solver's problem and heuristic,
+    /// calibrating if it has not yet: the links when the problem is not one the bit sets
+    /// take, or when it is so small that the calibration counts it all.
+    pub(crate) fn pick_kernel(&mut self) -> Kernel {
+        match self.config.kernel {
+            Kernel::Auto => self.picked.unwrap_or_else(|| {
+                self.start();
+                // A count that ends within the calibration: the links will do.
+                let kernel = self.calibrate().err().unwrap_or(Kernel::Links);
+                self.start();
+                kernel
+            }),
+            kernel => kernel,
+        }
+    }
+
+    /// [`Kernel::Auto`]'s choice: counts the first [`CALIBRATION_NODES`] nodes on the links
+    /// and on both bit-set kernels, timed, and keeps the fastest for this solver. Returns
+    /// `Ok` with the outcome if the links' run was the whole count (a small problem, or the
+    /// configured limits reached), `Err` with the kernel picked otherwise.
+    ///
+    /// The pick depends on the machine and its load, never the results: every kernel walks
+    /// the same tree with the same counters.
+    fn calibrate(&mut self) -> Result<Outcome, Kernel> {
+        struct Count;
+        impl Sink for Count {}
+        if self.colored || Bits::new(&self.arena, false).is_none() {
+            self.picked = Some(Kernel::Links);
+            return Err(Kernel::Links);
+        }
+        let saved = self.config.clone();
+        let limit = saved.max_nodes.unwrap_or(u64::MAX);
+        let budget = CALIBRATION_NODES.min(limit);
+        self.config = Config { kernel: Kernel::Links, max_nodes: Some(budget), ..saved.clone() };
+        let started = Instant::now();
+        let outcome = self.run(&mut Count, false);
+        let mut best = (started.elapsed(), Kernel::Links);
+        if outcome.stop != Stop::NodeLimit || budget == limit {
+            self.config = saved;
+            return Ok(outcome);
+        }
+        for kernel in [Kernel::BitsCounted, Kernel::BitsKept] {
+            self.start();
+            let started = Instant::now();
+            let _ = self.count_on_bits(kernel, &mut |_| ControlFlow::Continue(()));
+            let time = started.elapsed();
+            if time < best.0 {
+                best = (time, kernel);
+            }
+        }
+        self.config = saved;
+        self.start();
+        self.picked = Some(best.1);
+        Err(best.1)
     }
 
     /// Calls `visit` with every solution until it returns `Break` or the search ends.

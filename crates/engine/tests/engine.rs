@@ -632,14 +632,16 @@ mod parallel {
     #[test]
     fn progress_reaches_the_end() {
         let p = instance("domino6x6");
-        let last = Mutex::new(0.0f64);
-        let (outcome, _) =
-            ParallelSearch::new(&p, Config::default(), 2).count_with_progress(&|pr| {
+        for kernel in [Kernel::Auto, Kernel::Links, Kernel::BitsCounted, Kernel::BitsKept] {
+            let last = Mutex::new(0.0f64);
+            let config = Config { kernel, ..Config::default() };
+            let (outcome, _) = ParallelSearch::new(&p, config, 2).count_with_progress(&|pr| {
                 assert!((0.0..=1.0).contains(&pr.fraction));
                 *last.lock().unwrap() = pr.fraction;
             });
-        assert!(outcome.is_complete());
-        assert!(*last.lock().unwrap() > 0.5, "the estimate grows towards 1");
+            assert!(outcome.is_complete());
+            assert!(*last.lock().unwrap() > 0.5, "{kernel:?}: the estimate grows towards 1");
+        }
     }
 
     #[test]
