@@ -71,11 +71,8 @@
 //!   in, first out. ("The choreography is delicate indeed", DLX1.)
 //! - **(I5)** When a search ends (exhausted, stopped or abandoned), the arena is equal to the
 //!   arena it started from.
-//! - **(I6)** `active` has bit `i - 1` set exactly when item `i` is in its list (I1): the
-//!   minimum-remaining-values scan walks the primary items as a set, in index order, which
-//!   is the list's order (covering and uncovering keep the list sorted).
 //!
-//! [`Arena::check_invariants`] checks (I1)-(I3) and (I6) by walking every list, like Knuth's `sanity()`;
+//! [`Arena::check_invariants`] checks (I1)-(I3) by walking every list, like Knuth's `sanity()`;
 //! with the `check-invariants` feature (and in this crate's tests) the solver calls it at every
 //! node. Tests check (I5) by comparing the arena after a search with a freshly built one.
 //!
@@ -141,9 +138,6 @@ pub(crate) struct Arena {
     pub(crate) item_ids: Vec<ItemId>,
     /// Node -> the option it belongs to (`u32::MAX` for headers and spacers).
     pub(crate) option_of: Vec<u32>,
-    /// Bit `i - 1` set when item `i` is in its list (not covered): the active primary items
-    /// of (I1) as a set, in list order, for the minimum-remaining-values scan. (I6)
-    pub(crate) active: Vec<u64>,
 }
 
 impl Arena {
@@ -214,11 +208,7 @@ impl Arena {
             option_of.push(u32::MAX);
         }
         debug_assert_eq!(nodes.len(), total);
-        let mut active = vec![0u64; (n as usize).div_ceil(64).max(1)];
-        for i in 0..n as usize {
-            active[i / 64] |= 1 << (i % 64);
-        }
-        Arena { items, nodes, colors, n_items: n, n_primary: n1, item_ids, option_of, active }
+        Arena { items, nodes, colors, n_items: n, n_primary: n1, item_ids, option_of }
     }
 
     /// Node `x`, without a bounds check in release builds.
@@ -279,40 +269,7 @@ impl Arena {
     /// hold their pointers in registers.
     #[inline(always)]
     fn links(&mut self) -> Links<'_> {
-        Links {
-            items: &mut self.items,
-            nodes: &mut self.nodes,
-            colors: &mut self.colors,
-            active: &mut self.active,
-        }
-    }
-
-    /// X3 with Knuth's "S" heuristic: the first active primary item with the fewest active
-    /// options (0 when none is active). The scan reads the set of (I6) instead of following
-    /// the item list: the loads of `LEN` do not wait for one another.
-    #[inline(always)]
-    pub(crate) fn mrv(&self) -> u32 {
-        let n1 = self.n_primary as usize;
-        let mut best = 0;
-        let mut t = u32::MAX;
-        for (w, &word) in self.active[..n1.div_ceil(64)].iter().enumerate() {
-            let valid = n1 - 64 * w;
-            let mut word = if valid < 64 { word & ((1 << valid) - 1) } else { word };
-            while word != 0 {
-                let k = (64 * w) as u32 + word.trailing_zeros() + 1;
-                word &= word - 1;
-                // Branch-free selection (conditional moves): which item is shorter is data
-                // the branch predictor cannot learn. An empty item ends the scan at once.
-                let len = self.len(k);
-                let shorter = len < t;
-                best = if shorter { k } else { best };
-                t = if shorter { len } else { t };
-                if len == 0 {
-                    return best;
-                }
-            }
-        }
-        best
+        Links { items: &mut self.items, nodes: &mut self.nodes, colors: &mut self.colors }
     }
 
     /// Covers every item of `x`'s option except `x`'s own, left to right (step X5/C5):
@@ -355,8 +312,6 @@ impl Arena {
             assert_eq!(self.items[head as usize].prev, prev, "(I1) prev link of head {head}");
         }
         for i in 1..=n {
-            let bit = self.active[(i as usize - 1) / 64] >> ((i - 1) % 64) & 1 == 1;
-            assert_eq!(bit, active[i as usize], "(I6) the active set disagrees on item {i}");
             // Secondary items stay in their list; a covered one is still walked if active.
             if !active[i as usize] {
                 continue;
@@ -403,8 +358,6 @@ struct Links<'a> {
     nodes: &'a mut [Node],
     /// Empty when the problem has no colors (then only `COLORED = false` code runs).
     colors: &'a mut [i32],
-    /// See [`Arena::active`].
-    active: &'a mut [u64],
 }
 
 impl Links<'_> {
@@ -437,15 +390,6 @@ impl Links<'_> {
         unsafe { self.items.get_unchecked_mut(i as usize) }
     }
 
-    /// The word of [`Arena::active`] that holds item `i`'s bit.
-    #[inline(always)]
-    fn active_word(&mut self, i: u32) -> &mut u64 {
-        let w = ((i - 1) / 64) as usize;
-        debug_assert!(w < self.active.len(), "(I6) item {i} out of the active set");
-        // SAFETY: `i` is an item (`1..=N`, by (I1) and (I3)), and the set has a bit for each.
-        unsafe { self.active.get_unchecked_mut(w) }
-    }
-
     /// `COLOR(x)`; only called when the problem has colors (then `colors` covers every node).
     #[inline(always)]
     fn color(&self, x: u32) -> i32 {
@@ -458,7 +402,6 @@ impl Links<'_> {
         let Link { prev, next } = *self.item_mut(i);
         self.item_mut(prev).next = next;
         self.item_mut(next).prev = prev;
-        *self.active_word(i) &= !(1 << ((i - 1) % 64));
         let mut updates = 1;
         let mut p = self.node(i).down;
         while p != i {
@@ -479,7 +422,6 @@ impl Links<'_> {
         let Link { prev, next } = *self.item_mut(i);
         self.item_mut(prev).next = i;
         self.item_mut(next).prev = i;
-        *self.active_word(i) |= 1 << ((i - 1) % 64);
     }
 
     /// Unlinks every node of `p`'s option except `p` from its vertical list (Knuth's

@@ -795,7 +795,24 @@ impl Solver {
         let first = self.arena.item(0).next;
         match self.config.heuristic {
             Heuristic::Leftmost => first,
-            Heuristic::Mrv => self.arena.mrv(),
+            Heuristic::Mrv => {
+                let mut best = first;
+                let mut t = u32::MAX;
+                let mut k = first;
+                // Branch-free selection (conditional moves): which item is shorter is data
+                // the branch predictor cannot learn. An empty item ends the scan at once.
+                while k != 0 {
+                    let len = self.arena.len(k);
+                    let shorter = len < t;
+                    best = if shorter { k } else { best };
+                    t = if shorter { len } else { t };
+                    if len == 0 {
+                        break;
+                    }
+                    k = self.arena.item(k).next;
+                }
+                best
+            }
         }
     }
 
