@@ -1,4 +1,5 @@
-//! Counting with several threads against one thread, same instance, same run.
+//! Counting with several threads against one thread, same instance, same run, with the
+//! default kernel (`Kernel::Auto`: the bit sets on pent6x10) and on the dancing links.
 //!
 //! `cargo bench -p dancecard-engine --bench threads [INSTANCE...]` (default pent6x10; set
 //! `DANCECARD_BENCH_RUNS`, default 3, and `DANCECARD_BENCH_THREADS`, default 2).
@@ -6,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use dancecard_engine::parallel::ParallelSearch;
-use dancecard_engine::{Config, Solver};
+use dancecard_engine::{Config, Kernel, Solver};
 
 fn median(mut times: Vec<Duration>) -> Duration {
     times.sort();
@@ -24,10 +25,18 @@ fn main() {
         picked.push("pent6x10".to_owned());
     }
     println!(
-        "{:<10} {:>10} {:>14} {:>10} {:>14} {:>9} {:>8}",
-        "instance", "solutions", "nodes (1)", "1 thread", "nodes (N)", "N threads", "speedup"
+        "{:<10} {:<6} {:>10} {:>14} {:>10} {:>14} {:>9} {:>8}",
+        "instance",
+        "kernel",
+        "solutions",
+        "nodes (1)",
+        "1 thread",
+        "nodes (N)",
+        "N threads",
+        "speedup"
     );
-    for name in picked {
+    for (name, kernel) in picked.iter().flat_map(|n| [(n, Kernel::Auto), (n, Kernel::Links)]) {
+        let config = Config { kernel, ..Config::default() };
         let path = format!("{}/../../testdata/instances/{name}.dlx", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         let problem = dancecard_format::parse_dlx(&text).expect("instance parses").problem;
@@ -35,23 +44,23 @@ fn main() {
         let (mut nodes1, mut nodes_n, mut count) = (0, 0, 0);
         for _ in 0..runs.max(1) {
             let started = Instant::now();
-            let mut solver = Solver::new(&problem);
+            let mut solver = Solver::with_config(&problem, config.clone());
             let outcome = solver.count();
             one.push(started.elapsed());
             nodes1 = solver.stats().nodes;
             count = outcome.solutions;
 
             let started = Instant::now();
-            let (outcome, stats) =
-                ParallelSearch::new(&problem, Config::default(), threads).count();
+            let (outcome, stats) = ParallelSearch::new(&problem, config.clone(), threads).count();
             many.push(started.elapsed());
             nodes_n = stats.nodes;
             assert_eq!(outcome.solutions, count, "{name}: counts differ");
         }
         let (a, b) = (median(one), median(many));
         println!(
-            "{:<10} {:>10} {:>14} {:>9.3}s {:>14} {:>8.3}s {:>7.2}x  ({threads} threads)",
+            "{:<10} {:<6} {:>10} {:>14} {:>9.3}s {:>14} {:>8.3}s {:>7.2}x  ({threads} threads)",
             name,
+            format!("{kernel:?}"),
             count,
             nodes1,
             a.as_secs_f64(),

@@ -56,7 +56,7 @@ pub struct Config {
 /// the links do few updates per node.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Kernel {
-    /// The fastest kernel for the problem on this machine, found by timing the first 20,000
+    /// The fastest kernel for the problem on this machine, found by timing the first 10,000
     /// nodes on each (once per solver; a problem whose whole count takes fewer nodes is
     /// counted on the links at once).
     #[default]
@@ -348,7 +348,7 @@ pub struct Solver {
 }
 
 /// The nodes of each kernel's timed run when [`Kernel::Auto`] calibrates.
-const CALIBRATION_NODES: u64 = 20_000;
+const CALIBRATION_NODES: u64 = 10_000;
 
 /// The progress callback of the counts.
 type Progress<'p> = &'p mut dyn FnMut(&Solver) -> ControlFlow<()>;
