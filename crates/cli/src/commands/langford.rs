@@ -59,6 +59,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut json: Vec<Vec<usize>> = Vec::new();
     let (stats, stop) = if args.limit == Some(0) {
         (Stats::default(), Stop::SolutionLimit)
+    } else if !args.all {
+        let (outcome, stats) = watch::count(&problem, watch::config(args.limit), &mut progress);
+        (stats, outcome.stop)
     } else {
         let config = watch::config(args.limit);
         let (outcome, stats) = watch::search(&problem, config, &mut progress, |s| {

@@ -156,6 +156,11 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
     let mut distinct = 0u64;
     let want_distinct = args.distinct || args.format == OutputFormat::Json;
     let config = watch::config(args.limit);
+    if !want_distinct {
+        let (outcome, stats) = watch::count(&problem, config, &mut progress);
+        let total = u64::try_from(outcome.solutions).unwrap_or(u64::MAX);
+        return report_count(args, "dlx", total, None, &stats, outcome.stop);
+    }
     let (outcome, stats) = watch::search(&problem, config, &mut progress, |s| {
         if want_distinct {
             let p = model.decode(&s.to_vec());

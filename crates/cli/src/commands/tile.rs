@@ -191,6 +191,10 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let mut distinct = 0u128;
     let mut options = Vec::new();
     let config = watch::config(args.limit);
+    if !args.distinct {
+        let (outcome, stats) = watch::count(tiling.exact_cover(), config, &mut progress);
+        return report_count(args, "dlx", outcome.solutions, None, &stats, outcome.stop);
+    }
     let (outcome, stats) = watch::search(tiling.exact_cover(), config, &mut progress, |s| {
         if args.distinct {
             options.clear();

@@ -34,6 +34,26 @@ where
     result
 }
 
+/// Counts the solutions of `problem`, updating the progress bar; the engine may count on
+/// its bit-set kernel (same tree and counters as the links, faster on large options).
+/// The limits of `config` apply as to any count.
+pub(crate) fn count(
+    problem: &Problem,
+    config: Config,
+    progress: &mut Progress,
+) -> (Outcome, Stats) {
+    let mut solver = Solver::with_config(problem, config);
+    let outcome = solver.count_with_progress(|solver| {
+        let stats = solver.stats();
+        progress.update(solver.progress(), || {
+            format!("{} solutions, {} nodes", stats.solutions, stats.nodes)
+        });
+        ControlFlow::Continue(())
+    });
+    progress.finish();
+    (outcome, *solver.stats())
+}
+
 /// A search configuration that stops after `limit` solutions (if any) and on Ctrl-C.
 pub(crate) fn config(limit: Option<u128>) -> Config {
     Config { max_solutions: limit, cancel: Some(util::interrupt_flag()), ..Config::default() }
