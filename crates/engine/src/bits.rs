@@ -88,11 +88,19 @@ pub(crate) struct Bits {
 const MAX_CLASSES: usize = 4;
 
 impl Bits {
-    /// The bit sets of an arena's problem, or `None` if the problem has colors or more than
-    /// [`MAX_OPTIONS`] options (then the dancing links are the better kernel).
-    /// With `keep_len`, searches keep `LEN` in arrays; otherwise they count it.
+    /// Whether this kernel takes the arena's problem: no colors, at least one primary item
+    /// and at most [`MAX_OPTIONS`] options (one spacer ends each option (I3)).
+    pub(crate) fn takes(arena: &Arena) -> bool {
+        let first_spacer = arena.n_items as usize + 1;
+        let options = arena.nodes[first_spacer + 1..].iter().filter(|x| x.top <= 0).count();
+        arena.colors.is_empty() && arena.n_primary > 0 && options <= MAX_OPTIONS
+    }
+
+    /// The bit sets of an arena's problem, or `None` if [`Bits::takes`] refuses it (then the
+    /// dancing links are the kernel). With `keep_len`, searches keep `LEN` in arrays;
+    /// otherwise they count it.
     pub(crate) fn new(arena: &Arena, keep_len: bool) -> Option<Bits> {
-        if !arena.colors.is_empty() || arena.n_primary == 0 {
+        if !Bits::takes(arena) {
             return None;
         }
         let n = arena.n_items as usize;
@@ -112,9 +120,6 @@ impl Bits {
             x += 1;
         }
         let options = start.len() - 1;
-        if options > MAX_OPTIONS {
-            return None;
-        }
         let words = options.div_ceil(64).max(1);
         let mut opts = vec![0u64; (n + 1) * words];
         let mut root_len = vec![0u32; n1 + 1];

@@ -132,7 +132,7 @@ impl<'p> ParallelSearch<'p> {
         let mut worker_config = self.config.clone();
         worker_config.max_solutions = None;
         worker_config.max_nodes = None;
-        let shared = Shared {
+        let mut shared = Shared {
             problem: self.problem,
             config: worker_config,
             max_solutions: self.config.max_solutions.unwrap_or(u128::MAX),
@@ -150,7 +150,6 @@ impl<'p> ParallelSearch<'p> {
             running: Mutex::new(vec![0.0; threads + 1]),
             bits: false,
         };
-        let mut shared = shared;
         // Counting on bit sets: the units cannot split later (the kernel has no visitor), so
         // the whole tree is split up front, into at least 32 units per thread where the
         // tree is that wide within 8 levels. (A solution limit needs every solution seen:

@@ -607,7 +607,7 @@ impl Solver {
     fn calibrate(&mut self) -> Result<Outcome, Kernel> {
         struct Count;
         impl Sink for Count {}
-        if self.colored || Bits::new(&self.arena, false).is_none() {
+        if !Bits::takes(&self.arena) {
             self.picked = Some(Kernel::Links);
             return Err(Kernel::Links);
         }
