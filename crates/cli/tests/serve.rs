@@ -35,11 +35,12 @@ fn http(addr: &str, method: &str, path: &str, body: &[u8]) -> (u16, String) {
     (status, body.to_owned())
 }
 
-#[test]
-fn serve_answers_as_solve_prints() {
+/// Starts `dancecard serve --port 0` with `flags`; the process and its address.
+fn start(flags: &[&str]) -> (Serving, String) {
     let bin = assert_cmd::cargo::cargo_bin("dancecard");
     let child = Command::new(bin)
         .args(["serve", "--port", "0"])
+        .args(flags)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -53,7 +54,12 @@ fn serve_answers_as_solve_prints() {
         .find(|w| w.starts_with("http://127.0.0.1:"))
         .unwrap_or_else(|| panic!("no URL in {line:?}"));
     let addr = url.trim_start_matches("http://").trim_end_matches('/').to_owned();
+    (serving, addr)
+}
 
+#[test]
+fn serve_answers_as_solve_prints() {
+    let (_serving, addr) = start(&[]);
     let (status, page) = http(&addr, "GET", "/", b"");
     assert_eq!(status, 200);
     assert!(page.contains("Dancing Links explorer"), "{page}");
@@ -85,6 +91,22 @@ fn serve_answers_as_solve_prints() {
     let (status, body) = http(&addr, "POST", "/api/solve", b"a b\na z\n");
     assert_eq!(status, 400);
     assert!(body.contains("line 2, column 3: unknown item `z`"), "{body}");
+}
+
+#[test]
+fn serve_takes_its_budgets_from_the_flags() {
+    let (_serving, addr) = start(&["--node-limit", "1000", "--time-limit", "30"]);
+    let problem = std::fs::read(testdata("instances/pent6x10.dlx")).unwrap();
+    let (status, body) = http(&addr, "POST", "/api/solve?mode=count", &problem);
+    assert_eq!(status, 200, "{body}");
+    let doc: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(doc["complete"], false, "{body}");
+    assert_eq!(doc["stats"]["nodes"], 1000, "{body}");
+    for bad in [["--time-limit", "NaN"], ["--count-time-limit", "1e20"]] {
+        let out = dancecard().args(["serve", "--port", "0"]).args(bad).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(crate::util::stderr(&out).contains("must be a number of seconds"), "{bad:?}");
+    }
 }
 
 #[test]

@@ -16,6 +16,7 @@ few searches at once).
 Examples:
   dancecard serve                 # http://127.0.0.1:8000/
   dancecard serve --port 0 --open # a free port, opened in the default browser
+  dancecard serve --count-time-limit 60 --node-limit 1000000000  # longer counts
   curl -s --data-binary @testdata/instances/queens8.dlx 'http://127.0.0.1:8000/api/solve?mode=count'")]
 pub(crate) struct Args {
     /// The port to listen on (0 picks a free one).
@@ -28,6 +29,17 @@ pub(crate) struct Args {
     /// Open the page in the default browser (with xdg-open; if that fails, only print the URL).
     #[arg(long)]
     pub(crate) open: bool,
+    /// Time budget of one search, in seconds; past it the answer holds what was found, with
+    /// `"complete": false`.
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
+    pub(crate) time_limit: f64,
+    /// Time budget of a count of a puzzle's solutions (`mode=count` of the sudoku, queens and
+    /// tiling endpoints), in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub(crate) count_time_limit: f64,
+    /// Node budget of one search.
+    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    pub(crate) node_limit: u64,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -35,7 +47,16 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.host.is_loopback() {
         eprintln!("warning: binding {}: the server has no authentication", args.host);
     }
-    dancecard_web::serve(addr, ServerConfig::default(), |bound| {
+    let budget = |seconds: f64, flag: &str| -> anyhow::Result<std::time::Duration> {
+        std::time::Duration::try_from_secs_f64(seconds).map_err(|_| {
+            crate::util::bad_input(format!("{flag} must be a number of seconds, not {seconds}"))
+        })
+    };
+    let mut config = ServerConfig::default();
+    config.time_limit = budget(args.time_limit, "--time-limit")?;
+    config.count_time_limit = budget(args.count_time_limit, "--count-time-limit")?;
+    config.max_nodes = args.node_limit;
+    dancecard_web::serve(addr, config, |bound| {
         let url = format!("http://{bound}/");
         println!("dancecard serve: listening on {url} (Ctrl-C stops)");
         if args.open && !open_browser(&url) {
