@@ -53,7 +53,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use dancecard_engine::{OptionId, Problem, ProblemBuilder};
+use dancecard_engine::{OptionId, Problem, ProblemBuilder, Stop};
 
 use crate::Model;
 
@@ -162,10 +162,11 @@ pub struct TargetOutcome {
     /// Nodes of the branch and bound: the root and one per branch taken (the squares that
     /// propagation fills are not counted).
     pub nodes: u64,
-    /// Whether the search ran to its end. When a [`TargetLimits`] bound stopped it, `best`
-    /// is the best completion found so far (its score a lower bound of the maximum), and
-    /// `None` says only that none was found yet.
-    pub complete: bool,
+    /// Why the search ended: [`Stop::Exhausted`] when it ran to its end. When a
+    /// [`TargetLimits`] bound stopped it ([`Stop::NodeLimit`], [`Stop::TimeLimit`] or
+    /// [`Stop::Cancelled`]), `best` is the best completion found so far (its score a lower
+    /// bound of the maximum), and `None` says only that none was found yet.
+    pub stop: Stop,
 }
 
 /// Bounds on [`TargetSudoku::solve_limited`]: past any of them the search stops and reports
@@ -184,6 +185,11 @@ impl TargetOutcome {
     /// The maximum score, or -1 when there is no solution (the puzzle's convention).
     pub fn score(&self) -> i64 {
         self.best.as_ref().map_or(-1, |b| i64::from(b.score))
+    }
+
+    /// Whether the search ran to its end (then `best` is a maximum).
+    pub fn is_complete(&self) -> bool {
+        self.stop.is_complete()
     }
 }
 
@@ -255,7 +261,7 @@ impl TargetSudoku {
     }
 
     /// [`solve`](Self::solve), stopped by the first of `limits` reached
-    /// (see [`TargetOutcome::complete`]).
+    /// (see [`TargetOutcome::stop`]).
     pub fn solve_limited(&self, limits: &TargetLimits<'_>) -> TargetOutcome {
         let mut search = Search::new(*limits);
         if let Some(mut board) = Board::from_grid(&self.grid) {
@@ -281,7 +287,7 @@ impl TargetSudoku {
             }
             TargetSolution { score, grid }
         });
-        TargetOutcome { best, nodes: search.nodes, complete: !search.stopped }
+        TargetOutcome { best, nodes: search.nodes, stop: search.stopped.unwrap_or(Stop::Exhausted) }
     }
 }
 
@@ -486,8 +492,8 @@ struct Search<'a> {
     best: Option<(u32, [u8; 81])>,
     nodes: u64,
     limits: TargetLimits<'a>,
-    /// A limit was reached: every level returns.
-    stopped: bool,
+    /// The limit reached, if any: then every level returns.
+    stopped: Option<Stop>,
     /// Per DP state (index `columns << 3 | stacks`): the best and worst sums, and the state
     /// and square it came from (for the best).
     high: Vec<i32>,
@@ -516,7 +522,7 @@ impl<'a> Search<'a> {
             best: None,
             nodes: 0,
             limits,
-            stopped: false,
+            stopped: None,
             high: vec![0; 4096],
             low: vec![0; 4096],
             back: vec![(0, 0); 4096],
@@ -527,14 +533,21 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Whether a limit is reached (and then sets `stopped`).
+    /// Whether a limit is reached (and then records which in `stopped`).
     fn out_of_bounds(&mut self) -> bool {
-        let l = &self.limits;
-        self.stopped = self.stopped
-            || l.max_nodes.is_some_and(|max| self.nodes >= max)
-            || l.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
-            || l.deadline.is_some_and(|d| Instant::now() >= d);
-        self.stopped
+        if self.stopped.is_none() {
+            let l = &self.limits;
+            self.stopped = if l.max_nodes.is_some_and(|max| self.nodes >= max) {
+                Some(Stop::NodeLimit)
+            } else if l.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                Some(Stop::Cancelled)
+            } else if l.deadline.is_some_and(|d| Instant::now() >= d) {
+                Some(Stop::TimeLimit)
+            } else {
+                None
+            };
+        }
+        self.stopped.is_some()
     }
 
     fn offer(&mut self, grid: &[u8; 81], score: u32) {
@@ -920,7 +933,7 @@ mod tests {
         let empty = TargetSudoku::from_grid([[0; 9]; 9]).unwrap();
         let limited =
             empty.solve_limited(&TargetLimits { max_nodes: Some(500), ..Default::default() });
-        assert!(!limited.complete);
+        assert_eq!(limited.stop, Stop::NodeLimit);
         assert!(limited.nodes <= 500);
         let best = limited.best.expect("a completion within 500 nodes");
         assert!(is_valid_solution(&best.grid));
@@ -929,13 +942,13 @@ mod tests {
         let cancel = AtomicBool::new(true);
         let cancelled =
             empty.solve_limited(&TargetLimits { cancel: Some(&cancel), ..Default::default() });
-        assert!(!cancelled.complete);
+        assert_eq!(cancelled.stop, Stop::Cancelled);
         assert!(cancelled.nodes <= 1);
 
         let past = Instant::now();
         let late =
             empty.solve_limited(&TargetLimits { deadline: Some(past), ..Default::default() });
-        assert!(!late.complete);
+        assert_eq!(late.stop, Stop::TimeLimit);
 
         // Generous limits change nothing.
         let mut grid = best.grid;
@@ -949,7 +962,7 @@ mod tests {
             cancel: Some(&AtomicBool::new(false)),
             deadline: None,
         });
-        assert!(free.complete && bounded.complete);
+        assert!(free.is_complete() && bounded.is_complete());
         assert_eq!(free, bounded);
     }
 }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use dancecard_engine::Stop;
 use dancecard_models::target::{Grid, TargetLimits, TargetSudoku};
 use dancecard_models::Model;
 
@@ -89,23 +90,21 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         OutputFormat::Json => watch::print_json(&serde_json::json!({
             "score": result.score(),
             "grid": result.best.as_ref().map(|b| b.grid),
-            "complete": result.complete,
+            "complete": result.is_complete(),
             "stats": { "nodes": result.nodes, "seconds": seconds },
         }))?,
     }
     if args.stats {
         eprintln!("nodes {} seconds {seconds:.3}", result.nodes);
     }
-    if !result.complete {
-        let why = if util::interrupted() {
-            "interrupted"
-        } else if args.node_limit.is_some_and(|n| result.nodes >= n) {
-            "the node limit was reached"
-        } else {
-            "the time limit was reached"
+    if !result.is_complete() {
+        let why = match result.stop {
+            Stop::NodeLimit => "the node limit was reached",
+            Stop::TimeLimit => "the time limit was reached",
+            _ => "interrupted",
         };
         eprintln!("incomplete: {why}; the score above is the best found, a lower bound");
-        if util::interrupted() {
+        if result.stop == Stop::Cancelled && util::interrupted() {
             return Ok(ExitCode::from(util::INTERRUPTED));
         }
         return Ok(ExitCode::from(util::NOT_FOUND));

@@ -6,7 +6,6 @@
 //! score is the maximum; when the budget stops it, the answer is the best completion found so
 //! far (a lower bound), with `"complete": false`.
 
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use axum::body::Bytes;
@@ -17,6 +16,7 @@ use dancecard_engine::Config;
 use dancecard_models::target::{TargetLimits, TargetOutcome, TargetSudoku};
 use serde_json::json;
 
+use super::json::stop_name;
 use super::{body_text, json_ok, search, ApiError};
 use crate::AppState;
 
@@ -34,15 +34,7 @@ pub(crate) fn best_completion(
         cancel: config.cancel.as_deref(),
     });
     let seconds = started.elapsed().as_secs_f64();
-    let stop = if outcome.complete {
-        "exhausted"
-    } else if config.max_nodes.is_some_and(|max| outcome.nodes >= max) {
-        "node-limit"
-    } else if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-        "cancelled"
-    } else {
-        "time-limit"
-    };
+    let stop = stop_name(outcome.stop);
     (outcome, seconds, stop)
 }
 
@@ -65,7 +57,7 @@ pub(super) async fn handle(
         Ok(json!({
             "score": found.score(),
             "grid": found.best.as_ref().map(|b| b.grid),
-            "complete": found.complete,
+            "complete": found.is_complete(),
             "stats": { "nodes": found.nodes, "seconds": seconds },
             "stop": stop,
             "puzzle": puzzle.grid(),
@@ -103,7 +95,7 @@ mod tests {
         let empty = TargetSudoku::from_grid([[0; 9]; 9]).unwrap();
         let config = Config { max_nodes: Some(500), ..Config::default() };
         let (found, _, stop) = best_completion(&empty, &config);
-        assert_eq!((found.complete, stop), (false, "node-limit"));
+        assert_eq!((found.is_complete(), stop), (false, "node-limit"));
         let best = found.best.expect("a completion comes early");
         assert!(target::is_valid_solution(&best.grid));
         assert_eq!(best.score, target::score(&best.grid));
