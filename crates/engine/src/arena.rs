@@ -136,8 +136,6 @@ pub(crate) struct Arena {
     pub(crate) n_primary: u32,
     /// Arena item index -> the problem's item id.
     pub(crate) item_ids: Vec<ItemId>,
-    /// Node -> the option it belongs to (`u32::MAX` for headers and spacers).
-    pub(crate) option_of: Vec<u32>,
 }
 
 impl Arena {
@@ -173,19 +171,16 @@ impl Arena {
 
         let total = n as usize + 2 + problem.option_count() + problem.entry_count();
         let mut nodes = Vec::with_capacity(total);
-        let mut option_of = Vec::with_capacity(total);
         nodes.push(Node { up: 0, down: 0, top: 0, first: 0 });
         for i in 1..=n {
             nodes.push(Node { up: i, down: i, top: 0, first: 0 });
         }
-        option_of.resize(nodes.len(), u32::MAX);
         let colored = problem.has_colors();
         let mut colors = if colored { vec![0i32; total] } else { Vec::new() };
 
         // The first spacer.
         let mut spacer = nodes.len();
         nodes.push(Node { up: 0, down: 0, top: 0, first: 0 });
-        option_of.push(u32::MAX);
         for option in problem.options() {
             let first = nodes.len() as u32;
             for e in problem.option(option) {
@@ -196,7 +191,6 @@ impl Arena {
                 nodes[last as usize].down = x;
                 nodes[i as usize].up = x;
                 nodes[i as usize].top += 1;
-                option_of.push(option.index() as u32);
                 if let Some(c) = e.color {
                     colors[x as usize] = c.index() as i32 + 1;
                 }
@@ -205,10 +199,9 @@ impl Arena {
             nodes[spacer].down = last;
             spacer = nodes.len();
             nodes.push(Node { up: first, down: 0, top: -(option.index() as i32 + 1), first: 0 });
-            option_of.push(u32::MAX);
         }
         debug_assert_eq!(nodes.len(), total);
-        Arena { items, nodes, colors, n_items: n, n_primary: n1, item_ids, option_of }
+        Arena { items, nodes, colors, n_items: n, n_primary: n1, item_ids }
     }
 
     /// Node `x`, without a bounds check in release builds.
@@ -238,10 +231,13 @@ impl Arena {
         self.node(i).top as u32
     }
 
-    /// The option of option node `x`.
+    /// The option of option node `x`: the spacer before its option ends option `k - 1` and
+    /// has `TOP = -k` (the first spacer has `TOP = 0`), (I3).
     #[inline]
     pub(crate) fn option_of(&self, x: u32) -> OptionId {
-        OptionId::from_u32(self.option_of[x as usize])
+        let spacer = self.node(self.node(x).first - 1);
+        debug_assert!(self.node(x).top > 0 && spacer.top <= 0, "(I3) node {x} is not in an option");
+        OptionId::from_u32(spacer.top.unsigned_abs())
     }
 
     /// Removes item `i` from its horizontal list and hides every option in its vertical list
