@@ -18,7 +18,7 @@ use dancecard_engine::{Config, Heuristic, Problem, Solver};
 use dancecard_format::Document;
 use serde::{Deserialize, Serialize};
 
-use crate::commands::solve;
+use crate::commands::{solve, watch};
 use crate::util::{self, bad_input, OutputFormat, Progress};
 
 /// Parses `I/N` with `0 <= I < N`.
@@ -256,16 +256,13 @@ pub(crate) fn run_merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(util::NOT_FOUND));
     }
     match args.format {
-        OutputFormat::Text => println!("{total}"),
-        OutputFormat::Json => println!(
-            "{}",
-            serde_json::json!({
-                "count": util::u128_json(total),
-                "complete": true,
-                "shards": n,
-                "fingerprint": first,
-            })
-        ),
+        OutputFormat::Text => watch::print(&format!("{total}\n"))?,
+        OutputFormat::Json => watch::print_json(&serde_json::json!({
+            "count": util::u128_json(total),
+            "complete": true,
+            "shards": n,
+            "fingerprint": first,
+        }))?,
     }
     Ok(ExitCode::from(util::FOUND))
 }

@@ -430,3 +430,33 @@ fn every_search_command_has_examples_and_exit_codes_in_help() {
         assert!(text.contains("--format"), "{cmd}");
     }
 }
+
+#[test]
+fn a_full_stdout_is_an_error_not_a_panic() {
+    // Every command writes its answer through one checked path: a full disk (or a closed
+    // pipe) ends with the usual error and exit code 2, never a panic.
+    let dir = tempfile::tempdir().unwrap();
+    let prices = dir.path().join("prices.txt");
+    std::fs::write(&prices, "3 5\n1 2 3\n").unwrap();
+    let prices = prices.to_str().unwrap();
+    let runs: [&[&str]; 6] = [
+        &["egyptian", "19", "45"],
+        &["egyptian", "19", "45", "--format", "json"],
+        &["dominate", "5"],
+        &["dominate", "5", "--format", "json"],
+        &["subset-count", prices],
+        &["subset-count", prices, "--format", "json"],
+    ];
+    for args in runs {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dancecard"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(err.contains("No space left"), "{args:?}: {err}");
+    }
+}

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use dancecard_search::dominate::{self, Piece};
 
+use crate::commands::watch;
 use crate::util::{self, bad_input, OutputFormat};
 
 /// Chessboard domination: the fewest pieces of one kind that attack or occupy every square
@@ -105,22 +106,19 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     match args.format {
         OutputFormat::Text => {
-            println!("{minimum}");
-            print!("{}", dominate::draw(piece, rows, cols, &d.placement, marks.as_deref()));
+            let board = dominate::draw(piece, rows, cols, &d.placement, marks.as_deref());
+            watch::print(&format!("{minimum}\n{board}"))?;
         }
         OutputFormat::Json => {
             let placement: Vec<[usize; 2]> = d.placement.iter().map(|&(r, c)| [r, c]).collect();
-            println!(
-                "{}",
-                serde_json::json!({
-                    "minimum": minimum,
-                    "placement": placement,
-                    "piece": piece.name(),
-                    "rows": rows,
-                    "cols": cols,
-                    "stats": util::search_stats_json(&d.stats),
-                })
-            );
+            watch::print_json(&serde_json::json!({
+                "minimum": minimum,
+                "placement": placement,
+                "piece": piece.name(),
+                "rows": rows,
+                "cols": cols,
+                "stats": util::search_stats_json(&d.stats),
+            }))?;
         }
     }
     Ok(ExitCode::from(util::FOUND))

@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use dancecard_search::egyptian::{self, EgyptianError, Options};
 
+use crate::commands::watch;
 use crate::util::{self, bad_input, OutputFormat};
 
 /// Egyptian fractions: write A/B as a sum of the fewest unit fractions with distinct
@@ -67,21 +68,18 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             match args.format {
                 OutputFormat::Text => {
                     let words: Vec<String> = d.iter().map(u128::to_string).collect();
-                    println!("{}", words.join(" "));
+                    watch::print(&format!("{}\n", words.join(" ")))?;
                 }
                 OutputFormat::Json => {
                     let dens: Vec<serde_json::Value> =
                         d.iter().map(|&x| util::u128_json(x)).collect();
-                    println!(
-                        "{}",
-                        serde_json::json!({
-                            "a": util::u128_json(a),
-                            "b": util::u128_json(b),
-                            "terms": d.len(),
-                            "denominators": dens,
-                            "stats": util::search_stats_json(&answer.stats),
-                        })
-                    );
+                    watch::print_json(&serde_json::json!({
+                        "a": util::u128_json(a),
+                        "b": util::u128_json(b),
+                        "terms": d.len(),
+                        "denominators": dens,
+                        "stats": util::search_stats_json(&answer.stats),
+                    }))?;
                 }
             }
             Ok(ExitCode::from(util::FOUND))

@@ -8,6 +8,7 @@ use dancecard_engine::ItemKind;
 use dancecard_format::{Document, InputFormat};
 use dancecard_search::{cover, Stop};
 
+use crate::commands::watch;
 use crate::util::{self, bad_input, OutputFormat};
 
 /// Minimum repeat cover: the fewest options that cover every primary item at least once.
@@ -71,10 +72,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !uncoverable.is_empty() {
         eprintln!("no cover: no option covers {}", uncoverable.join(", "));
         if args.format == OutputFormat::Json {
-            println!(
-                "{}",
-                serde_json::json!({ "minimum": null, "options": null, "uncoverable": uncoverable })
-            );
+            watch::print_json(
+                &serde_json::json!({ "minimum": null, "options": null, "uncoverable": uncoverable }),
+            )?;
         }
         return Ok(ExitCode::from(util::NOT_FOUND));
     }

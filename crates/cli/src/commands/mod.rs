@@ -16,4 +16,4 @@ pub(crate) mod subset_count;
 pub(crate) mod sudoku;
 pub(crate) mod target_sudoku;
 pub(crate) mod tile;
-mod watch;
+pub(crate) mod watch;

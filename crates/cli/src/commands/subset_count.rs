@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use dancecard_search::subset;
 
+use crate::commands::watch;
 use crate::util::{self, bad_input, OutputFormat};
 
 /// Count the subsets of N prices (the empty one included) whose total is at most a budget M.
@@ -31,11 +32,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (prices, budget) = subset::parse(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let count = subset::count_within(&prices, budget).map_err(|e| bad_input(e.to_string()))?;
     match args.format {
-        OutputFormat::Text => println!("{count}"),
-        OutputFormat::Json => println!(
-            "{}",
-            serde_json::json!({ "count": count, "items": prices.len(), "budget": budget })
-        ),
+        OutputFormat::Text => watch::print(&format!("{count}\n"))?,
+        OutputFormat::Json => watch::print_json(
+            &serde_json::json!({ "count": count, "items": prices.len(), "budget": budget }),
+        )?,
     }
     Ok(ExitCode::from(util::FOUND))
 }

@@ -14,8 +14,8 @@ use crate::util::{self, bad_input, OutputFormat, Progress};
 /// Solve sudoku puzzles (4x4 to 25x25, rectangular boxes too): one solved line per puzzle.
 #[derive(Debug, clap::Args)]
 #[command(after_help = concat!("Input (detected): one puzzle a line, row by row, `.` or `0` for a blank, 1-9 then
-A-Z for values above 9 (16, 81, 256 or 625 symbols; text after the puzzle and
-lines starting with `#` are ignored); or grids of whitespace-separated numbers, one
+A-Z for values above 9 (16, 81, 256 or 625 symbols; text after the puzzle, after a
+space or a `:`, and lines starting with `#` are ignored); or grids of whitespace-separated numbers, one
 row a line, 0 for a blank. An invalid puzzle (wrong length, bad symbol, clashing
 givens) is reported on stderr with its line; the others are still solved, and the
 exit code is 1 (as when a puzzle has no solution, except with --count or --unique).

@@ -285,7 +285,8 @@ impl Grid {
     }
 
     /// Reads a puzzle line: one symbol per cell, `.` or `0` for blanks, `1`-`9` then `A`-`Z`
-    /// (or lowercase) for values. Text after the cells, separated by whitespace, is ignored.
+    /// (or lowercase) for values. Text after the cells, after a space or a `:`
+    /// (tdoku's `puzzle:count:solution` lines), is ignored.
     /// Without a shape, the length decides (16, 81, 256 or 625 cells: square boxes).
     ///
     /// Errors name line 1; [`parse_puzzles`] gives real line numbers. The givens are not
@@ -418,7 +419,8 @@ impl Grid {
 fn parse_line_at(line: &str, shape: Option<Shape>, line_no: usize) -> Result<Grid, Error> {
     let text = line.trim_start();
     let offset = line.len() - text.len();
-    let token = text.split(char::is_whitespace).next().unwrap_or("");
+    // The puzzle ends at a space or a ':' (tdoku's files: `puzzle:count:solution`).
+    let token = text.split(|c: char| c.is_whitespace() || c == ':').next().unwrap_or("");
     let n = token.chars().count();
     let shape = match shape {
         Some(s) if s.cells() == n => s,

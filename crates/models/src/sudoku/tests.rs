@@ -65,6 +65,21 @@ fn tdoku_test_puzzles_counts() {
 }
 
 #[test]
+fn whole_tdoku_lines_parse_to_their_puzzles() {
+    // `parse_puzzles` reads tdoku's `puzzle:count:solution` lines as they are.
+    let puzzles = parse_puzzles(TDOKU, None);
+    let lines: Vec<&str> = TDOKU.lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    assert_eq!(puzzles.len(), lines.len());
+    for (p, line) in puzzles.iter().zip(lines) {
+        let p = p.as_ref().expect("a valid puzzle");
+        assert_eq!(p.grid.to_string(), line.split(':').next().unwrap(), "{line}");
+    }
+    // A bad symbol before the ':' is still reported at its column.
+    let err = Grid::parse_line(&format!("{}*:1", ".".repeat(80)), None).unwrap_err();
+    assert!(err.to_string().contains("column 81"), "{err}");
+}
+
+#[test]
 fn emerentius_solutions() {
     for (puzzles, solved) in [(EASY, EASY_SOLVED), (MEDIUM, MEDIUM_SOLVED), (HARD, HARD_SOLVED)] {
         let puzzles = grids(puzzles);
