@@ -222,29 +222,44 @@ pub(crate) fn run_merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let n = first.shards;
-    let mut seen: Vec<Vec<&PathBuf>> = vec![Vec::new(); usize::try_from(n).unwrap_or(0)];
+    // The shards present, by index: the files name at most as many as there are files, and
+    // N can be any number (no slot per announced shard).
+    let mut seen: std::collections::BTreeMap<u64, Vec<&PathBuf>> = Default::default();
     let mut total: u128 = 0;
+    let mut overflow = false;
     for (path, r) in &results {
-        match seen.get_mut(usize::try_from(r.shard).unwrap_or(usize::MAX)) {
-            Some(slot) => slot.push(path),
-            None => {
-                problems.push(format!("{}: shard {} is not below {n}", path.display(), r.shard))
-            }
+        if r.shard < n {
+            seen.entry(r.shard).or_default().push(path);
+        } else {
+            problems.push(format!("{}: shard {} is not below {n}", path.display(), r.shard))
         }
         if !r.complete {
             problems.push(format!("{}: shard {} is incomplete", path.display(), r.shard));
         }
         match r.count() {
-            Some(c) => total += c,
+            Some(c) => match total.checked_add(c) {
+                Some(t) => total = t,
+                None => overflow = true,
+            },
             None => problems.push(format!("{}: bad count {}", path.display(), r.count)),
         }
     }
-    let missing: Vec<String> =
-        (0..seen.len()).filter(|&k| seen[k].is_empty()).map(|k| k.to_string()).collect();
-    if !missing.is_empty() {
-        problems.push(format!("missing shards of {n}: {}", missing.join(", ")));
+    if overflow {
+        problems.push("the counts add up to more than 2^128 - 1".to_owned());
     }
-    for (k, paths) in seen.iter().enumerate().filter(|(_, p)| p.len() > 1) {
+    let absent = n - seen.len() as u64;
+    if absent > 0 {
+        // The first few missing indices (at most 20 are named).
+        let shown: Vec<String> = (0..n)
+            .filter(|k| !seen.contains_key(k))
+            .take(20)
+            .map(|k| k.to_string())
+            .collect();
+        let more = absent - shown.len() as u64;
+        let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+        problems.push(format!("missing shards of {n}: {}{more}", shown.join(", ")));
+    }
+    for (k, paths) in seen.iter().filter(|(_, p)| p.len() > 1) {
         let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         problems.push(format!("shard {k} appears {} times: {}", paths.len(), names.join(", ")));
     }

@@ -112,6 +112,36 @@ fn merge_rejects_missing_duplicate_and_mismatched_shards() {
 }
 
 #[test]
+fn merge_names_a_few_missing_of_many_shards_and_refuses_an_overflow() {
+    let dir = tempfile::tempdir().unwrap();
+    // One shard of 10^11: merge must not make room for every announced shard.
+    let path = dir.path().join("big.json");
+    let out = dancecard()
+        .args(["solve", "--count", "--shard", "0/100000000000", "--output"])
+        .arg(&path)
+        .arg(testdata("instances/queens8.dlx"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = merge(&[path]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("missing shards of 100000000000: 1, 2, 3,"), "{err}");
+    assert!(err.contains(", 20 and 99999999979 more"), "{err}");
+
+    // Counts whose sum passes 2^128 - 1 are refused, not wrapped.
+    let files = shards("queens8", 1, 2, dir.path());
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["count"] = serde_json::Value::String(u128::MAX.to_string());
+    std::fs::write(&files[0], json.to_string()).unwrap();
+    let out = merge(&files);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).contains("more than 2^128 - 1"), "{}", stderr(&out));
+}
+
+#[test]
 fn bad_shard_specs_are_usage_errors() {
     for spec in ["3/3", "1", "a/2", "1/0"] {
         let out = dancecard()
