@@ -286,6 +286,28 @@ pub(crate) fn exit_code(found: bool, stop: Stop) -> ExitCode {
     }
 }
 
+/// The most threads `--threads` accepts: far more than the cores of one machine (past
+/// that, use shards or MPI), and few enough that starting them is quick.
+pub(crate) const MAX_THREADS: usize = 1024;
+
+/// Parses `--threads N`: 0 (one per core) to [`MAX_THREADS`].
+pub(crate) fn parse_threads(text: &str) -> Result<usize, String> {
+    let n: usize = text.trim().parse().map_err(|_| format!("not a number of threads: `{text}`"))?;
+    if n > MAX_THREADS {
+        return Err(format!("at most {MAX_THREADS} threads (0 means one per core), not {n}"));
+    }
+    Ok(n)
+}
+
+/// `--threads N` as a number of threads: 0 means one per core.
+pub(crate) fn threads_or_cores(n: usize) -> usize {
+    if n == 0 {
+        std::thread::available_parallelism().map_or(1, usize::from)
+    } else {
+        n
+    }
+}
+
 /// A `--time-limit` in seconds as a duration: a bad-input error unless it is a finite,
 /// non-negative number of seconds that a duration can hold.
 pub(crate) fn time_limit(seconds: Option<f64>) -> anyhow::Result<Option<Duration>> {

@@ -53,7 +53,7 @@ pub(crate) struct Args {
     #[arg(long, value_enum)]
     pub(crate) method: Option<Method>,
     /// Threads for counting with bits (0: one per core).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::util::parse_threads)]
     pub(crate) threads: usize,
     /// Stop after N solutions.
     #[arg(long, value_name = "N")]

@@ -66,7 +66,7 @@ pub(crate) struct Args {
     pub(crate) dlx: bool,
     /// Search with N threads (with --count or --all; 0 means one per core). Subtrees are
     /// split dynamically, so every thread stays busy; counts equal one thread's.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::util::parse_threads)]
     pub(crate) threads: usize,
     /// Search only shard I of N (for batch schedulers): the subtrees at depth
     /// --split-depth whose index is I modulo N. Prints a JSON result for `dancecard merge`.

@@ -51,8 +51,8 @@ pub(crate) struct Args {
     /// Print each puzzle's nodes and microseconds on stderr, then puzzles per second.
     #[arg(long)]
     pub(crate) stats: bool,
-    /// Solve the puzzles of the file on N threads.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    /// Solve the puzzles of the file on N threads (0: one per core).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::util::parse_threads)]
     pub(crate) threads: usize,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
@@ -90,10 +90,8 @@ enum Mode {
     Unique,
 }
 
-pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.threads == 0 {
-        return Err(bad_input("--threads must be at least 1"));
-    }
+pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
+    args.threads = util::threads_or_cores(args.threads);
     let shape = match &args.shape {
         Some(text) => Some(text.parse::<Shape>().map_err(|e| bad_input(format!("--box: {e}")))?),
         None => None,
