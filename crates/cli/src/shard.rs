@@ -250,11 +250,8 @@ pub(crate) fn run_merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let absent = n - seen.len() as u64;
     if absent > 0 {
         // The first few missing indices (at most 20 are named).
-        let shown: Vec<String> = (0..n)
-            .filter(|k| !seen.contains_key(k))
-            .take(20)
-            .map(|k| k.to_string())
-            .collect();
+        let shown: Vec<String> =
+            (0..n).filter(|k| !seen.contains_key(k)).take(20).map(|k| k.to_string()).collect();
         let more = absent - shown.len() as u64;
         let more = if more > 0 { format!(" and {more} more") } else { String::new() };
         problems.push(format!("missing shards of {n}: {}{more}", shown.join(", ")));

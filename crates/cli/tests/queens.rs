@@ -118,3 +118,21 @@ fn help_has_examples() {
     let help = stdout(&run(&["--help"]));
     assert!(help.contains("Examples:") && help.contains("Exit codes:"));
 }
+
+#[test]
+fn a_count_with_a_limit_stops_there() {
+    // The bitwise counter counts whole orbits and cannot stop at N: a limit runs on dlx.
+    for (args, expected) in [
+        (&["8", "--count", "--limit", "5"][..], "5\n"),
+        (&["8", "--count", "--limit", "0"][..], "0\n"),
+        (&["8", "--count", "--limit", "0", "--method", "dlx"][..], "0\n"),
+        (&["8", "--count", "--limit", "1000"][..], "92\n"),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert_eq!(stdout(&out), expected, "{args:?}");
+    }
+    let out = run(&["8", "--count", "--limit", "5", "--method", "bits"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--limit with a count needs --method dlx"));
+}

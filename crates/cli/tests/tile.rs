@@ -213,3 +213,17 @@ fn bad_boards_and_pieces() {
     assert_eq!(once_dp.status.code(), Some(2));
     assert!(stdout(&run(&["--help"])).contains("Examples:"));
 }
+
+#[test]
+fn a_count_with_a_limit_stops_there() {
+    // The profile DP cannot stop at N tilings: a limit runs on dlx.
+    assert_eq!(count(&["--board", "8x8", "--pieces", "dominoes", "--count", "--limit", "5"]), "5");
+    assert_eq!(count(&["--board", "4x4", "--pieces", "dominoes", "--count", "--limit", "0"]), "0");
+    let args = ["--board", "6x10", "--pieces", "pentominoes", "--once", "--count", "--limit", "0"];
+    assert_eq!(count(&args), "0");
+    let args = ["--board", "4x4", "--pieces", "dominoes", "--count", "--limit", "3", "--method"];
+    assert_eq!(count(&[&args[..], &["dlx"]].concat()), "3");
+    let out = run(&[&args[..], &["dp"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--limit needs --method dlx"), "{}", stderr(&out));
+}

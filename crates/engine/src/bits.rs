@@ -401,6 +401,10 @@ impl<'b> Search<'b> {
         let deadline = config.time_limit.map(|t| Instant::now() + t);
         let max_nodes = config.max_nodes.unwrap_or(u64::MAX);
         let max_solutions = config.max_solutions.unwrap_or(u128::MAX);
+        if max_solutions == 0 {
+            // No solution wanted: nothing to search (as on the links).
+            return Stop::SolutionLimit;
+        }
         // The levels of the prefix are applied, not counted as nodes (as on the links).
         let floor = self.prefix.len();
         let mut level = 0usize;

@@ -124,6 +124,10 @@ impl<'p> ParallelSearch<'p> {
         F: Fn(Solution<'_>) -> ControlFlow<()> + Sync,
         P: Fn(Progress) + Sync,
     {
+        if self.config.max_solutions == Some(0) {
+            // No solution wanted: nothing to search.
+            return (Outcome { solutions: 0, stop: Stop::SolutionLimit }, Stats::default());
+        }
         let threads = if self.threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         } else {

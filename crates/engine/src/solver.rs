@@ -33,7 +33,7 @@ pub enum Heuristic {
 pub struct Config {
     /// How to choose the item to branch on.
     pub heuristic: Heuristic,
-    /// Stop after this many solutions.
+    /// Stop after this many solutions (with 0, no search is made: no solution, no node).
     pub max_solutions: Option<u128>,
     /// Stop before entering more than this many nodes.
     pub max_nodes: Option<u64>,
@@ -836,6 +836,10 @@ impl Solver {
         let deadline = self.config.time_limit.map(|t| Instant::now() + t);
         let max_nodes = self.config.max_nodes.unwrap_or(u64::MAX);
         let max_solutions = self.config.max_solutions.unwrap_or(u128::MAX);
+        if max_solutions == 0 && self.phase == Phase::Fresh {
+            // No solution wanted: nothing to search (not even the root).
+            return Outcome { solutions: self.stats.solutions, stop: Stop::SolutionLimit };
+        }
         let cancel = self.config.cancel.clone();
         let mut updates: u64 = 0;
         let mut nodes = self.stats.nodes;

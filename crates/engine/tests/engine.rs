@@ -656,3 +656,25 @@ mod parallel {
         assert_eq!(count(a) + count(b), 14_200);
     }
 }
+
+#[test]
+fn a_limit_of_zero_solutions_searches_nothing() {
+    let problem = instance("queens8");
+    for kernel in [Kernel::Auto, Kernel::Links, Kernel::BitsCounted, Kernel::BitsKept] {
+        let config = Config { max_solutions: Some(0), kernel, ..Config::default() };
+        let mut solver = Solver::with_config(&problem, config.clone());
+        let outcome = solver.count();
+        assert_eq!((outcome.solutions, outcome.stop), (0, Stop::SolutionLimit), "{kernel:?}");
+        assert_eq!(solver.stats().nodes, 0, "{kernel:?}");
+        assert_eq!(solver.first(), None, "{kernel:?}");
+        assert_eq!(solver.solutions().count(), 0, "{kernel:?}");
+        assert!(solver.is_pristine(&problem));
+        for threads in [1, 2] {
+            let (outcome, stats) =
+                dancecard_engine::parallel::ParallelSearch::new(&problem, config.clone(), threads)
+                    .count();
+            assert_eq!((outcome.solutions, outcome.stop), (0, Stop::SolutionLimit));
+            assert_eq!(stats.nodes, 0);
+        }
+    }
+}

@@ -55,7 +55,7 @@ pub(crate) struct Args {
     /// Threads for counting with bits (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::util::parse_threads)]
     pub(crate) threads: usize,
-    /// Stop after N solutions.
+    /// Stop after N solutions (a count with a limit runs on dlx).
     #[arg(long, value_name = "N")]
     pub(crate) limit: Option<u128>,
     /// Print nodes and seconds (and updates for dlx) on stderr.
@@ -76,7 +76,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         return watch::emit_dlx(&model.problem());
     }
     let counting = args.count || args.distinct;
-    let method = args.method.unwrap_or(if counting { Method::Bits } else { Method::Dlx });
+    // A limit stops a count after that many solutions: the DLX search can, the symmetric
+    // bitwise counter (which counts whole orbits) not.
+    let bits_default = counting && args.limit.is_none();
+    let method = args.method.unwrap_or(if bits_default { Method::Bits } else { Method::Dlx });
+    if counting && method == Method::Bits && args.limit.is_some() {
+        return Err(bad_input("--limit with a count needs --method dlx"));
+    }
     if args.threads != 1 && !(counting && method == Method::Bits) {
         return Err(bad_input("--threads applies to counting with --method bits"));
     }

@@ -71,7 +71,7 @@ pub(crate) struct Args {
     /// The method.
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     pub(crate) method: Method,
-    /// Stop after N tilings.
+    /// Stop after N tilings (a count with a limit runs on dlx).
     #[arg(long, value_name = "N")]
     pub(crate) limit: Option<u128>,
     /// Print nodes, updates, solutions and seconds on stderr.
@@ -134,8 +134,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             Err(bad_input("--distinct needs --method dlx (the profile DP counts all tilings)"))
         }
         Method::Dp if !args.count => Err(bad_input("the profile DP only counts: add --count")),
+        Method::Dp if args.limit.is_some() => {
+            Err(bad_input("--limit needs --method dlx (the profile DP counts all tilings)"))
+        }
         Method::Dp => count_dp(&args, &tiling),
-        Method::Auto if args.count && !args.distinct && dp_fits => count_dp(&args, &tiling),
+        // A limit stops the count after that many tilings: the DLX search can, the DP not.
+        Method::Auto if args.count && !args.distinct && dp_fits && args.limit.is_none() => {
+            count_dp(&args, &tiling)
+        }
         _ if args.count || args.distinct => count_dlx(&args, &tiling),
         _ => list(&args, &tiling),
     }
