@@ -398,7 +398,8 @@ impl<'b> Search<'b> {
         let words = bits.words;
         let slots = bits.n_primary + 1;
         let iw = bits.item_words;
-        let deadline = config.time_limit.map(|t| Instant::now() + t);
+        // A limit too far away to represent is no limit.
+        let deadline = config.time_limit.and_then(|t| Instant::now().checked_add(t));
         let max_nodes = config.max_nodes.unwrap_or(u64::MAX);
         let max_solutions = config.max_solutions.unwrap_or(u128::MAX);
         if max_solutions == 0 {

@@ -833,7 +833,8 @@ impl Solver {
     /// On return either the search is paused at a solution (`phase == AtSolution`, only when
     /// the sink asked for it) or the arena is restored (I5).
     fn run_x<const COLORED: bool, S: Sink>(&mut self, sink: &mut S, listing: bool) -> Outcome {
-        let deadline = self.config.time_limit.map(|t| Instant::now() + t);
+        // A limit too far away to represent is no limit.
+        let deadline = self.config.time_limit.and_then(|t| Instant::now().checked_add(t));
         let max_nodes = self.config.max_nodes.unwrap_or(u64::MAX);
         let max_solutions = self.config.max_solutions.unwrap_or(u128::MAX);
         if max_solutions == 0 && self.phase == Phase::Fresh {

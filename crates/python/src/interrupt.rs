@@ -8,6 +8,12 @@
 //! `KeyboardInterrupt`), the calling thread raises the search's cancel flag, which the engine
 //! looks at every [`Config::CHECK_INTERVAL`](dancecard_engine::Config::CHECK_INTERVAL) nodes
 //! (well under a millisecond), waits for the helper to stop, and returns the exception.
+//!
+//! Off the main thread no handler can run, so there is nothing to poll for: the search then
+//! runs on the calling thread with the GIL released once. (Polling there would also take
+//! the GIL back every [`POLL`]; a daemon thread that does so while the interpreter shuts
+//! down is ended by CPython in a way that unwinds through Rust frames, and the process
+//! aborts.)
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -21,6 +27,38 @@ use pyo3::prelude::*;
 /// How long the calling thread sleeps between two looks at pending signals: Ctrl-C stops a
 /// search within about this much time.
 pub(crate) const POLL: Duration = Duration::from_millis(50);
+
+/// Whether the calling thread is Python's main thread (the only one that runs signal
+/// handlers). If that cannot be told, assume it is (and poll).
+pub(crate) fn on_main_thread(py: Python<'_>) -> bool {
+    let check = || -> PyResult<bool> {
+        let threading = py.import("threading")?;
+        let current = threading.call_method0("current_thread")?;
+        Ok(current.is(&threading.call_method0("main_thread")?))
+    };
+    check().unwrap_or(true)
+}
+
+/// The message of a caught panic.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned())
+}
+
+/// Runs `work` on the calling thread with the GIL released once (off the main thread, where
+/// no signal handler runs); a panic becomes a `RuntimeError`.
+fn run_released<T, F>(py: Python<'_>, work: F) -> PyResult<T>
+where
+    F: FnOnce() -> T + Send,
+    T: Send,
+{
+    py.allow_threads(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))).map_err(
+        |panic| PyRuntimeError::new_err(format!("the search failed: {}", panic_message(&*panic))),
+    )
+}
 
 /// Runs `work` on a helper thread with the GIL released, checking for signals every [`POLL`];
 /// if a signal handler raises, sets `cancel` (which `work` must watch), waits for `work` to
@@ -37,6 +75,9 @@ where
     F: FnOnce() -> T + Send,
     T: Send,
 {
+    if !on_main_thread(py) {
+        return run_released(py, work);
+    }
     let done = AtomicBool::new(false);
     let caller = thread::current();
     thread::scope(|scope| {
@@ -64,14 +105,37 @@ where
             return Err(e);
         }
         joined.map_err(|panic| {
-            let message = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            PyRuntimeError::new_err(format!("the search failed: {message}"))
+            PyRuntimeError::new_err(format!("the search failed: {}", panic_message(&*panic)))
         })
     })
+}
+
+/// The most threads a search takes: far more than the cores of one machine, and few enough
+/// that starting them is quick.
+pub(crate) const MAX_THREADS: usize = 1024;
+
+/// `threads` as the Python API takes it: 0 means one per core; more than [`MAX_THREADS`] is a
+/// `ValueError`.
+pub(crate) fn threads(threads: usize) -> PyResult<usize> {
+    match threads {
+        0 => Ok(thread::available_parallelism().map_or(1, |n| n.get())),
+        t if t > MAX_THREADS => Err(PyValueError::new_err(format!(
+            "threads must be 0 (one per core) to {MAX_THREADS}, not {t}"
+        ))),
+        t => Ok(t),
+    }
+}
+
+/// A `time_limit` in seconds: `None` (no limit) for `None`, infinity or a limit too far to
+/// represent; a `ValueError` for a negative number or NaN.
+pub(crate) fn time_limit(seconds: Option<f64>) -> PyResult<Option<Duration>> {
+    match seconds {
+        None => Ok(None),
+        Some(t) if t.is_nan() || t < 0.0 => Err(PyValueError::new_err(format!(
+            "time_limit must be a number of seconds >= 0 (or None), not {t}"
+        ))),
+        Some(t) => Ok(Duration::try_from_secs_f64(t).ok()),
+    }
 }
 
 /// A `ValueError` with this message.
@@ -90,6 +154,9 @@ where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
+    if !on_main_thread(py) {
+        return run_released(py, work);
+    }
     let (tx, mut rx) = mpsc::channel();
     let _detached = thread::Builder::new()
         .name("dancecard-search".into())

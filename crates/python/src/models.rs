@@ -4,7 +4,6 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::thread;
 
 use dancecard_engine::{Config, OptionId};
 use dancecard_models::queens::{self, CountOptions, Queens, QueensError, MAX_BITS_N};
@@ -20,22 +19,13 @@ use pyo3::types::{PyDict, PyString};
 use crate::interrupt::{run_detached, run_interruptible, value_error};
 use crate::problem::{PyProblem, PySolutions};
 
-/// The number of threads for `threads` as the Python API takes it: 0 means one per core.
-fn threads(threads: usize) -> usize {
-    if threads == 0 {
-        thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    }
-}
-
 /// Counts the solutions of `n`-queens with the bitwise counter: `(total, distinct)`.
 #[pyfunction]
 #[pyo3(signature = (n, threads = 1))]
 pub(crate) fn queens_count(py: Python<'_>, n: usize, threads: usize) -> PyResult<(u64, u64)> {
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = cancel.clone();
-    let threads = self::threads(threads);
+    let threads = crate::interrupt::threads(threads)?;
     // The counter looks at the flag only between its tasks (the placements of the first two
     // queens), which take hours each on large boards: on Ctrl-C the task in progress is
     // left to finish alone.

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::{Config, Heuristic, OptionId, Problem, ProblemBuilder, Solver, Stats, Stop};
@@ -20,7 +20,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::interrupt::{run_interruptible, value_error, POLL};
+use crate::interrupt::{on_main_thread, run_interruptible, value_error, POLL};
 
 pyo3::create_exception!(
     dancecard,
@@ -419,12 +419,8 @@ impl PyProblem {
         max_nodes: Option<u64>,
         time_limit: Option<f64>,
     ) -> PyResult<u128> {
-        let time_limit = match time_limit {
-            Some(t) => Some(Duration::try_from_secs_f64(t).map_err(|_| {
-                PyValueError::new_err(format!("time_limit must be a number of seconds >= 0: {t}"))
-            })?),
-            None => None,
-        };
+        let time_limit = crate::interrupt::time_limit(time_limit)?;
+        let threads = crate::interrupt::threads(threads)?;
         let cancel = Arc::new(AtomicBool::new(false));
         let config = Config {
             heuristic: self::heuristic(heuristic)?,
@@ -658,7 +654,26 @@ impl PySolutions {
             return Err(PyRuntimeError::new_err("the search thread ended unexpectedly"));
         }
         self.batch = (self.batch * 2).min(MAX_BATCH);
+        // Off the main thread no signal handler runs: wait with the GIL released once (see
+        // the `interrupt` module).
+        let main = on_main_thread(py);
         let batch = loop {
+            if !main {
+                let (back, reply) = py.allow_threads(move || {
+                    let reply = replies.recv();
+                    (replies, reply)
+                });
+                replies = back;
+                match reply {
+                    Ok(batch) => break batch,
+                    Err(_) => {
+                        self.stop();
+                        return Err(PyRuntimeError::new_err(
+                            "the search thread ended unexpectedly",
+                        ));
+                    }
+                }
+            }
             let (back, reply) = py.allow_threads(move || {
                 let reply = replies.recv_timeout(POLL);
                 (replies, reply)

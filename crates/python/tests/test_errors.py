@@ -76,3 +76,21 @@ def test_bad_arguments():
         p.count(time_limit=-1.0)
     with pytest.raises(OverflowError):
         p.count(threads=-1)
+
+
+def test_threads_and_time_limits_are_checked():
+    toy = dancecard.Problem("a b c d e f g", options=["c e", "a d g", "b c f", "a d f", "b g", "d e g"])
+    for threads in (1025, 2**40):
+        with pytest.raises(ValueError, match="threads must be 0"):
+            toy.count(threads=threads)
+        with pytest.raises(ValueError, match="threads must be 0"):
+            dancecard.queens.count(8, threads=threads)
+    assert toy.count(threads=0) == 1
+    # A limit too far to represent, or infinity, is no limit.
+    for t in (1e19, 1e300, float("inf")):
+        assert toy.count(time_limit=t) == 1
+        assert toy.count(threads=2, time_limit=t) == 1
+        assert toy.stats.complete
+    for t in (-1.0, float("nan")):
+        with pytest.raises(ValueError, match="time_limit must be"):
+            toy.count(time_limit=t)

@@ -81,3 +81,25 @@ print("finished after", time.monotonic() - started, flush=True)
     finally:
         child.kill()
         child.wait()
+
+
+@pytest.mark.parametrize("name", ["count", "count_threads", "iterator", "queens", "tiling"])
+def test_a_search_in_a_daemon_thread_does_not_stop_the_exit(name):
+    # Off the main thread the search does not poll for signals: it must not take the GIL
+    # back while the interpreter shuts down (CPython would end the thread by unwinding
+    # through Rust frames, and the process would abort).
+    code = SETUP + f"""
+import threading
+def search():
+    {SEARCHES[name]}
+for _ in range(3):
+    threading.Thread(target=search, daemon=True).start()
+time.sleep(0.3)
+print("exiting", flush=True)
+"""
+    for _ in range(3):
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+        assert done.stdout.strip() == "exiting"

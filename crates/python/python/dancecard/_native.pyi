@@ -124,9 +124,9 @@ class Problem:
     ) -> int:
         """The number of solutions.
 
-        ``threads``: search with this many threads (0: one per core). ``max_nodes`` and
-        ``time_limit`` (seconds) bound the search; the count is then a lower bound, and
-        ``stats.complete`` is false.
+        ``threads``: search with this many threads (0: one per core; at most 1024).
+        ``max_nodes`` and ``time_limit`` (seconds; ``inf`` is no limit) bound the search;
+        the count is then a lower bound, and ``stats.complete`` is false.
         """
 
 def sudoku_search(
