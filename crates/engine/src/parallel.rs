@@ -176,6 +176,7 @@ impl<'p> ParallelSearch<'p> {
             }
         }
         let weight = 1.0 / units.len().max(1) as f64;
+        let started = std::time::Instant::now();
         match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
             Ok(pool) => pool.scope(|scope| shared.start(scope, units, weight)),
             // No pool could be made: use rayon's global one.
@@ -184,7 +185,8 @@ impl<'p> ParallelSearch<'p> {
         let stats = *lock(&shared.stats);
         let solutions = *lock(&shared.solutions);
         let stop = lock(&shared.stop).unwrap_or(Stop::Exhausted);
-        (Outcome { solutions, stop }, Stats { solutions, ..stats })
+        // The units' times add up the threads' time: report the wall clock instead.
+        (Outcome { solutions, stop }, Stats { solutions, elapsed: started.elapsed(), ..stats })
     }
 }
 
@@ -254,6 +256,12 @@ where
             .pop()
             .unwrap_or_else(|| Solver::with_config(self.problem, self.config.clone()));
         solver.set_prefix(&unit);
+        if self.max_nodes != u64::MAX {
+            // The nodes left of the budget (as far as the ticks have told): a unit that
+            // reaches them stops, so that the limit holds between ticks too.
+            let left = self.max_nodes.saturating_sub(self.nodes.load(Ordering::Relaxed));
+            solver.set_config(Config { max_nodes: Some(left), ..self.config.clone() });
+        }
         let mut worker = Worker { shared: self, scope, weight, donated: 0.0, reported_nodes: 0 };
         let outcome = if self.bits {
             let outcome = solver.count_with_progress(|s| worker.tick(s));

@@ -20,7 +20,9 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Adds another run's counters to these (for searches split into subtrees).
+    /// Adds another run's counters to these (for searches split into subtrees). Times add up
+    /// too: for runs made at the same time on several threads, that is thread time, not the
+    /// wall clock.
     pub fn add(&mut self, other: &Stats) {
         self.nodes += other.nodes;
         self.updates += other.updates;

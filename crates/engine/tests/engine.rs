@@ -678,3 +678,19 @@ fn a_limit_of_zero_solutions_searches_nothing() {
         }
     }
 }
+
+#[test]
+fn threads_keep_a_node_limit_below_the_check_interval() {
+    // The shared count of nodes is updated every `CHECK_INTERVAL` nodes; each unit also gets
+    // what is left of the budget, so a small limit holds too (within one budget per thread).
+    let problem = instance("queens8");
+    for threads in [1, 2] {
+        for kernel in [Kernel::Links, Kernel::Auto] {
+            let config = Config { max_nodes: Some(100), kernel, ..Config::default() };
+            let (outcome, stats) =
+                dancecard_engine::parallel::ParallelSearch::new(&problem, config, threads).count();
+            assert_eq!(outcome.stop, Stop::NodeLimit, "{threads} threads, {kernel:?}");
+            assert!(stats.nodes >= 100 && stats.nodes <= 100 * threads as u64, "{stats:?}");
+        }
+    }
+}
