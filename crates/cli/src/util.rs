@@ -85,8 +85,9 @@ pub(crate) fn read_input(path: Option<&Path>) -> anyhow::Result<(Vec<u8>, String
         None => read_stdin(),
         Some(p) if p == Path::new("-") => read_stdin(),
         Some(p) => {
-            let bytes = std::fs::read(p)
+            let mut bytes = std::fs::read(p)
                 .map_err(|e| bad_input(format!("cannot read {}: {e}", p.display())))?;
+            drop_bom(&mut bytes);
             Ok((bytes, p.display().to_string()))
         }
     }
@@ -95,7 +96,14 @@ pub(crate) fn read_input(path: Option<&Path>) -> anyhow::Result<(Vec<u8>, String
 fn read_stdin() -> anyhow::Result<(Vec<u8>, String)> {
     let mut bytes = Vec::new();
     let _ = std::io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
+    drop_bom(&mut bytes);
     Ok((bytes, "<stdin>".to_owned()))
+}
+
+/// Removes a UTF-8 byte-order mark at the start of an input (some editors write one).
+fn drop_bom(bytes: &mut Vec<u8>) {
+    let kept = dancecard_format::without_bom(bytes).len();
+    bytes.drain(..bytes.len() - kept);
 }
 
 /// The optional input path of commands that read `[FILE|-]`.

@@ -167,6 +167,7 @@ impl Line<'_> {
 
 /// Splits the input into lines, checking UTF-8 and the line length.
 fn lines<'a>(input: &'a [u8], limits: &Limits) -> Result<Vec<Line<'a>>, ParseError> {
+    let input = without_bom(input);
     let mut out = Vec::new();
     for (k, raw) in input.split(|&b| b == b'\n').enumerate() {
         let number = k + 1;
@@ -189,6 +190,12 @@ fn lines<'a>(input: &'a [u8], limits: &Limits) -> Result<Vec<Line<'a>>, ParseErr
         out.push(Line { number, text });
     }
     Ok(out)
+}
+
+/// `input` without the UTF-8 byte-order mark some editors put first (columns of line 1
+/// count from after it).
+pub fn without_bom(input: &[u8]) -> &[u8] {
+    input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input)
 }
 
 /// Parses Knuth's DLX format with the default [`Limits`].
@@ -407,6 +414,7 @@ pub fn parse_matrix_with(input: &[u8], limits: &Limits) -> Result<Document, Pars
 /// Detects the format: a first content line of exactly two numbers followed by rows of 0/1
 /// values is a matrix; anything else is DLX.
 pub fn detect(input: &[u8]) -> InputFormat {
+    let input = without_bom(input);
     let text = String::from_utf8_lossy(&input[..input.len().min(1 << 16)]);
     let mut content = text.lines().filter(|l| !l.trim().is_empty());
     let Some(first) = content.next() else { return InputFormat::Dlx };

@@ -147,3 +147,15 @@ proptest! {
         let _ = parse_auto(text.as_bytes());
     }
 }
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    let doc = parse_dlx(b"\xEF\xBB\xBFa b\na\nb\n").unwrap();
+    assert_eq!(doc.problem.item_count(), 2);
+    assert_eq!(doc.labels, ["a", "b"]);
+    assert_eq!(detect(b"\xEF\xBB\xBF2 2\n1 0\n0 1\n"), InputFormat::Matrix);
+    let (doc, format) = parse_auto(b"\xEF\xBB\xBF2 2\n1 0\n0 1\n").unwrap();
+    assert_eq!((doc.problem.option_count(), format), (2, InputFormat::Matrix));
+    // Columns of line 1 count from after the mark.
+    assert_eq!(at(&err(b"\xEF\xBB\xBFa a\n")), (1, 3));
+}
