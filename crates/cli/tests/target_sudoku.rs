@@ -126,6 +126,15 @@ fn limits_print_the_best_found_as_a_lower_bound() {
     assert!(json["score"].as_i64().unwrap() > 0);
     assert!(stderr(&out).contains("incomplete: the time limit was reached"), "{}", stderr(&out));
 
+    // Stopped before a first grid: no score (-1 would read as "no solution").
+    let out = run_file(&["--node-limit", "0"], "target-sudoku/sample1.in");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).contains("before a first grid was found"), "{}", stderr(&out));
+    let out = run_file(&["--node-limit", "0", "--format", "json"], "target-sudoku/sample1.in");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&json["score"], &json["complete"]), (&serde_json::Value::Null, &false.into()));
+
     let out = run_file(&["--time-limit=-1"], "target-sudoku/sample1.in");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--time-limit must be a number of seconds"), "{}", stderr(&out));

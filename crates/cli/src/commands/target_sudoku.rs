@@ -26,7 +26,8 @@ Examples:
 
 Puzzles with 24 or more givens take milliseconds; a puzzle with very few givens can take a long
 time: --node-limit, --time-limit or Ctrl-C stop the search, which then prints the best score
-found so far (a lower bound), says so on stderr, and exits 1 (130 after Ctrl-C).
+found so far (a lower bound; nothing, and `null` in JSON, if no grid was found yet), says so
+on stderr, and exits 1 (130 after Ctrl-C).
 
 ", crate::util::exit_codes_help!()))]
 pub(crate) struct Args {
@@ -79,16 +80,18 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         cancel: Some(&cancel),
     });
     let seconds = started.elapsed().as_secs_f64();
+    // -1 means "no solution": a search stopped before its first grid has no score at all.
+    let score = (result.best.is_some() || result.is_complete()).then(|| result.score());
     match args.format {
         OutputFormat::Text => {
-            let mut s = format!("{}\n", result.score());
+            let mut s = score.map_or(String::new(), |score| format!("{score}\n"));
             if let (true, Some(best)) = (args.grid, &result.best) {
                 s.push_str(&grid_text(&best.grid));
             }
             watch::print(&s)?;
         }
         OutputFormat::Json => watch::print_json(&serde_json::json!({
-            "score": result.score(),
+            "score": score,
             "grid": result.best.as_ref().map(|b| b.grid),
             "complete": result.is_complete(),
             "stats": { "nodes": result.nodes, "seconds": seconds },
@@ -103,7 +106,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             Stop::TimeLimit => "the time limit was reached",
             _ => "interrupted",
         };
-        eprintln!("incomplete: {why}; the score above is the best found, a lower bound");
+        if score.is_some() {
+            eprintln!("incomplete: {why}; the score above is the best found, a lower bound");
+        } else {
+            eprintln!("incomplete: {why} before a first grid was found; no score");
+        }
         if result.stop == Stop::Cancelled && util::interrupted() {
             return Ok(ExitCode::from(util::INTERRUPTED));
         }
