@@ -117,7 +117,32 @@ fn slide_refuses_memory_hungry_searches() {
     assert!(stderr(&out).contains("--algorithm ida"), "{}", stderr(&out));
     let out = slide(cache.path()).args(["--node-limit", "1000", korf1]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "incomplete\n");
     assert!(stderr(&out).contains("incomplete: the node limit"), "{}", stderr(&out));
+
+    // The limit holds per state: the states after a stopped one are still solved.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("states.txt");
+    std::fs::write(&file, "8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 8 7 0\n0 1 2 3 4 5 6 7 8\n").unwrap();
+    let out = slide(cache.path())
+        .arg("--file")
+        .arg(&file)
+        .args(["--node-limit", "100"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout(&out), "incomplete\nunsolvable\n0\n");
+    assert!(stderr(&out).contains("line 1: incomplete: the node limit"), "{}", stderr(&out));
+    let out = slide(cache.path())
+        .arg("--file")
+        .arg(&file)
+        .args(["--node-limit", "100", "--format", "json"])
+        .output()
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json[0]["complete"], false);
+    assert_eq!(json[1]["solvable"], false);
+    assert_eq!(json[2]["length"], 0);
 }
 
 #[test]

@@ -34,8 +34,9 @@ Examples:
   dancecard slide --file states.txt --format json
 
 ", crate::util::exit_codes_help!(), "
-An unsolvable state (wrong parity) is reported and gives exit code 1; a state the
-chosen algorithm refuses gives 2."))]
+An unsolvable state (wrong parity) prints `unsolvable` and gives exit code 1, as does a
+state whose search --node-limit stops (it prints `incomplete`; the next states are still
+solved); a state the chosen algorithm refuses gives 2."))]
 pub(crate) struct Args {
     /// The state: n*n numbers (or one quoted argument).
     #[arg(value_name = "TILE", num_args = 0.., conflicts_with = "file")]
@@ -206,6 +207,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     util::print_search_stats(&s.stats);
                 }
                 match args.format {
+                    OutputFormat::Text if letters.is_empty() => writeln!(out, "0")?,
                     OutputFormat::Text => writeln!(out, "{} {letters}", s.length)?,
                     OutputFormat::Json => {
                         let moves: Vec<String> =
@@ -249,11 +251,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 return Err(bad_input(format!("{place}{e}")));
             }
             Err(SlideError::Stopped { stop, stats }) => {
-                out.flush()?;
                 if args.stats {
                     util::print_search_stats(&stats);
                 }
                 if stop == Stop::MemoryLimit {
+                    out.flush()?;
                     eprintln!(
                         "{place}{} stored {} states, its budget (--max-states), without \
                          finishing; use --algorithm ida",
@@ -262,8 +264,20 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     );
                     return Ok(ExitCode::from(util::BAD_INPUT));
                 }
+                // The limits hold per state: this one gets an "incomplete" answer and the
+                // next states are still solved (unless Ctrl-C stopped the whole run).
                 eprint!("{place}");
-                return Ok(util::search_stopped(stop));
+                code = util::search_stopped(stop);
+                match args.format {
+                    OutputFormat::Text => writeln!(out, "incomplete")?,
+                    OutputFormat::Json => json.push(serde_json::json!({
+                        "line": line, "solvable": null, "length": null, "moves": null,
+                        "complete": false,
+                    })),
+                }
+                if stop == Stop::Cancelled {
+                    break;
+                }
             }
             Err(e) => return Err(bad_input(format!("{place}{e}"))),
         }
