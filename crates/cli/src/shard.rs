@@ -265,6 +265,14 @@ pub(crate) fn run_merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
             eprintln!("error: {p}");
         }
         eprintln!("incomplete: the shards do not make up one whole search");
+        if args.format == OutputFormat::Json {
+            watch::print_json(&serde_json::json!({
+                "count": null,
+                "complete": false,
+                "shards": n,
+                "problems": problems,
+            }))?;
+        }
         return Ok(ExitCode::from(util::NOT_FOUND));
     }
     match args.format {

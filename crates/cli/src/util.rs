@@ -379,6 +379,36 @@ pub(crate) fn search_limits(node_limit: Option<u64>) -> dancecard_search::Limits
     }
 }
 
+/// Ends a heuristic search stopped without an answer: in JSON, prints `fields` (an object
+/// naming the missing answer) with `"complete": false`, the reason and the stats; then as
+/// [`search_stopped`].
+pub(crate) fn search_stopped_json(
+    format: OutputFormat,
+    stop: dancecard_search::Stop,
+    stats: &dancecard_search::Stats,
+    mut fields: serde_json::Value,
+) -> anyhow::Result<ExitCode> {
+    use dancecard_search::Stop as S;
+    if format == OutputFormat::Json {
+        let name = match stop {
+            S::Found => "found",
+            S::Exhausted => "exhausted",
+            S::CostLimit => "cost-limit",
+            S::NodeLimit => "node-limit",
+            S::MemoryLimit => "memory-limit",
+            S::Cancelled => "cancelled",
+            _ => "stopped",
+        };
+        if let Some(map) = fields.as_object_mut() {
+            map.insert("complete".into(), false.into());
+            map.insert("stop".into(), name.into());
+            map.insert("stats".into(), search_stats_json(stats));
+        }
+        crate::commands::watch::print_json(&fields)?;
+    }
+    Ok(search_stopped(stop))
+}
+
 /// Says on stderr why a heuristic search stopped early (nothing if it did not), and returns
 /// the exit code for "no answer": 130 after Ctrl-C, else 1.
 pub(crate) fn search_stopped(stop: dancecard_search::Stop) -> ExitCode {

@@ -88,6 +88,11 @@ fn merge_rejects_missing_duplicate_and_mismatched_shards() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stdout(&out), "");
     assert!(stderr(&out).contains("missing shards of 3: 2"), "{}", stderr(&out));
+    let out = dancecard().args(["merge", "--format", "json"]).args(&files[..2]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((&json["count"], &json["complete"]), (&serde_json::Value::Null, &false.into()));
+    assert_eq!(json["problems"][0], "missing shards of 3: 2");
 
     let out = merge(&[files[0].clone(), files[1].clone(), files[1].clone(), files[2].clone()]);
     assert_eq!(out.status.code(), Some(1));

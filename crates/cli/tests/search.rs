@@ -485,3 +485,22 @@ fn a_full_stdout_is_an_error_not_a_panic() {
         assert!(err.contains("No space left"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_search_cut_short_still_writes_its_json() {
+    let pent = testdata("instances/pent6x10.dlx");
+    let runs: [(&[&str], &str); 3] = [
+        (&["dominate", "8", "--node-limit", "10"], "minimum"),
+        (&["min-cover", pent.to_str().unwrap(), "--node-limit", "0"], "minimum"),
+        (&["egyptian", "5", "121", "--node-limit", "1"], "denominators"),
+    ];
+    for (args, answer) in runs {
+        let out = dancecard().args(args).args(["--format", "json"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["complete"], false, "{args:?}");
+        assert_eq!(json["stop"], "node-limit", "{args:?}");
+        assert!(json[answer].is_null(), "{args:?}");
+        assert!(stderr(&out).contains("incomplete: the node limit"), "{}", stderr(&out));
+    }
+}

@@ -102,7 +102,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         util::print_search_stats(&d.stats);
     }
     let Some(minimum) = d.minimum else {
-        return Ok(util::search_stopped(d.stop));
+        let fields = serde_json::json!({ "minimum": null, "placement": null });
+        return util::search_stopped_json(args.format, d.stop, &d.stats, fields);
     };
     match args.format {
         OutputFormat::Text => {

@@ -92,7 +92,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             if args.stats {
                 util::print_search_stats(&stats);
             }
-            Ok(util::search_stopped(stop))
+            let fields = serde_json::json!({
+                "a": util::u128_json(a), "b": util::u128_json(b), "denominators": null,
+            });
+            util::search_stopped_json(args.format, stop, &stats, fields)
         }
         Err(e) => Err(bad_input(e.to_string())),
     }

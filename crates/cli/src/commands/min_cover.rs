@@ -89,7 +89,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             eprintln!("no cover");
             return Ok(ExitCode::from(util::NOT_FOUND));
         }
-        return Ok(util::search_stopped(result.stop));
+        let fields = serde_json::json!({ "minimum": null, "options": null });
+        return util::search_stopped_json(args.format, result.stop, &result.stats, fields);
     };
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
