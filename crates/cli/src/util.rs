@@ -322,7 +322,11 @@ pub(crate) fn time_limit(seconds: Option<f64>) -> anyhow::Result<Option<Duration
     seconds
         .map(|t| {
             Duration::try_from_secs_f64(t).map_err(|_| {
-                bad_input(format!("--time-limit must be a number of seconds, not {t}"))
+                // Huge values in scientific notation, not hundreds of digits.
+                let t = if t.abs() < 1e15 { t.to_string() } else { format!("{t:e}") };
+                bad_input(format!(
+                    "--time-limit must be a number of seconds from 0 to about 1.8e19, not {t}"
+                ))
             })
         })
         .transpose()

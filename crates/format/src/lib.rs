@@ -430,11 +430,16 @@ pub fn detect(input: &[u8]) -> InputFormat {
     }
 }
 
-/// Parses either format, detected by [`detect`].
+/// Parses either format, detected by [`detect`]. A DLX file whose first line names two
+/// items that are numbers (`1 2`) looks like a matrix: if it does not read as one but reads
+/// as DLX, it is DLX (otherwise the matrix's error is returned).
 pub fn parse_auto(input: &[u8]) -> Result<(Document, InputFormat), ParseError> {
     match detect(input) {
         InputFormat::Dlx => parse_dlx(input).map(|d| (d, InputFormat::Dlx)),
-        InputFormat::Matrix => parse_matrix(input).map(|d| (d, InputFormat::Matrix)),
+        InputFormat::Matrix => match parse_matrix(input) {
+            Ok(d) => Ok((d, InputFormat::Matrix)),
+            Err(e) => parse_dlx(input).map(|d| (d, InputFormat::Dlx)).map_err(|_| e),
+        },
     }
 }
 

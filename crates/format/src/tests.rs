@@ -159,3 +159,14 @@ fn a_byte_order_mark_is_skipped() {
     // Columns of line 1 count from after the mark.
     assert_eq!(at(&err(b"\xEF\xBB\xBFa a\n")), (1, 3));
 }
+
+#[test]
+fn numbered_items_that_do_not_make_a_matrix_are_dlx() {
+    let (doc, format) = parse_auto(b"1 2\n1\n2\n").unwrap();
+    assert_eq!((format, doc.labels.clone()), (InputFormat::Dlx, vec!["1".to_owned(), "2".into()]));
+    let (_, format) = parse_auto(b"2 2\n1 0\n0 1\n").unwrap();
+    assert_eq!(format, InputFormat::Matrix);
+    // Neither: the matrix's error, which the first line announced.
+    let e = parse_auto(b"2 2\n1 0\n").unwrap_err();
+    assert!(e.to_string().contains("row"), "{e}");
+}

@@ -1,6 +1,6 @@
 """Type stubs of the native module ``dancecard._native`` (re-exported by ``dancecard``)."""
 
-from typing import Dict, Iterable, Iterator, List, Literal, Optional, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union
 
 __version__: str
 
@@ -102,7 +102,7 @@ class Problem:
     @property
     def stats(self) -> Optional[Stats]:
         """The counters of the last search (``None`` before any)."""
-    def is_solution(self, options: Iterable[int]) -> bool:
+    def is_solution(self, options: Sequence[int]) -> bool:
         """Whether these option numbers form a solution."""
     def first(self, heuristic: Heuristic = "mrv") -> Optional[List[int]]:
         """The first solution in search order, or ``None``.
@@ -162,9 +162,9 @@ class Tiling:
         rectangles, for full rectangles and unlimited copies only (else ``ValueError``)."""
     def solutions(self, limit: Optional[int] = None) -> Iterator[List[Placement]]:
         """The tilings, lazily: each a list of ``(piece name, cells)``."""
-    def decode(self, solution: Iterable[int]) -> List[Placement]:
+    def decode(self, solution: Sequence[int]) -> List[Placement]:
         """The placements of a solution of :attr:`problem`."""
-    def render(self, solution: Iterable[int]) -> str:
+    def render(self, solution: Sequence[int]) -> str:
         """A solution of :attr:`problem` drawn as text, one letter per piece."""
 
 def tile(
@@ -188,7 +188,7 @@ def tile(
     """
 
 def target_sudoku(
-    grid: Union[str, Iterable[Iterable[int]]],
+    grid: Union[str, Sequence[Sequence[int]]],
 ) -> Optional[Tuple[int, List[List[int]]]]:
     """The target sudoku (NOIP 2009): the completion of a 9x9 sudoku with the largest score,
     the sum of digit times weight (10 on the centre square, one less per ring out, 6 on the
