@@ -312,6 +312,13 @@ async fn the_budget_ends_every_puzzle_search_with_complete_false() {
     );
     // The best completion found so far, valid and scored.
     assert!(target["score"].as_i64().unwrap() > 0, "{target}");
+    // Stopped before a first completion: no score (-1 would read as "no completion").
+    let mut config = ServerConfig::default();
+    config.max_nodes = 1;
+    let tight = TestServer::start(config).await;
+    let target = tight.post("/api/target-sudoku", &empty).await.json();
+    assert_eq!((&target["score"], &target["grid"]), (&Value::Null, &Value::Null), "{target}");
+    assert_eq!(target["complete"], false);
 
     // The time budget, on solvers whose only stop is a cancel flag: a timer raises it.
     let mut config = ServerConfig::default();

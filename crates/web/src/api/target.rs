@@ -44,7 +44,8 @@ pub(crate) fn best_completion(
 /// number of `givens`.
 ///
 /// When the budget stops the search, `score` and `grid` are the best completion found so far
-/// (or -1 and `null` if none was), with `"complete": false`.
+/// (or `null` and `null` if none was: -1 would read as "no completion"), with
+/// `"complete": false`.
 pub(super) async fn handle(
     State(state): State<AppState>,
     body: Result<Bytes, BytesRejection>,
@@ -55,7 +56,7 @@ pub(super) async fn handle(
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
         let (found, seconds, stop) = best_completion(&puzzle, &config);
         Ok(json!({
-            "score": found.score(),
+            "score": (found.best.is_some() || found.is_complete()).then(|| found.score()),
             "grid": found.best.as_ref().map(|b| b.grid),
             "complete": found.is_complete(),
             "stats": { "nodes": found.nodes, "seconds": seconds },

@@ -281,11 +281,11 @@ function mountTarget() {
     try {
       const a = await api.targetSudoku(editor.value);
       status.className = a.complete ? 'status success' : 'status warn';
-      status.textContent = a.score < 0
+      status.textContent = a.score === null || a.score < 0
         ? (a.complete ? 'No completion: the score is \u22121.' : `No completion found before the server\u2019s budget (${a.stop}).`)
         : (a.complete ? `The best score is ${a.score}.` : `Best score so far ${a.score}: the search stopped at the server\u2019s budget (${a.stop}).`);
       replace(facts,
-        h('dt', null, 'Best score'), h('dd', { class: 'score' }, String(a.score)),
+        h('dt', null, 'Best score'), h('dd', { class: 'score' }, a.score === null ? 'none yet' : String(a.score)),
         h('dt', null, 'Givens'), h('dd', null, String(a.givens)),
         h('dt', null, 'Search nodes'), h('dd', { class: 'nodes' }, Number(a.stats.nodes).toLocaleString('en')));
       replace(grid, a.grid ? drawTarget(a.puzzle, a.grid) : null);
