@@ -641,6 +641,18 @@ impl PySolutions {
         self.replies = None;
     }
 
+    /// Stops the search after a signal handler raised: the stats say it was cancelled (the
+    /// solutions already fetched can still be taken).
+    fn interrupt(&mut self) {
+        self.stop();
+        let mut stats = self.stats.unwrap_or_else(|| PyStats::new(&Stats::default(), 0.0, None));
+        stats.stop = Some(Stop::Cancelled);
+        self.stats = Some(stats);
+        if let Some(last) = &self.last {
+            record(last, stats);
+        }
+    }
+
     /// Asks the search thread for the next batch and waits for it.
     fn fetch(&mut self, py: Python<'_>) -> PyResult<()> {
         let replies =
@@ -688,7 +700,7 @@ impl PySolutions {
                 Err(RecvTimeoutError::Timeout) => {}
             }
             if let Err(e) = py.check_signals() {
-                self.stop();
+                self.interrupt();
                 return Err(e);
             }
         };
@@ -727,7 +739,7 @@ impl PySolutions {
         // A consumer written in C (`list(it)`, `sum(...)`) runs no bytecode between two
         // solutions, so Python would not look at pending signals: look here (a flag test).
         if let Err(e) = py.check_signals() {
-            self.stop();
+            self.interrupt();
             return Err(e);
         }
         if self.buffer.is_empty() && !self.finished {

@@ -103,3 +103,27 @@ print("exiting", flush=True)
         )
         assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
         assert done.stdout.strip() == "exiting"
+
+
+def test_an_interrupted_iterator_says_it_was_cancelled():
+    code = SETUP + """
+it = endless.solutions(heuristic='leftmost')
+print("ready", flush=True)
+try:
+    next(it)
+except KeyboardInterrupt:
+    print("interrupted", it.stats.stop, it.stats.complete, next(it, "done"), flush=True)
+"""
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        child.send_signal(signal.SIGINT)
+        line = child.stdout.readline().strip()
+        assert line == "interrupted cancelled False done", (line, child.stderr.read())
+        assert child.wait(timeout=10) == 0
+    finally:
+        child.kill()
+        child.wait()
