@@ -305,7 +305,7 @@ pub fn parse_guard_cases(text: &str) -> Result<Vec<Marks>, DominateError> {
             return Err(bad(format!("expected two numbers `n m`, found {:?}", head.trim())));
         };
         if !(1..=MAX_SIDE).contains(&n) || !(1..=MAX_SIDE).contains(&m) {
-            return Err(DominateError::Size { rows: n, cols: m });
+            return Err(bad(DominateError::Size { rows: n, cols: m }.to_string()));
         }
         let mut marks = Vec::with_capacity(n * m);
         for r in 0..n {

@@ -63,6 +63,17 @@ pub enum KnightsError {
     /// The board has fewer than five rows.
     #[error("a board has five rows, found {0}")]
     Rows(usize),
+    /// A board of the input is bad: where, and why.
+    #[error("line {line} (board {board}): {error}")]
+    Board {
+        /// The board (1-based).
+        board: usize,
+        /// The input line (1-based) of the bad row, or of the board's first row (the line
+        /// after the input's end for a board cut short).
+        line: usize,
+        /// What is wrong with it.
+        error: Box<KnightsError>,
+    },
     /// The first line is not the number of boards.
     #[error("line {line}: expected the number of boards, found {text:?}")]
     Count {
@@ -174,10 +185,21 @@ pub fn parse_cases(text: &str) -> Result<Vec<Board>, KnightsError> {
         .trim()
         .parse()
         .map_err(|_| KnightsError::Count { line: at + 1, text: first.trim().to_owned() })?;
+    let end = text.lines().count() + 1;
     let mut boards = Vec::new();
-    for _ in 0..count {
-        let rows: Vec<&str> = lines.by_ref().take(SIDE).map(|(_, l)| l).collect();
-        boards.push(parse_rows(&rows)?);
+    for board in 1..=count {
+        let taken: Vec<(usize, &str)> = lines.by_ref().take(SIDE).collect();
+        let rows: Vec<&str> = taken.iter().map(|&(_, l)| l).collect();
+        let board = parse_rows(&rows).map_err(|error| {
+            let at = match error {
+                KnightsError::Row { row, .. } => taken.get(row - 1),
+                KnightsError::Rows(_) => None,
+                _ => taken.first(),
+            };
+            let line = at.map_or(end, |&(i, _)| i + 1);
+            KnightsError::Board { board, line, error: Box::new(error) }
+        })?;
+        boards.push(board);
     }
     Ok(boards)
 }
@@ -298,10 +320,15 @@ mod tests {
             Err(KnightsError::Rows(4))
         ));
         assert!(matches!(parse_cases("x\n"), Err(KnightsError::Count { line: 1, .. })));
-        assert!(matches!(
-            parse_cases("2\n11111\n01111\n00*11\n00001\n00000\n"),
-            Err(KnightsError::Rows(0))
-        ));
+        let e = parse_cases("2\n11111\n01111\n00*11\n00001\n00000\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 7 (board 2): a board has five rows, found 0");
+        let e = parse_cases(
+            "2\n11111\n01111\n00*11\n00001\n00000\n\n1111*\n01x10\n00000\n00000\n00000\n",
+        )
+        .unwrap_err();
+        assert!(e.to_string().starts_with("line 9 (board 2): row 2: expected five"), "{e}");
+        let e = parse_cases("1\n11111\n01111\n00011\n00001\n00000\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 2 (board 1): a board needs exactly one blank '*', found 0");
     }
 
     #[test]
