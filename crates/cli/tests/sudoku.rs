@@ -202,12 +202,15 @@ fn usage_errors_exit_2() {
         &["sudoku", "--method", "best"],
         &["sudoku", "--box", "2by3"],
         &["sudoku", "--box", "7x7"],
-        &["sudoku", "--threads", "0"],
+        &["sudoku", "--threads", "1025"],
         &["sudoku", "/nonexistent/puzzles.txt"],
     ] {
         let out = dancecard().args(args).write_stdin(FOUR).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
+    // 0 threads: one per core, as in the other commands.
+    let out = dancecard().args(["sudoku", "--threads", "0"]).write_stdin(FOUR).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = dancecard().args(["sudoku", "-"]).write_stdin("# nothing\n\n").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no puzzle"));

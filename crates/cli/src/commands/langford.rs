@@ -4,7 +4,7 @@ use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
-use dancecard_engine::{Stats, Stop};
+use dancecard_engine::Stop;
 use dancecard_models::langford::Langford;
 use dancecard_models::Model;
 
@@ -57,9 +57,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut error: Option<std::io::Error> = None;
     let mut json: Vec<Vec<usize>> = Vec::new();
-    let (stats, stop) = if args.limit == Some(0) {
-        (Stats::default(), Stop::SolutionLimit)
-    } else if !args.all {
+    let (stats, stop) = if !args.all {
         let (outcome, stats) = watch::count(&problem, watch::config(args.limit), &mut progress);
         (stats, outcome.stop)
     } else {

@@ -234,15 +234,11 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
             let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
             let problem = model.problem();
             let mut progress = Progress::new(args.format);
-            if limit == Some(0) {
-                (Stats::default(), Stop::SolutionLimit)
-            } else {
-                let config = watch::config(limit);
-                let (outcome, stats) = watch::search(&problem, config, &mut progress, |s| {
-                    keep(&model.decode(&s.to_vec()))
-                });
-                (stats, outcome.stop)
-            }
+            let config = watch::config(limit);
+            let (outcome, stats) = watch::search(&problem, config, &mut progress, |s| {
+                keep(&model.decode(&s.to_vec()))
+            });
+            (stats, outcome.stop)
         }
     };
     if let Some(e) = error {

@@ -240,10 +240,6 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         printed: 0,
         error: None,
     };
-    if args.limit == Some(0) {
-        let outcome = Outcome { solutions: 0, stop: Stop::SolutionLimit };
-        return output.finish(&args, outcome, &Stats::default());
-    }
     if args.threads == 1 {
         let mut solver = Solver::with_config(&doc.problem, config);
         let mut printer = Printer { output: &mut output, progress: Progress::new(args.format) };

@@ -220,9 +220,7 @@ fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let mut error: Option<std::io::Error> = None;
     let mut json: Vec<Vec<String>> = Vec::new();
     let mut printed = 0u64;
-    let (stats, stop) = if limit == Some(0) {
-        (Stats::default(), Stop::SolutionLimit)
-    } else {
+    let (stats, stop) = {
         let config = watch::config(limit);
         let (outcome, stats) = watch::search(tiling.exact_cover(), config, &mut progress, |s| {
             let art = tiling.render(&tiling.decode(&s.to_vec()));

@@ -133,9 +133,7 @@ fn count_dlx(n: usize, limit: Option<u64>, budget: &Budget) -> Result<Value, Api
     let mut config = budget.config();
     config.max_solutions = limit.map(u128::from);
     let mut distinct = 0u64;
-    let (outcome, stats) = if limit == Some(0) {
-        (dancecard_engine::Outcome { solutions: 0, stop: Stop::SolutionLimit }, Stats::default())
-    } else {
+    let (outcome, stats) = {
         let mut solver = Solver::with_config(&problem, config);
         let outcome = solver.solve_with(|s| {
             distinct += u64::from(queens::is_canonical(&model.decode(&s.to_vec())));

@@ -7,7 +7,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Query, State};
 use axum::response::Response;
-use dancecard_engine::{Outcome, Solver, Stats, Stop};
+use dancecard_engine::{Solver, Stop};
 use serde::Deserialize;
 use serde_json::json;
 
@@ -65,9 +65,7 @@ pub(super) async fn handle(
         };
         config.max_solutions = limit.map(u128::from);
         let mut solutions: Vec<Vec<usize>> = Vec::new();
-        let (outcome, stats) = if limit == Some(0) {
-            (Outcome { solutions: 0, stop: Stop::SolutionLimit }, Stats::default())
-        } else {
+        let (outcome, stats) = {
             let mut solver = Solver::with_config(&doc.problem, config);
             let outcome = if params.mode == Mode::Count {
                 solver.count()

@@ -175,9 +175,7 @@ fn count_dp(tiling: &Tiling, budget: &Budget) -> Result<Value, TilingError> {
 fn count_dlx(tiling: &Tiling, limit: Option<u64>, budget: &Budget) -> Value {
     let mut config = budget.config();
     config.max_solutions = limit.map(u128::from);
-    let (solutions, stop, stats) = if limit == Some(0) {
-        (0, Stop::SolutionLimit, Stats::default())
-    } else {
+    let (solutions, stop, stats) = {
         let (outcome, stats) = tiling.count(config);
         (outcome.solutions, outcome.stop, stats)
     };
