@@ -340,6 +340,16 @@ pub(crate) fn read_text(path: Option<&Path>) -> anyhow::Result<(String, String)>
     Ok((text, name))
 }
 
+/// Reads a whole input as UTF-8 text, as [`read_text`]; an input with nothing but blank lines
+/// is a bad-input error (as in `sudoku` and `slide`), not an empty answer.
+pub(crate) fn read_nonempty_text(path: Option<&Path>) -> anyhow::Result<(String, String)> {
+    let (text, name) = read_text(path)?;
+    if text.trim().is_empty() {
+        return Err(bad_input(format!("{name}: the input is empty")));
+    }
+    Ok((text, name))
+}
+
 /// The directory for cached data (pattern databases): `$DANCECARD_CACHE_DIR`, else
 /// `$XDG_CACHE_HOME/dancecard`, else `~/.cache/dancecard`.
 pub(crate) fn cache_dir() -> Option<PathBuf> {

@@ -504,3 +504,31 @@ fn a_search_cut_short_still_writes_its_json() {
         assert!(stderr(&out).contains("incomplete: the node limit"), "{}", stderr(&out));
     }
 }
+
+#[test]
+fn an_empty_input_is_bad_input() {
+    for command in ["knights", "guard", "grid-pick", "subset-count", "slide"] {
+        let mut cmd = dancecard();
+        cmd.arg(command);
+        if command == "slide" {
+            cmd.args(["--file", "-"]);
+        }
+        let out = cmd.write_stdin("\n  \n").output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{command}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn min_cover_finds_an_uncoverable_item_among_many_quickly() {
+    // 50,000 items, each in one option but the last: one pass over the options names it.
+    // (Not timed: these machines are shared.)
+    let n = 50_000;
+    let mut text: String = (0..n).map(|i| format!("i{i} ")).collect();
+    text.push('\n');
+    for i in 0..n - 1 {
+        text.push_str(&format!("i{i}\n"));
+    }
+    let out = dancecard().arg("min-cover").write_stdin(text).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains(&format!("no option covers i{}", n - 1)), "{}", stderr(&out));
+}

@@ -233,6 +233,13 @@ impl PyProblem {
             }
         }
         if let Some(options) = options {
+            if options.is_instance_of::<pyo3::types::PyString>() {
+                // A string is iterable, but its characters are not options.
+                return Err(PyTypeError::new_err(
+                    "options: expected an iterable of options (each a str of names or an \
+                     iterable of names), got one str",
+                ));
+            }
             let iter = options.try_iter().map_err(|_| {
                 PyTypeError::new_err(format!(
                     "options: expected an iterable of options, got {}",

@@ -94,3 +94,9 @@ def test_threads_and_time_limits_are_checked():
     for t in (-1.0, float("nan")):
         with pytest.raises(ValueError, match="time_limit must be"):
             toy.count(time_limit=t)
+
+
+def test_options_given_as_one_string_are_refused():
+    with pytest.raises(TypeError, match="got one str"):
+        dancecard.Problem("a b", options="ab")
+    assert dancecard.Problem("a b", options=["a b"]).count() == 1

@@ -29,7 +29,7 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = util::read_text(util::input_name(&args.file))?;
+    let (text, name) = util::read_nonempty_text(util::input_name(&args.file))?;
     let cases = grid_pick::parse_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let mut answers = Vec::with_capacity(cases.len());
     for (i, grid) in cases.iter().enumerate() {

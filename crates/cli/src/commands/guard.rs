@@ -33,7 +33,7 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = util::read_text(util::input_name(&args.file))?;
+    let (text, name) = util::read_nonempty_text(util::input_name(&args.file))?;
     let cases =
         dominate::parse_guard_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let piece = Piece::from(args.piece);

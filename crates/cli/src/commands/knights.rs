@@ -50,7 +50,7 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = util::read_text(util::input_name(&args.file))?;
+    let (text, name) = util::read_nonempty_text(util::input_name(&args.file))?;
     let boards = knights::parse_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let limits = util::search_limits(None);
     let stdout = std::io::stdout();
