@@ -89,6 +89,16 @@ pub enum TilingError {
         /// Its name.
         name: String,
     },
+    /// A piece given the same cell twice.
+    #[error("piece {name} lists cell ({row}, {col}) twice")]
+    RepeatedCell {
+        /// Its name.
+        name: String,
+        /// The cell's row, as given.
+        row: usize,
+        /// The cell's column, as given.
+        col: usize,
+    },
     /// A piece whose cells do not form one edge-connected polyomino.
     #[error("piece {name} is not connected (its cells must touch by edges)")]
     DisconnectedPiece {

@@ -102,6 +102,10 @@ impl Piece {
         if let Err(reason) = check_name(name) {
             return Err(TilingError::PieceName { name: name.to_owned(), reason });
         }
+        let mut seen = std::collections::HashSet::new();
+        if let Some(&(row, col)) = cells.iter().find(|&&c| !seen.insert(c)) {
+            return Err(TilingError::RepeatedCell { name: name.to_owned(), row, col });
+        }
         let cells = normalize(cells);
         if cells.is_empty() {
             return Err(TilingError::EmptyPiece { name: name.to_owned() });
@@ -342,6 +346,10 @@ mod tests {
     fn parse_errors() {
         assert!(matches!(parse_pieces(""), Err(TilingError::NoPieces)));
         assert!(matches!(parse_pieces("#.#\n"), Err(TilingError::DisconnectedPiece { .. })));
+        assert_eq!(
+            Piece::new("I", &[(0, 0), (0, 1), (0, 0)]).unwrap_err().to_string(),
+            "piece I lists cell (0, 0) twice"
+        );
         assert!(matches!(parse_pieces("A\n...\n"), Err(TilingError::EmptyPiece { .. })));
         assert!(matches!(
             parse_pieces("A\n#x\n"),
