@@ -102,7 +102,7 @@ impl Piece {
         if let Err(reason) = check_name(name) {
             return Err(TilingError::PieceName { name: name.to_owned(), reason });
         }
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = std::collections::BTreeSet::new();
         if let Some(&(row, col)) = cells.iter().find(|&&c| !seen.insert(c)) {
             return Err(TilingError::RepeatedCell { name: name.to_owned(), row, col });
         }
