@@ -185,6 +185,11 @@ impl<'p> ParallelSearch<'p> {
         let stats = *lock(&shared.stats);
         let solutions = *lock(&shared.solutions);
         let stop = lock(&shared.stop).unwrap_or(Stop::Exhausted);
+        if stop == Stop::Exhausted {
+            // The last report says the search is done (the ticks, every
+            // `Config::CHECK_INTERVAL` nodes of a thread, may all have come early).
+            (shared.progress)(Progress { fraction: 1.0, solutions, nodes: stats.nodes });
+        }
         // The units' times add up the threads' time: report the wall clock instead.
         (Outcome { solutions, stop }, Stats { solutions, elapsed: started.elapsed(), ..stats })
     }
