@@ -128,10 +128,7 @@ fn report_count(
 }
 
 fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
-    let threads = match args.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        t => t,
-    };
+    let threads = util::threads_or_cores(args.threads);
     let flag = util::interrupt_flag();
     let progress = Mutex::new(Progress::new(args.format));
     let report = |fraction: f64| {
