@@ -61,6 +61,7 @@ mod ids;
 #[cfg(feature = "parallel")]
 pub mod parallel;
 mod problem;
+mod sliced;
 mod solver;
 mod stats;
 

@@ -400,7 +400,8 @@ fn bit_set_kernel_counts_like_the_links() {
         for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
             let config = Config { heuristic, max_nodes, ..Config::default() };
             let links = count_on(&p, &config, Kernel::Links);
-            for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::Auto] {
+            for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced, Kernel::Auto]
+            {
                 assert_eq!(count_on(&p, &config, kernel), links, "{name} {heuristic:?} {kernel:?}");
             }
         }
@@ -410,7 +411,7 @@ fn bit_set_kernel_counts_like_the_links() {
 #[test]
 fn bit_set_kernel_limits_and_progress() {
     let p = instance("pent6x10");
-    for kernel in [Kernel::BitsCounted, Kernel::BitsKept] {
+    for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced] {
         let bits = |config: Config| count_on(&p, &config, kernel);
         let (o, nodes, _) = bits(Config { max_solutions: Some(100), ..Config::default() });
         assert_eq!((o.solutions, o.stop), (100, Stop::SolutionLimit));
@@ -441,6 +442,82 @@ fn bit_set_kernel_limits_and_progress() {
     assert!(seen.iter().all(|&(_, nodes)| nodes % Config::CHECK_INTERVAL == 0));
     assert!(seen.windows(2).all(|w| w[0].1 < w[1].1), "the stats are current");
     assert!(solver.is_pristine(&p));
+}
+
+/// A random problem from a seed: `primary` primary and `secondary` secondary items,
+/// `options` options of 1 to 4 items, the first item in every `heavy`-th option (so that
+/// its `LEN` needs many bits).
+fn wide_problem(
+    seed: u64,
+    primary: usize,
+    secondary: usize,
+    options: usize,
+    heavy: usize,
+) -> Problem {
+    let mut s = seed;
+    let mut next = |m: usize| {
+        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (s >> 33) as usize % m
+    };
+    let mut raw = RawProblem { primary, secondary, options: Vec::new() };
+    for k in 0..options {
+        let mut o: Vec<(usize, Option<usize>)> =
+            vec![(if k % heavy == 0 { 0 } else { next(primary) }, None)];
+        for _ in 0..next(4) {
+            let i = next(primary + secondary);
+            if o.iter().all(|&(j, _)| j != i) {
+                o.push((i, None));
+            }
+        }
+        raw.options.push(o);
+    }
+    from_raw(&raw)
+}
+
+#[test]
+fn sliced_kernel_on_every_width() {
+    // Options around each width of the sliced kernel's sets (1, 2, 4, 8 words) and past it,
+    // primary items up to its 64 and past; every 3rd option holding item 0 makes its `LEN`
+    // need more than 4 planes from 48 options on. Counts under a node limit (some end
+    // within it), both heuristics, each against the links.
+    let mut seed = 7;
+    let mut complete = 0;
+    for (primary, options) in [
+        (12, 40),
+        (30, 64),
+        (30, 65),
+        (40, 128),
+        (40, 129),
+        (64, 256),
+        (64, 257),
+        (64, 512),
+        (65, 300),
+        (50, 513),
+    ] {
+        for (secondary, heavy) in [(0, 3), (5, 1000)] {
+            seed += 1;
+            let p = wide_problem(seed, primary, secondary, options, heavy);
+            for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
+                let config = Config { heuristic, max_nodes: Some(20_000), ..Config::default() };
+                let links = count_on(&p, &config, Kernel::Links);
+                let sliced = count_on(&p, &config, Kernel::BitsSliced);
+                assert_eq!(sliced, links, "{primary} {options} {secondary} {heuristic:?}");
+                complete += usize::from(links.0.stop == Stop::Exhausted);
+            }
+            // Subtrees, as threads and shards use them.
+            let mut solver = Solver::new(&p);
+            for unit in solver.prefixes(2).into_iter().take(20) {
+                let run = |kernel| {
+                    let config = Config { kernel, max_nodes: Some(2_000), ..Config::default() };
+                    let mut s = Solver::with_config(&p, config);
+                    s.set_prefix(&unit);
+                    (s.count(), s.stats().nodes, s.stats().updates)
+                };
+                assert_eq!(run(Kernel::BitsSliced), run(Kernel::Links), "{unit:?}");
+            }
+        }
+    }
+    assert!(complete > 0, "no count was whole");
 }
 
 proptest! {
@@ -475,7 +552,7 @@ proptest! {
             Config { heuristic, max_solutions: Some(u128::from(limit) + 1), ..Config::default() },
         ] {
             let links = count_on(&p, &config, Kernel::Links);
-            for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::Auto] {
+            for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced, Kernel::Auto] {
                 prop_assert_eq!(count_on(&p, &config, kernel), links, "{:?}", kernel);
             }
         }
@@ -492,7 +569,7 @@ proptest! {
                 Solver::with_config(&p, Config { kernel: Kernel::Links, ..Config::default() });
             links.set_prefix(&unit);
             let expected = (links.count(), links.stats().nodes, links.stats().updates);
-            for kernel in [Kernel::BitsCounted, Kernel::BitsKept] {
+            for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced] {
                 let mut bits = Solver::with_config(&p, Config { kernel, ..Config::default() });
                 bits.set_prefix(&unit);
                 let got = (bits.count(), bits.stats().nodes, bits.stats().updates);
@@ -566,7 +643,7 @@ mod parallel {
     #[test]
     fn threads_count_on_bit_sets() {
         let (q, p) = (instance("queens12"), instance("pent6x10"));
-        for kernel in [Kernel::Auto, Kernel::BitsCounted, Kernel::BitsKept] {
+        for kernel in [Kernel::Auto, Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced] {
             let config = Config { kernel, ..Config::default() };
             let mut fractions = Vec::new();
             let progress = Mutex::new(&mut fractions);
@@ -632,7 +709,9 @@ mod parallel {
     #[test]
     fn progress_reaches_the_end() {
         let p = instance("domino6x6");
-        for kernel in [Kernel::Auto, Kernel::Links, Kernel::BitsCounted, Kernel::BitsKept] {
+        for kernel in
+            [Kernel::Auto, Kernel::Links, Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced]
+        {
             let last = Mutex::new(0.0f64);
             let config = Config { kernel, ..Config::default() };
             let (outcome, _) = ParallelSearch::new(&p, config, 2).count_with_progress(&|pr| {
@@ -660,7 +739,9 @@ mod parallel {
 #[test]
 fn a_limit_of_zero_solutions_searches_nothing() {
     let problem = instance("queens8");
-    for kernel in [Kernel::Auto, Kernel::Links, Kernel::BitsCounted, Kernel::BitsKept] {
+    for kernel in
+        [Kernel::Auto, Kernel::Links, Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced]
+    {
         let config = Config { max_solutions: Some(0), kernel, ..Config::default() };
         let mut solver = Solver::with_config(&problem, config.clone());
         let outcome = solver.count();
