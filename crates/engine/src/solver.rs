@@ -683,7 +683,7 @@ impl Solver {
                 self.config = saved;
                 return Ok(outcome);
             }
-            if outcome.stop == Stop::NodeLimit && best.is_none_or(|b| time < b.0) {
+            if outcome.stop == Stop::NodeLimit && best.map_or(true, |b| time < b.0) {
                 best = Some((time, kernel));
             }
         }
