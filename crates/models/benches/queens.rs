@@ -3,7 +3,9 @@
 //! mirror, written here as the baseline. Both run on one thread.
 //!
 //! Besides criterion's timings, the bench prints one line per size with the median time and
-//! the nodes (queens placed) of each, and their ratios:
+//! the nodes (queens placed) of each, and their ratios. The times come from rounds that run
+//! the baseline then ours (5, or `DANCECARD_BENCH_RUNS`); the speed-up is the median of the
+//! rounds' ratios:
 //!
 //! ```text
 //! cargo bench -p dancecard-models --bench queens
@@ -66,30 +68,45 @@ fn ours(n: usize) -> (u64, u64) {
     (c.total, c.nodes)
 }
 
-fn median(mut f: impl FnMut() -> (u64, u64), runs: usize) -> (Duration, u64, u64) {
-    let mut times = Vec::with_capacity(runs);
-    let mut last = (0, 0);
+/// Times `runs` rounds, each running the baseline then ours (alternating, so that both see
+/// the same load); returns the median time of each, the median of the rounds' ratios, and
+/// the counts and nodes of each.
+fn rounds(n: usize, runs: usize) -> ((Duration, Duration, f64), (u64, u64), (u64, u64)) {
+    let mut base = Vec::with_capacity(runs);
+    let mut mine = Vec::with_capacity(runs);
+    let mut ratios = Vec::with_capacity(runs);
+    let (mut b, mut o) = ((0, 0), (0, 0));
     for _ in 0..runs {
         let t = Instant::now();
-        last = black_box(f());
-        times.push(t.elapsed());
+        b = black_box(Baseline::<false>::count(black_box(n)));
+        let tb = t.elapsed();
+        let t = Instant::now();
+        o = black_box(ours(black_box(n)));
+        let to = t.elapsed();
+        base.push(tb);
+        mine.push(to);
+        ratios.push(tb.as_secs_f64() / to.as_secs_f64());
     }
-    times.sort();
-    (times[runs / 2], last.0, last.1)
+    base.sort();
+    mine.sort();
+    ratios.sort_by(f64::total_cmp);
+    ((base[runs / 2], mine[runs / 2], ratios[runs / 2]), b, o)
 }
 
 fn side_by_side() {
+    let runs: usize =
+        std::env::var("DANCECARD_BENCH_RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
+    println!("{runs} rounds, each the baseline then ours; medians, and the median of the ratios");
     println!("n   baseline (s)  nodes          ours (s)  nodes          speed-up  node ratio");
     for n in [15, 16] {
-        let (tb, cb, _) = median(|| Baseline::<false>::count(black_box(n)), 5);
+        let ((tb, to, ratio), (cb, _), (co, no)) = rounds(n, runs);
         let nb = Baseline::<true>::count(n).1;
-        let (to, co, no) = median(|| ours(black_box(n)), 5);
         assert_eq!(cb, co, "the two counters disagree on n = {n}");
         println!(
             "{n:<3} {:<13.4} {nb:<14} {:<9.4} {no:<14} {:<9.2} {:.2}",
             tb.as_secs_f64(),
             to.as_secs_f64(),
-            tb.as_secs_f64() / to.as_secs_f64(),
+            ratio,
             nb as f64 / no as f64
         );
     }
