@@ -426,8 +426,8 @@ struct Lanes<W, const L: usize> {
 /// The open squares of a board (squares no queen attacks and that the symmetry breaking
 /// allows), twice: by ranks and by files.
 ///
-/// - **(Q1)** Bit `f` of `rows[k]` is set iff bit `order[k]` of `cols[lane[f]]` is set: the
-///   two views hold the same squares.
+/// - **(Q1)** For a rank `order[k]` and a file `f` without a queen, bit `f` of `rows[k]` is
+///   set iff bit `order[k]` of `cols[lane[f]]` is set: the two views hold the same squares.
 /// - **(Q2)** Bit `k` of `ranks_left` (of `files_left`) is set iff the rank (the file) of
 ///   lane `k` has no queen; the squares of the other lanes are not looked at.
 #[derive(Clone, Copy, Debug)]
@@ -563,6 +563,29 @@ impl<W: Word, const L: usize> Lanes<W, L> {
         best
     }
 
+    /// Checks (Q1) on `b`: on the ranks and files without a queen, the two views hold the
+    /// same open squares, and none past the board. (Q2) holds by construction: a lane's bit
+    /// leaves `ranks_left` or `files_left` only in [`Lanes::place`], with its queen.
+    #[cfg(test)]
+    fn check(&self, b: &Board<W, L>) {
+        let n = self.n;
+        for k in 0..n {
+            assert_eq!(b.rows[k].wide() >> n, 0, "(Q1) rank lane {k} past the board");
+            assert_eq!(b.cols[k].wide() >> n, 0, "(Q1) file lane {k} past the board");
+            if b.ranks_left & W::bit(k) == W::ZERO {
+                continue;
+            }
+            for f in 0..n {
+                if b.files_left & W::bit(self.lane[f]) == W::ZERO {
+                    continue;
+                }
+                let by_rank = b.rows[k] & W::bit(f) != W::ZERO;
+                let by_file = b.cols[self.lane[f]] & W::bit(self.order[k]) != W::ZERO;
+                assert_eq!(by_rank, by_file, "(Q1) rank {}, file {f}", self.order[k]);
+            }
+        }
+    }
+
     /// Counts the boards of `task`.
     fn run(&self, task: &Task) -> Tally {
         let mut walk = Walk {
@@ -655,6 +678,8 @@ impl<W: Word, const L: usize> Walk<'_, W, L> {
                         nodes += 1;
                         p[r % MAX_BITS_N] = f;
                         lanes.place(&mut board, r, f);
+                        #[cfg(test)]
+                        lanes.check(&board);
                         continue 'enter;
                     }
                     frames[level % MAX_BITS_N] = Frame { board, x, by_file, open };
@@ -679,6 +704,8 @@ impl<W: Word, const L: usize> Walk<'_, W, L> {
                 p[r % MAX_BITS_N] = f;
                 board = frame.board;
                 lanes.place(&mut board, r, f);
+                #[cfg(test)]
+                lanes.check(&board);
                 continue 'enter;
             }
         }
