@@ -68,10 +68,13 @@ fn ours(n: usize) -> (u64, u64) {
     (c.total, c.nodes)
 }
 
+/// What [`rounds`] measures: the median time of the baseline and of ours, the median of the
+/// rounds' ratios, and the (count, nodes) of each.
+type Rounds = ((Duration, Duration, f64), (u64, u64), (u64, u64));
+
 /// Times `runs` rounds, each running the baseline then ours (alternating, so that both see
-/// the same load); returns the median time of each, the median of the rounds' ratios, and
-/// the counts and nodes of each.
-fn rounds(n: usize, runs: usize) -> ((Duration, Duration, f64), (u64, u64), (u64, u64)) {
+/// the same load).
+fn rounds(n: usize, runs: usize) -> Rounds {
     let mut base = Vec::with_capacity(runs);
     let mut mine = Vec::with_capacity(runs);
     let mut ratios = Vec::with_capacity(runs);
