@@ -1,4 +1,4 @@
-//! `dancecard queens`: the N-queens problem, by dancing links or bitwise backtracking.
+//! `dancecard queens`: the N-queens problem, by dancing links or on bit sets.
 
 use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
@@ -18,7 +18,8 @@ use crate::util::{self, bad_input, OutputFormat, Progress};
 pub(crate) enum Method {
     /// Exact cover: ranks and files primary (organ-pipe order), diagonals secondary.
     Dlx,
-    /// Bitwise backtracking; counts with the board's symmetries and threads.
+    /// Bit sets: counts walk the minimum-remaining-values tree with the board's symmetries and
+    /// threads; listings backtrack rank by rank.
     Bits,
 }
 

@@ -30,7 +30,7 @@ pub(crate) const MAX_BITS_N: usize = 18;
 pub(super) enum MethodParam {
     /// The exact cover model on the engine (Knuth's node counts).
     Dlx,
-    /// Bitwise backtracking; counts use the board's symmetries.
+    /// Bit sets; counts use the board's symmetries.
     Bits,
 }
 

@@ -1,6 +1,6 @@
 // Section 6: N queens. The engine lists every placement of N queens on an N x N board with no
 // two attacking (the exact cover model, with the diagonals as secondary items), and the
-// reader browses them; for larger boards, only the count (bitwise backtracking).
+// reader browses them; for larger boards, only the count (on bit sets, with the symmetries).
 
 import * as api from '../api.js';
 import { h, replace, plural, puzzleNodeNote, uid } from '../dom.js';
@@ -46,7 +46,8 @@ export function mount(section) {
           'N = 8 has 92 solutions, 12 of them distinct once rotations and reflections are set aside. The count ',
           'grows fast: 724 for 10, 14,200 for 12, 14,772,512 for 16. Boards up to ',
           `${MAX_LISTED} are listed here in full, for browsing; larger ones (up to ${MAX_COUNTED}) are counted only, `,
-          'by a bitwise backtracking search that uses the board\u2019s symmetry.'),
+          'on bit sets: the same minimum-remaining-values search (ranks and files), one board per class of ',
+          'rotations and reflections.'),
         puzzleNodeNote(
           'When the solutions are listed, the engine searches the exact cover model, and a node is one point of ',
           'Algorithm X\u2019s search tree as Knuth\u2019s DLX1 counts it: one each time the search goes a level deeper ',
@@ -94,7 +95,7 @@ export function mount(section) {
           ? [h('dt', null, 'Up to symmetry'), h('dd', { class: 'distinct' }, Number(answer.distinct).toLocaleString('en'))]
           : null,
         h('dt', null, 'Search nodes'), h('dd', { class: 'nodes' }, Number(answer.stats.nodes).toLocaleString('en')),
-        h('dt', null, 'Search'), h('dd', null, answer.method === 'dlx' ? 'dancing links (exact cover)' : 'bitwise backtracking'));
+        h('dt', null, 'Search'), h('dd', null, answer.method === 'dlx' ? 'dancing links (exact cover)' : 'bit sets, with the board\u2019s symmetries'));
     } catch (e) {
       solutions = [];
       status.className = 'status error';
