@@ -184,23 +184,27 @@ impl Bits {
     /// With a non-empty `prefix`, only the subtree it names is searched (see
     /// [`Solver::set_prefix`](crate::Solver::set_prefix)); a prefix that names none counts
     /// nothing.
-    pub(crate) fn count(
-        &self,
-        config: &Config,
-        prefix: &[u32],
-        tick: Tick<'_>,
-    ) -> (Outcome, Stats) {
+    pub(crate) fn count(&self, config: &Config, prefix: &[u32], tick: Tick<'_>) -> Counted {
         let started = Instant::now();
         let mut search = Search::new(self, prefix);
         let stop = search.run_best(config, started, tick);
-        let stats = Stats {
-            nodes: search.nodes,
-            updates: search.updates,
-            solutions: search.solutions,
-            elapsed: started.elapsed(),
-        };
-        (Outcome { solutions: search.solutions, stop }, stats)
+        counted(stop, search.nodes, search.updates, search.solutions, started)
     }
+}
+
+/// What a count on bit sets returns: its outcome and its counters.
+pub(crate) type Counted = (Outcome, Stats);
+
+/// The [`Counted`] of a count started at `started` that stopped with `stop`.
+pub(crate) fn counted(
+    stop: Stop,
+    nodes: u64,
+    updates: u64,
+    solutions: u128,
+    started: Instant,
+) -> Counted {
+    let stats = Stats { nodes, updates, solutions, elapsed: started.elapsed() };
+    (Outcome { solutions, stop }, stats)
 }
 
 /// The progress callback of [`Bits::count`].
@@ -302,18 +306,13 @@ impl<'b> Search<'b> {
     #[inline(always)]
     fn hide(bits: &Bits, set: &[u64], len: &mut [u32]) -> u64 {
         let mut updates = 0u64;
-        for (w, &word) in set.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                let o = 64 * w + word.trailing_zeros() as usize;
-                word &= word - 1;
-                updates += u64::from(bits.weight[o]);
-                let range = bits.start[o] as usize..bits.start[o + 1] as usize;
-                for &slot in &bits.slots[range] {
-                    len[slot as usize] = len[slot as usize].wrapping_sub(1);
-                }
+        for_each(set, |o| {
+            updates += u64::from(bits.weight[o]);
+            let range = bits.start[o] as usize..bits.start[o + 1] as usize;
+            for &slot in &bits.slots[range] {
+                len[slot as usize] = len[slot as usize].wrapping_sub(1);
             }
-        }
+        });
         updates
     }
 
@@ -349,27 +348,16 @@ impl<'b> Search<'b> {
     /// [`Solver::progress`]: crate::Solver::progress
     fn progress(&self, level: usize) -> f64 {
         let words = self.bits.words;
-        let mut fraction = 0.0;
-        let mut weight = 1.0;
-        for l in self.prefix.len()..level {
-            let n = self.total[l];
-            let left: u32 = self.cand[l * words..][..words].iter().map(|w| w.count_ones()).sum();
-            let k = n.saturating_sub(left + 1);
-            weight /= f64::from(n.max(1));
-            fraction += weight * f64::from(k);
-        }
-        fraction + weight / 2.0
+        estimate(
+            (self.prefix.len()..level).map(|l| (self.total[l], &self.cand[l * words..][..words])),
+        )
     }
 
     /// [`Search::run`] compiled for the CPU: with POPCNT, BMI and AVX2 where it has them
     /// (the counts of `LEN` are most of the work).
     fn run_best(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-        {
+        if has_v3() {
             // SAFETY: the CPU has every feature `run_v3` is compiled for.
             return unsafe { self.run_v3(config, started, tick) };
         }
@@ -398,10 +386,8 @@ impl<'b> Search<'b> {
         let words = bits.words;
         let slots = bits.n_primary + 1;
         let iw = bits.item_words;
-        // A limit too far away to represent is no limit.
-        let deadline = config.time_limit.and_then(|t| Instant::now().checked_add(t));
-        let max_nodes = config.max_nodes.unwrap_or(u64::MAX);
-        let max_solutions = config.max_solutions.unwrap_or(u128::MAX);
+        let limits = Limits::new(config);
+        let (max_nodes, max_solutions) = (limits.max_nodes, limits.max_solutions);
         if max_solutions == 0 {
             // No solution wanted: nothing to search (as on the links).
             return Stop::SolutionLimit;
@@ -416,20 +402,15 @@ impl<'b> Search<'b> {
             }
             self.nodes += u64::from(level >= floor);
             if level >= floor && self.nodes % Config::CHECK_INTERVAL == 0 {
-                if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-                    return Stop::Cancelled;
-                }
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    return Stop::TimeLimit;
-                }
                 let stats = Stats {
                     nodes: self.nodes,
                     updates: self.updates,
                     solutions: self.solutions,
                     elapsed: started.elapsed(),
                 };
-                if tick(self.progress(level), &stats).is_break() {
-                    return Stop::Cancelled;
+                if let Some(stop) = limits.interrupt(config, tick, || self.progress(level), &stats)
+                {
+                    return stop;
                 }
             }
             // X3: choose; X4: cover (its options become the candidates, out of `live`).
@@ -575,9 +556,87 @@ impl<'b> Search<'b> {
     }
 }
 
+/// Whether the CPU has the features of x86-64-v3 the searches on bit sets are also compiled
+/// for (AVX2, POPCNT, BMI1 and BMI2).
+#[cfg(target_arch = "x86_64")]
+pub(crate) fn has_v3() -> bool {
+    std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+}
+
+/// The limits of a count on bit sets, from its configuration.
+pub(crate) struct Limits {
+    /// A limit too far away to represent is no limit.
+    deadline: Option<Instant>,
+    pub(crate) max_nodes: u64,
+    pub(crate) max_solutions: u128,
+}
+
+impl Limits {
+    pub(crate) fn new(config: &Config) -> Limits {
+        Limits {
+            deadline: config.time_limit.and_then(|t| Instant::now().checked_add(t)),
+            max_nodes: config.max_nodes.unwrap_or(u64::MAX),
+            max_solutions: config.max_solutions.unwrap_or(u128::MAX),
+        }
+    }
+
+    /// What is looked at every [`Config::CHECK_INTERVAL`] nodes: the cancel flag, the time
+    /// limit, and `tick` with the progress estimate and the counters so far. The stop, if
+    /// the search must stop.
+    #[inline(never)]
+    pub(crate) fn interrupt(
+        &self,
+        config: &Config,
+        tick: Tick<'_>,
+        progress: impl FnOnce() -> f64,
+        stats: &Stats,
+    ) -> Option<Stop> {
+        if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Some(Stop::Cancelled);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(Stop::TimeLimit);
+        }
+        tick(progress(), stats).is_break().then_some(Stop::Cancelled)
+    }
+}
+
+/// The estimated fraction of a tree done (as [`Solver::progress`] estimates it on the
+/// links), from the levels below the prefix: at each, the number of options of its item
+/// and the set of those not yet tried. Option `k` of `n` is being tried at each level, the
+/// current subtree half done.
+///
+/// [`Solver::progress`]: crate::Solver::progress
+pub(crate) fn estimate<'a>(levels: impl Iterator<Item = (u32, &'a [u64])>) -> f64 {
+    let mut fraction = 0.0;
+    let mut weight = 1.0;
+    for (n, untried) in levels {
+        let left: u32 = untried.iter().map(|w| w.count_ones()).sum();
+        let k = n.saturating_sub(left + 1);
+        weight /= f64::from(n.max(1));
+        fraction += weight * f64::from(k);
+    }
+    fraction + weight / 2.0
+}
+
+/// Calls `f` with each option of `set`, in order.
+#[inline(always)]
+pub(crate) fn for_each(set: &[u64], mut f: impl FnMut(usize)) {
+    for (w, &word) in set.iter().enumerate() {
+        let mut word = word;
+        while word != 0 {
+            f(64 * w + word.trailing_zeros() as usize);
+            word &= word - 1;
+        }
+    }
+}
+
 /// Takes the first option out of `set`.
 #[inline(always)]
-fn take_first(set: &mut [u64]) -> Option<usize> {
+pub(crate) fn take_first(set: &mut [u64]) -> Option<usize> {
     for (w, word) in set.iter_mut().enumerate() {
         if *word != 0 {
             let o = 64 * w + word.trailing_zeros() as usize;

@@ -36,12 +36,13 @@
 //! [`Search::check_level`] checks them against a recount; the crate's tests (and the
 //! `check-invariants` feature) call it at every node.
 
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use crate::arena::Arena;
-use crate::bits::Tick;
-use crate::solver::{Config, Heuristic, Outcome, Stop};
+#[cfg(target_arch = "x86_64")]
+use crate::bits::has_v3;
+use crate::bits::{counted, estimate, for_each, take_first, Counted, Limits, Tick};
+use crate::solver::{Config, Heuristic, Stop};
 use crate::stats::Stats;
 
 /// The largest number of options this kernel takes (8 words per set).
@@ -168,46 +169,26 @@ impl Sliced {
     /// Counts the solutions under `config`'s limits, walking Algorithm X's tree; returns the
     /// outcome and the counters, equal to those of the dancing links on the same problem.
     /// `prefix` and `tick` are as for [`Bits::count`](crate::bits::Bits::count).
-    pub(crate) fn count(
-        &self,
-        config: &Config,
-        prefix: &[u32],
-        tick: Tick<'_>,
-    ) -> (Outcome, Stats) {
+    pub(crate) fn count(&self, config: &Config, prefix: &[u32], tick: Tick<'_>) -> Counted {
         let started = Instant::now();
-        let mut counters = Counters::default();
         macro_rules! run {
             ($w:literal) => {
                 if self.planes <= FEW_PLANES {
-                    Search::<$w, FEW_PLANES>::new(self, prefix).run_best(
-                        config,
-                        started,
-                        tick,
-                        &mut counters,
-                    )
+                    let mut search = Search::<$w, FEW_PLANES>::new(self, prefix);
+                    (search.run_best(config, started, tick), search.counters)
                 } else {
-                    Search::<$w, MAX_PLANES>::new(self, prefix).run_best(
-                        config,
-                        started,
-                        tick,
-                        &mut counters,
-                    )
+                    let mut search = Search::<$w, MAX_PLANES>::new(self, prefix);
+                    (search.run_best(config, started, tick), search.counters)
                 }
             };
         }
-        let stop = match self.words {
+        let (stop, counters) = match self.words {
             1 => run!(1),
             2 => run!(2),
             4 => run!(4),
             _ => run!(8),
         };
-        let stats = Stats {
-            nodes: counters.nodes,
-            updates: counters.updates,
-            solutions: counters.solutions,
-            elapsed: started.elapsed(),
-        };
-        (Outcome { solutions: counters.solutions, stop }, stats)
+        counted(stop, counters.nodes, counters.updates, counters.solutions, started)
     }
 }
 
@@ -243,6 +224,8 @@ struct Search<'s, const W: usize, const P: usize> {
     /// The choice indices of the subtree searched (empty: the whole tree).
     prefix: &'s [u32],
     levels: Vec<Level<W, P>>,
+    /// The counters, written when the search stops.
+    counters: Counters,
 }
 
 /// Lowers by one the `LEN` of each item of `items` (none of them 0).
@@ -270,7 +253,8 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
     fn new(sliced: &'s Sliced, prefix: &'s [u32]) -> Search<'s, W, P> {
         let empty =
             Level { live: [0; W], cand: [0; W], active: 0, planes: [0; P], chosen: 0, total: 0 };
-        Search { sliced, prefix, levels: vec![empty; sliced.all_items.count_ones() as usize + 1] }
+        let levels = vec![empty; sliced.all_items.count_ones() as usize + 1];
+        Search { sliced, prefix, levels, counters: Counters::default() }
     }
 
     /// The set of `W` words at `set[k * W..]`.
@@ -302,80 +286,43 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
     fn hide(&self, set: &[u64; W], planes: &mut [u64; P]) -> u64 {
         let sliced = self.sliced;
         let mut updates = 0u64;
-        for (w, &word) in set.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                let o = 64 * w + word.trailing_zeros() as usize;
-                word &= word - 1;
-                updates += u64::from(sliced.weight[o]);
-                lower(planes, sliced.primary[o]);
-            }
-        }
+        for_each(set, |o| {
+            updates += u64::from(sliced.weight[o]);
+            lower(planes, sliced.primary[o]);
+        });
         updates
     }
 
     /// The estimated fraction of the tree done when at `level`, as
     /// [`Bits`](crate::bits::Bits) estimates it.
     fn progress(&self, level: usize) -> f64 {
-        let mut fraction = 0.0;
-        let mut weight = 1.0;
-        for l in &self.levels[self.prefix.len()..level] {
-            let n = l.total;
-            let left: u32 = l.cand.iter().map(|w| w.count_ones()).sum();
-            let k = n.saturating_sub(left + 1);
-            weight /= f64::from(n.max(1));
-            fraction += weight * f64::from(k);
-        }
-        fraction + weight / 2.0
+        estimate(self.levels[self.prefix.len()..level].iter().map(|l| (l.total, &l.cand[..])))
     }
 
     /// [`Search::run`] compiled for the CPU: with POPCNT and BMI where it has them.
-    fn run_best(
-        &mut self,
-        config: &Config,
-        started: Instant,
-        tick: Tick<'_>,
-        counters: &mut Counters,
-    ) -> Stop {
+    fn run_best(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-        {
+        if has_v3() {
             // SAFETY: the CPU has every feature `run_v3` is compiled for.
-            return unsafe { self.run_v3(config, started, tick, counters) };
+            return unsafe { self.run_v3(config, started, tick) };
         }
-        self.run(config, started, tick, counters)
+        self.run(config, started, tick)
     }
 
     /// [`Search::run`] for x86-64-v3 CPUs.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-    unsafe fn run_v3(
-        &mut self,
-        config: &Config,
-        started: Instant,
-        tick: Tick<'_>,
-        counters: &mut Counters,
-    ) -> Stop {
-        self.run(config, started, tick, counters)
+    unsafe fn run_v3(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
+        self.run(config, started, tick)
     }
 
-    /// The search: Algorithm X's steps on the bit sets, the counters in `counters`.
+    /// The search: Algorithm X's steps on the bit sets, the counters kept in registers and
+    /// written to `self.counters` when it stops.
     #[inline(always)]
-    fn run(
-        &mut self,
-        config: &Config,
-        started: Instant,
-        tick: Tick<'_>,
-        counters: &mut Counters,
-    ) -> Stop {
+    fn run(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
         let sliced = self.sliced;
-        // A limit too far away to represent is no limit.
-        let deadline = config.time_limit.and_then(|t| Instant::now().checked_add(t));
-        let max_nodes = config.max_nodes.unwrap_or(u64::MAX);
-        let max_solutions = config.max_solutions.unwrap_or(u128::MAX);
+        let limits = Limits::new(config);
+        let (max_nodes, max_solutions) = (limits.max_nodes, limits.max_solutions);
         if max_solutions == 0 {
             // No solution wanted: nothing to search (as on the links).
             return Stop::SolutionLimit;
@@ -384,7 +331,7 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
         // Written back on every return.
         macro_rules! stop {
             ($stop:expr) => {{
-                *counters = Counters { nodes, updates, solutions };
+                self.counters = Counters { nodes, updates, solutions };
                 return $stop;
             }};
         }
@@ -404,15 +351,10 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
                 }
                 nodes += 1;
                 if nodes % Config::CHECK_INTERVAL == 0 {
-                    if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-                        stop!(Stop::Cancelled);
-                    }
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
-                        stop!(Stop::TimeLimit);
-                    }
                     let stats = Stats { nodes, updates, solutions, elapsed: started.elapsed() };
-                    if tick(self.progress(level), &stats).is_break() {
-                        stop!(Stop::Cancelled);
+                    let progress = || self.progress(level);
+                    if let Some(stop) = limits.interrupt(config, tick, progress, &stats) {
+                        stop!(stop);
                     }
                 }
             }
@@ -451,7 +393,7 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
                     // A level of the prefix: only its option `k` (as `Solver::set_prefix`).
                     let mut o = None;
                     for _ in 0..=self.prefix[level] {
-                        o = take_first(&mut state.cand);
+                        o = take_first(&mut state.cand[..]);
                     }
                     state.cand = [0; W];
                     match o {
@@ -460,7 +402,7 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
                         None => stop!(Stop::Exhausted),
                     }
                 } else {
-                    match take_first(&mut state.cand) {
+                    match take_first(&mut state.cand[..]) {
                         Some(o) => o,
                         None if level == floor => stop!(Stop::Exhausted),
                         None => {
@@ -526,17 +468,4 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
             assert_eq!(count, len_of(&state.planes, i), "(S3) LEN of item {i}");
         }
     }
-}
-
-/// Takes the first option out of `set`.
-#[inline(always)]
-fn take_first<const W: usize>(set: &mut [u64; W]) -> Option<usize> {
-    for (w, word) in set.iter_mut().enumerate() {
-        if *word != 0 {
-            let o = 64 * w + word.trailing_zeros() as usize;
-            *word &= *word - 1;
-            return Some(o);
-        }
-    }
-    None
 }

@@ -376,37 +376,29 @@ trait Word:
     fn wide(self) -> u32;
 }
 
-impl Word for u16 {
-    const ZERO: u16 = 0;
-    #[inline(always)]
-    fn bit(k: usize) -> u16 {
-        1 << k
-    }
-    #[inline(always)]
-    fn ones(self) -> u16 {
-        self.count_ones() as u16
-    }
-    #[inline(always)]
-    fn wide(self) -> u32 {
-        u32::from(self)
-    }
+/// [`Word`] for the unsigned integer types.
+macro_rules! word {
+    ($t:ty) => {
+        impl Word for $t {
+            const ZERO: $t = 0;
+            #[inline(always)]
+            fn bit(k: usize) -> $t {
+                1 << k
+            }
+            #[inline(always)]
+            fn ones(self) -> u16 {
+                self.count_ones() as u16
+            }
+            #[inline(always)]
+            fn wide(self) -> u32 {
+                u32::from(self)
+            }
+        }
+    };
 }
 
-impl Word for u32 {
-    const ZERO: u32 = 0;
-    #[inline(always)]
-    fn bit(k: usize) -> u32 {
-        1 << k
-    }
-    #[inline(always)]
-    fn ones(self) -> u16 {
-        self.count_ones() as u16
-    }
-    #[inline(always)]
-    fn wide(self) -> u32 {
-        self
-    }
-}
+word!(u16);
+word!(u32);
 
 /// The board seen by ranks and by files, for boards of at most `L` squares a side: *lane*
 /// `k` stands for the rank `order[k]` and for the file `order[k]`, in organ-pipe order (the
