@@ -19,7 +19,7 @@ use pyo3::types::{PyDict, PyString};
 use crate::interrupt::{run_detached, run_interruptible, value_error};
 use crate::problem::{PyProblem, PySolutions};
 
-/// Counts the solutions of `n`-queens with the bitwise counter: `(total, distinct)`.
+/// Counts the solutions of `n`-queens with the bit-set counter: `(total, distinct)`.
 #[pyfunction]
 #[pyo3(signature = (n, threads = 1))]
 pub(crate) fn queens_count(py: Python<'_>, n: usize, threads: usize) -> PyResult<(u64, u64)> {

@@ -1,6 +1,6 @@
 """N-queens: place n queens on an n x n board, no two attacking each other.
 
-:func:`count` uses the bitwise counter of the ``dancecard`` models (it also counts up to the
+:func:`count` uses the bit-set counter of the ``dancecard`` models (it also counts up to the
 board's eight symmetries); :func:`solutions` enumerates boards lazily in lexicographic order;
 :func:`problem` gives the exact cover model, to search with :class:`dancecard.Problem`'s
 methods.
