@@ -307,7 +307,7 @@ impl Tally {
     }
 }
 
-/// A unit of work: the queens of ranks 0 and 1 placed, the others searched.
+/// A unit of work: rank 0's queen and a second queen placed, the others searched.
 #[derive(Clone, Debug)]
 struct Task {
     /// The file of the queen on rank 0.
@@ -333,8 +333,8 @@ impl Searcher {
         }
     }
 
-    /// The independent tasks whose results add up to the counts of `n >= 4` queens: every
-    /// placement of ranks 0 and 1 that the symmetry breaking allows (see [`Lanes::start`]).
+    /// The independent tasks whose results add up to the counts of `n >= 4` queens (see
+    /// [`Lanes::tasks`]).
     fn tasks(&self) -> Vec<Task> {
         match self {
             Searcher::Narrow(lanes) => lanes.tasks(),
@@ -482,14 +482,7 @@ impl<W: Word, const L: usize> Lanes<W, L> {
                 continue;
             }
             let Some(board) = self.open(top, 0) else { continue };
-            let best = Lanes::choose(&board);
-            if best >> 7 == 0 {
-                continue;
-            }
-            let k = usize::from((best & 127) >> 1) % L;
-            let x = self.order[k];
-            let by_file = best & 1 == 1;
-            let mut open = if by_file { board.cols[k] } else { board.rows[k] }.wide();
+            let (_, x, by_file, mut open) = self.branch(&board);
             while open != 0 {
                 let y = open.trailing_zeros() as usize;
                 open &= open - 1;
@@ -615,6 +608,18 @@ impl<W: Word, const L: usize> Lanes<W, L> {
         }
     }
 
+    /// The rank or file to branch on ([`Lanes::choose`]): its number of open squares (0 if
+    /// some rank or file has none), the rank or file, whether it is a file, and its open
+    /// squares.
+    #[inline(always)]
+    fn branch(&self, b: &Board<W, L>) -> (u16, usize, bool, u32) {
+        let best = Lanes::choose(b);
+        let k = usize::from((best & 127) >> 1) % L;
+        let by_file = best & 1 == 1;
+        let open = if by_file { b.cols[k] } else { b.rows[k] }.wide();
+        (best >> 7, self.order[k], by_file, open)
+    }
+
     /// Counts the boards of `task`.
     fn run(&self, task: &Task) -> Tally {
         let mut walk = Walk {
@@ -694,13 +699,8 @@ impl<W: Word, const L: usize> Walk<'_, W, L> {
                     distinct += 1;
                 }
             } else {
-                let best = Lanes::choose(&board);
-                let squares = best >> 7;
+                let (squares, x, by_file, open) = lanes.branch(&board);
                 if squares != 0 {
-                    let k = usize::from((best & 127) >> 1) % L;
-                    let by_file = best & 1 == 1;
-                    let open = if by_file { board.cols[k] } else { board.rows[k] }.wide();
-                    let x = lanes.order[k];
                     if squares == 1 {
                         let y = open.trailing_zeros() as usize;
                         let (r, f) = if by_file { (y, x) } else { (x, y) };
