@@ -379,7 +379,7 @@ impl Sets {
         }
     }
 
-    fn count(&self, config: &Config, prefix: &[u32], tick: bits::Tick<'_>) -> (Outcome, Stats) {
+    fn count(&self, config: &Config, prefix: &[u32], tick: bits::Tick<'_>) -> bits::Counted {
         match self {
             Sets::Bits(bits) => bits.count(config, prefix, tick),
             Sets::Sliced(sliced) => sliced.count(config, prefix, tick),

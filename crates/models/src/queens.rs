@@ -486,7 +486,7 @@ impl<W: Word, const L: usize> Lanes<W, L> {
             while open != 0 {
                 let y = open.trailing_zeros() as usize;
                 open &= open - 1;
-                tasks.push(Task { top, then: if by_file { (y, x) } else { (x, y) } });
+                tasks.push(Task { top, then: square(x, y, by_file) });
             }
         }
         tasks
@@ -551,6 +551,14 @@ impl<W: Word, const L: usize> Lanes<W, L> {
         }
         self.place(&mut b, 0, m);
         Some(b)
+    }
+
+    /// [`Lanes::place`] in the search (checking (Q1) after it in tests).
+    #[inline(always)]
+    fn put(&self, b: &mut Board<W, L>, r: usize, f: usize) {
+        self.place(b, r, f);
+        #[cfg(test)]
+        self.check(b);
     }
 
     /// Puts a queen on rank `r`, file `f`: closes the squares it attacks, in both views.
@@ -702,13 +710,10 @@ impl<W: Word, const L: usize> Walk<'_, W, L> {
                 let (squares, x, by_file, open) = lanes.branch(&board);
                 if squares != 0 {
                     if squares == 1 {
-                        let y = open.trailing_zeros() as usize;
-                        let (r, f) = if by_file { (y, x) } else { (x, y) };
+                        let (r, f) = square(x, open.trailing_zeros() as usize, by_file);
                         nodes += 1;
                         p[r % MAX_BITS_N] = f;
-                        lanes.place(&mut board, r, f);
-                        #[cfg(test)]
-                        lanes.check(&board);
+                        lanes.put(&mut board, r, f);
                         continue 'enter;
                     }
                     frames[level % MAX_BITS_N] = Frame { board, x, by_file, open };
@@ -726,18 +731,25 @@ impl<W: Word, const L: usize> Walk<'_, W, L> {
                     level -= 1;
                     continue;
                 }
-                let y = frame.open.trailing_zeros() as usize;
+                let (r, f) = square(frame.x, frame.open.trailing_zeros() as usize, frame.by_file);
                 frame.open &= frame.open - 1;
-                let (r, f) = if frame.by_file { (y, frame.x) } else { (frame.x, y) };
                 nodes += 1;
                 p[r % MAX_BITS_N] = f;
                 board = frame.board;
-                lanes.place(&mut board, r, f);
-                #[cfg(test)]
-                lanes.check(&board);
+                lanes.put(&mut board, r, f);
                 continue 'enter;
             }
         }
+    }
+}
+
+/// The square (rank, file) of the open square `y` of rank `x`, or of file `x` if `by_file`.
+#[inline(always)]
+fn square(x: usize, y: usize, by_file: bool) -> (usize, usize) {
+    if by_file {
+        (y, x)
+    } else {
+        (x, y)
     }
 }
 
