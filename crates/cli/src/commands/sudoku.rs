@@ -134,6 +134,8 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         Mode::Count => None,
         Mode::Unique => Some(2),
     };
+    // Counts and uniqueness print no grid, except in JSON.
+    options.skip_solution = mode != Mode::Solve && args.format == OutputFormat::Text;
     let started = Instant::now();
     let reports = solve_all(&valid, &options, args.threads, args.format);
     let elapsed = started.elapsed();

@@ -27,17 +27,6 @@ const ROWBOX: [u8; 512] = {
     t
 };
 
-/// A 9-bit row if it has exactly one bit, else 0.
-const SINGLE: [u16; 512] = {
-    let mut t = [0u16; 512];
-    let mut i = 0;
-    while i < 9 {
-        t[1 << i] = 1 << i;
-        i += 1;
-    }
-    t
-};
-
 /// For a 3x3 bit matrix (bit `3 r + k`), the union of the permutation matrices inside it.
 const PERM: [u16; 512] = {
     let mut t = [0u16; 512];
@@ -77,39 +66,66 @@ const COMPLEX: [u32; 512] = {
     t
 };
 
-/// Columns (9 bits) to mini-column bits, band 0: column `c` goes to bit `9 (c / 3) + 3 (c % 3)`.
-const STACKBITS: [u32; 512] = {
+/// Bits 0, 3, ..., 24: the first bit of each 3-bit group of a band word.
+const GROUPS: u32 = 0x124_9249;
+
+/// Bit `3 j` for each bit `j` of a 9-bit set (`pdep` over [`GROUPS`]): spreads a band's
+/// columns over the mini-columns of its stacks, bit `3 c` for column `c`.
+#[inline(always)]
+fn spread<const BMI2: bool>(x: u32) -> u32 {
+    debug_assert!(x < 512);
+    #[cfg(target_arch = "x86_64")]
+    if BMI2 {
+        // SAFETY: `BMI2` is true only in code compiled for BMI2 CPUs (`search_v3`).
+        return unsafe { core::arch::x86_64::_pdep_u32(x, GROUPS) };
+    }
+    SPREAD[x as usize]
+}
+
+/// [`spread`] as a table, for CPUs without BMI2.
+const SPREAD: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut x = 0;
     while x < 512 {
-        let mut c = 0;
-        while c < 9 {
-            if x & (1 << c) != 0 {
-                t[x] |= 1 << (9 * (c / 3) + 3 * (c % 3));
-            }
-            c += 1;
+        let mut j = 0;
+        while j < 9 {
+            t[x] |= ((x as u32 >> j) & 1) << (3 * j);
+            j += 1;
         }
         x += 1;
     }
     t
 };
 
-/// Mini-columns of stack 0 (bit `3 c + b`: column `c`, band `b`) to bit `9 b + c`.
-const UNSTACK: [u32; 512] = {
-    let mut t = [0u32; 512];
-    let mut v = 0;
-    while v < 512 {
-        let mut i = 0;
-        while i < 9 {
-            if v & (1 << i) != 0 {
-                t[v] |= 1 << (9 * (i % 3) + i / 3);
-            }
-            i += 1;
-        }
-        v += 1;
+/// Bit `j` set when the 3-bit group `j` of a 27-bit word (bits `3 j` to `3 j + 2`) is not
+/// empty: the mini-rows of a band word that have a cell, or (for a word with bits at
+/// multiples of 3 only) the inverse of [`spread`].
+#[inline(always)]
+fn groups<const BMI2: bool>(x: u32) -> u32 {
+    debug_assert!(x < 1 << 27);
+    #[cfg(target_arch = "x86_64")]
+    if BMI2 {
+        // SAFETY: as in `spread`.
+        return unsafe { core::arch::x86_64::_pext_u32(x | x >> 1 | x >> 2, GROUPS) };
     }
-    t
-};
+    u32::from(ROWBOX[(x & 0x1FF) as usize])
+        | u32::from(ROWBOX[((x >> 9) & 0x1FF) as usize]) << 3
+        | u32::from(ROWBOX[((x >> 18) & 0x1FF) as usize]) << 6
+}
+
+/// The rows (9 bits each) of a 27-bit band word that have exactly one bit.
+#[inline(always)]
+fn single_rows(u: u32) -> u32 {
+    #[inline(always)]
+    fn one(x: u32) -> u32 {
+        if x & x.wrapping_sub(1) == 0 {
+            x
+        } else {
+            0
+        }
+    }
+    one(u & 0x1FF) | one(u & 0x1FF << 9) | one(u & 0x1FF << 18)
+}
 
 /// The band cells that stay candidates of a digit placed in band cell `p`, as far as its
 /// row goes: the cell and the other rows.
@@ -408,24 +424,22 @@ impl State {
     /// must contain a permutation matrix (one per row and box), and a row left with one
     /// unplaced cell places it.
     #[inline(always)]
-    fn update(&mut self, i: usize, dirty: &mut u64) -> Step {
+    fn update<const BMI2: bool>(&mut self, i: usize, dirty: &mut u64) -> Step {
         let a = self.get(i);
-        let s = usize::from(ROWBOX[(a & 0x1FF) as usize])
-            | usize::from(ROWBOX[((a >> 9) & 0x1FF) as usize]) << 3
-            | usize::from(ROWBOX[((a >> 18) & 0x1FF) as usize]) << 6;
+        let s = groups::<BMI2>(a) as usize;
         debug_assert!(s < 512);
-        // SAFETY: `ROWBOX` values are below 8, so `s < 512`.
+        // SAFETY: `groups` returns 9 bits, so `s < 512`.
         let a = a & unsafe { COMPLEX.get_unchecked(s) };
         if a == 0 {
             return Err(Dead);
         }
-        self.set(i, a);
-        let u = a & self.unsolved[(i >> 4) & 3];
-        let singles = u32::from(SINGLE[(u & 0x1FF) as usize])
-            | u32::from(SINGLE[((u >> 9) & 0x1FF) as usize]) << 9
-            | u32::from(SINGLE[((u >> 18) & 0x1FF) as usize]) << 18;
+        let singles = single_rows(a & self.unsolved[(i >> 4) & 3]);
         if singles != 0 {
+            // `place` stores `a` (storing it here first would make the 16-byte loads of
+            // `place` wait for this 4-byte store).
             self.place(i, a, singles, dirty);
+        } else {
+            self.set(i, a);
         }
         Ok(())
     }
@@ -498,28 +512,26 @@ impl State {
     /// digit's box in that stack to the column, and the band update places it.) Returns
     /// whether a word changed.
     #[inline(always)]
-    fn stacks(&mut self, t: u64, dirty: &mut u64) -> Result<bool, Dead> {
+    fn stacks<const BMI2: bool>(&mut self, t: u64, dirty: &mut u64) -> Result<bool, Dead> {
         let mut digits = (t | t >> 16 | t >> 32) & 0x1FF;
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
             let a = [self.get(d), self.get(16 + d), self.get(32 + d)];
-            let present = [fold(a[0]), fold(a[1]), fold(a[2])];
-            let m = STACKBITS[present[0] as usize]
-                | STACKBITS[present[1] as usize] << 1
-                | STACKBITS[present[2] as usize] << 2;
-            let v0 = PERM[(m & 0x1FF) as usize];
-            let v1 = PERM[((m >> 9) & 0x1FF) as usize];
-            let v2 = PERM[((m >> 18) & 0x1FF) as usize];
+            // Bit `3 c + b`: column `c` of band `b`; each 9 bits is a stack, a 3x3 matrix.
+            let m = spread::<BMI2>(fold(a[0]))
+                | spread::<BMI2>(fold(a[1])) << 1
+                | spread::<BMI2>(fold(a[2])) << 2;
+            let v0 = u32::from(PERM[(m & 0x1FF) as usize]);
+            let v1 = u32::from(PERM[((m >> 9) & 0x1FF) as usize]);
+            let v2 = u32::from(PERM[((m >> 18) & 0x1FF) as usize]);
             if (v0 == 0) | (v1 == 0) | (v2 == 0) {
                 return Err(Dead);
             }
-            let allowed = UNSTACK[usize::from(v0)]
-                | UNSTACK[usize::from(v1)] << 3
-                | UNSTACK[usize::from(v2)] << 6;
-            if allowed != present[0] | present[1] << 9 | present[2] << 18 {
+            let v = v0 | v1 << 9 | v2 << 18;
+            if v != m {
                 for (b, &a) in a.iter().enumerate() {
-                    let x = a & (((allowed >> (9 * b)) & 0x1FF) * COL0);
+                    let x = a & (groups::<BMI2>((v >> b) & GROUPS) * COL0);
                     if x != a {
                         self.set(16 * b + d, x);
                         *dirty |= 1 << (16 * b + d);
@@ -532,7 +544,7 @@ impl State {
 
     /// Propagates to a fixed point; `Err` on a contradiction.
     #[inline(always)]
-    fn propagate(&mut self) -> Step {
+    fn propagate<const BMI2: bool>(&mut self) -> Step {
         // Kept in registers, not in the state.
         let mut dirty = self.dirty;
         let mut touched = 0;
@@ -542,7 +554,7 @@ impl State {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 touched |= 1 << i;
-                self.update(i, &mut dirty)?;
+                self.update::<BMI2>(i, &mut dirty)?;
             }
             if self.solved() {
                 return Ok(());
@@ -550,7 +562,7 @@ impl State {
             if self.naked_singles(&mut dirty)? {
                 continue;
             }
-            if !self.stacks(touched, &mut dirty)? {
+            if !self.stacks::<BMI2>(touched, &mut dirty)? {
                 return Ok(());
             }
             touched = 0;
@@ -638,19 +650,19 @@ impl BandSolver {
             // SAFETY: the CPU has every feature `search_v3` is compiled for.
             return unsafe { self.search_v3(grid, options) };
         }
-        self.run(grid, options)
+        self.run::<false>(grid, options)
     }
 
     /// [`BandSolver::run`] compiled for x86-64-v3 CPUs (AVX2, BMI1/2, POPCNT, LZCNT).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
     unsafe fn search_v3(&mut self, grid: &Grid, options: &Options) -> Report {
-        self.run(grid, options)
+        self.run::<true>(grid, options)
     }
 
     /// The search itself, inlined into each entry point.
     #[inline(always)]
-    fn run(&mut self, grid: &Grid, options: &Options) -> Report {
+    fn run<const BMI2: bool>(&mut self, grid: &Grid, options: &Options) -> Report {
         debug_assert_eq!(grid.shape(), Shape::CLASSIC);
         let mut report =
             Report { solutions: 0, solution: None, stop: Stop::Exhausted, nodes: 0, micros: 0 };
@@ -675,10 +687,10 @@ impl BandSolver {
                 report.stop = Stop::Cancelled;
                 break;
             }
-            if st.propagate().is_ok() {
+            if st.propagate::<BMI2>().is_ok() {
                 if st.solved() {
                     report.solutions += 1;
-                    if report.solution.is_none() {
+                    if report.solution.is_none() && !options.skip_solution {
                         report.solution = Some(st.grid());
                     }
                     if report.solutions >= limit {
@@ -712,5 +724,92 @@ impl BandSolver {
             }
         }
         report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::{parse_puzzles, Method};
+
+    const TDOKU: &str = include_str!("../../../../testdata/sudoku/tdoku_test_puzzles");
+    const HARDEST_1106: &str =
+        include_str!("../../../../testdata/sudoku/puzzles6_forum_hardest_1106");
+
+    #[cfg(target_arch = "x86_64")]
+    fn has_bmi2() -> bool {
+        std::is_x86_feature_detected!("bmi2")
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn has_bmi2() -> bool {
+        false
+    }
+
+    /// The table versions of the bit helpers against their definitions, and the BMI2
+    /// versions against the tables where the CPU has BMI2.
+    #[test]
+    fn bit_helpers() {
+        for x in 0..512u32 {
+            let spread_def = (0..9).fold(0, |m, j| m | (x >> j & 1) << (3 * j));
+            assert_eq!(spread::<false>(x), spread_def);
+            assert_eq!(groups::<false>(spread_def), x);
+            let one = |x: u32| if x.count_ones() == 1 { x } else { 0 };
+            let (y, z) = (x ^ 0x155, (x * 7) & 0x1FF);
+            assert_eq!(single_rows(x | y << 9 | z << 18), one(x) | one(y) << 9 | one(z) << 18);
+        }
+        // Groups of every word made of three 9-bit samples.
+        let words = (0..512u32).flat_map(|x| [x | x << 9 | x << 18, x << 18 | (x ^ 0x155), x << 9]);
+        for w in words {
+            let def = (0..9).fold(0, |m, j| m | u32::from(w >> (3 * j) & 7 != 0) << j);
+            assert_eq!(groups::<false>(w), def, "{w:#x}");
+            if has_bmi2() {
+                assert_eq!(groups::<true>(w), def, "{w:#x}");
+            }
+        }
+        if has_bmi2() {
+            for x in 0..512 {
+                assert_eq!(spread::<true>(x), spread::<false>(x));
+            }
+        }
+    }
+
+    /// The portable search and the one the CPU runs (x86-64-v3 where it can) build the same
+    /// trees: the same counts, nodes and first solutions.
+    #[test]
+    fn portable_search_matches() {
+        let tdoku = TDOKU.lines().filter_map(|l| l.split(':').next());
+        let text: String =
+            tdoku.chain(HARDEST_1106.lines().take(60)).flat_map(|l| [l, "\n"]).collect();
+        let mut solver = BandSolver::default();
+        let mut portable = BandSolver::default();
+        let mut checked = 0;
+        for p in parse_puzzles(&text, None) {
+            let Ok(p) = p else { continue };
+            if p.grid.shape() != Shape::CLASSIC {
+                continue;
+            }
+            for options in [Options::new(Method::Fast).limit(2), Options::new(Method::Fast)] {
+                let a = solver.search(&p.grid, &options);
+                let b = portable.run::<false>(&p.grid, &options);
+                assert_eq!(a, b, "line {}", p.line);
+            }
+            checked += 1;
+        }
+        assert!(checked > 100, "{checked}");
+    }
+
+    /// `skip_solution` leaves the grid out and changes nothing else.
+    #[test]
+    fn skip_solution() {
+        let mut solver = BandSolver::default();
+        for line in HARDEST_1106.lines().take(20) {
+            let Ok(grid) = Grid::parse_line(line, None) else { continue };
+            let with = solver.search(&grid, &Options::new(Method::Fast).limit(2));
+            let without =
+                solver.search(&grid, &Options::new(Method::Fast).limit(2).skip_solution());
+            assert!(with.solution.is_some() && without.solution.is_none());
+            assert_eq!(Report { solution: None, ..with }, without);
+        }
     }
 }

@@ -183,7 +183,7 @@ pub(super) fn search(grid: &Grid, options: &Options) -> Report {
         None
     } else {
         Some(solver.solve_with(|s| {
-            if first.is_none() {
+            if first.is_none() && !options.skip_solution {
                 first = Some(model.decode(&s.to_vec()));
             }
             ControlFlow::Continue(())

@@ -195,7 +195,7 @@ impl Generic {
                 match best {
                     None => {
                         report.solutions += 1;
-                        if report.solution.is_none() {
+                        if report.solution.is_none() && !options.skip_solution {
                             let values = state[..cells]
                                 .iter()
                                 .map(|&x| x.trailing_zeros() as u8 + 1)

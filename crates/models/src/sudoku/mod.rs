@@ -412,7 +412,7 @@ impl Grid {
 
     /// Whether the puzzle has no solution, one, or several (a count up to 2).
     pub fn uniqueness(&self, method: Method) -> Uniqueness {
-        self.count(method, Some(2)).uniqueness()
+        search(self, &Options::new(method).limit(2).skip_solution()).uniqueness()
     }
 }
 
@@ -603,6 +603,9 @@ pub struct Options {
     pub max_nodes: Option<u64>,
     /// Stop when this flag becomes true (looked at every thousand nodes or so).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Leave [`Report::solution`] empty: a count or a uniqueness check that shows no grid
+    /// then builds none (one allocation less per puzzle).
+    pub skip_solution: bool,
 }
 
 impl Options {
@@ -629,6 +632,12 @@ impl Options {
         self
     }
 
+    /// Without the solution grid in the report (see [`Options::skip_solution`]).
+    pub fn skip_solution(mut self) -> Options {
+        self.skip_solution = true;
+        self
+    }
+
     pub(crate) fn cancelled(&self) -> bool {
         self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
     }
@@ -639,7 +648,7 @@ impl Options {
 pub struct Report {
     /// Solutions found (all of them when `stop` is [`Stop::Exhausted`]).
     pub solutions: u64,
-    /// The first solution found, if any.
+    /// The first solution found, if any (none with [`Options::skip_solution`]).
     pub solution: Option<Grid>,
     /// Why the search ended.
     pub stop: Stop,
