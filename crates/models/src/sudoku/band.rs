@@ -1,6 +1,53 @@
 //! The fast 9x9 solver: one 27-bit bitboard per digit and band.
 //!
-//! (Documentation rewritten at the end of the work.)
+//! # Representation
+//!
+//! The grid is three bands of three rows. For band `b` and digit `d`, the word `f[b][d]` has
+//! bit `9 r + c` set when the cell in row `r` of the band and column `c` may hold `d` (a
+//! placed cell stays set in its digit's word). `unsolved[b]` holds the band's empty cells.
+//! The nine words of a band are contiguous, so that a placement clears a cell from all of
+//! them with three 16-byte operations.
+//!
+//! # Propagation
+//!
+//! A word is *dirty* when it changed since its last band update; [`State::propagate`] runs
+//! these to a fixed point:
+//!
+//! - **Band update** of a word: in a band, the digit's three rows and three boxes must meet
+//!   in a permutation (one mini-row per row and per box), so a mini-row (row x box) that is in
+//!   no permutation matrix of the word's non-empty mini-rows loses its cells. This is locked
+//!   candidates (pointing and claiming) and hidden singles in boxes at once. A row left with
+//!   one empty cell places the digit there: the cell leaves the other digits' words and its
+//!   column leaves the digit's words of the other bands.
+//! - **Naked singles**: a cell with one candidate keeps only that cell in its row of the
+//!   digit's word, and the band update places it.
+//! - **Stack update**: the same permutation rule on the columns of a stack, for the digits
+//!   whose words changed.
+//!
+//! # Search
+//!
+//! Depth first, on an explicit stack of states. A node is one propagation (the root, and
+//! each side of each guess). The guess is a cell with two candidates, the one with the most
+//! empty cells in its row, column and box (or, if there is none, the first cell with the
+//! fewest candidates); the first side places one candidate, the other the second.
+//!
+//! On x86-64 CPUs with AVX2 and BMI2 (x86-64-v3), the search runs a copy compiled for them,
+//! where the maps between mini-rows and bits are `pext` and `pdep`; elsewhere they are
+//! tables. Both copies build the same tree (a test compares them).
+//!
+//! # Invariants
+//!
+//! At every node, after a propagation that found no contradiction (checked by
+//! [`State::check_invariants`] at every node in the tests):
+//!
+//! - **(B1)** Words hold band cells only (27 bits); words 9 to 15 of a band and
+//!   `unsolved[3]` are 0.
+//! - **(B2)** A placed cell (in a band, not in `unsolved`) is set in exactly one digit's
+//!   word.
+//! - **(B3)** A placed digit rules its houses: its word has no other cell in the placed
+//!   cell's row or box, and the digit's words of the three bands no other cell in its column.
+//! - **(B4)** Fixed point: every empty cell has at least two candidates, and no row of a word
+//!   has exactly one empty cell and no placed one.
 
 use super::{Grid, Options, Report, Shape, Stop};
 
@@ -569,6 +616,46 @@ impl State {
         }
     }
 
+    /// Checks (B1)-(B4) (see the module documentation) on a state after a propagation that
+    /// found no contradiction.
+    #[cfg(test)]
+    fn check_invariants(&self) -> Result<(), String> {
+        if self.unsolved[3] != 0 || self.f.iter().any(|row| row[9..].iter().any(|&w| w != 0)) {
+            return Err("(B1) padding words are not 0".into());
+        }
+        for b in 0..3 {
+            let row = &self.f[b];
+            if self.unsolved[b] & !BAND != 0 || row.iter().any(|&w| w & !BAND != 0) {
+                return Err(format!("(B1) band {b} has bits outside the band"));
+            }
+            let placed = BAND & !self.unsolved[b];
+            for p in (0..27).filter(|&p| placed >> p & 1 == 1) {
+                let digits: Vec<usize> = (0..9).filter(|&d| row[d] >> p & 1 == 1).collect();
+                let [d] = digits[..] else {
+                    return Err(format!("(B2) placed cell {p} of band {b} in digits {digits:?}"));
+                };
+                let col = COL0 << (p % 9);
+                let others = (0..3).map(|k| self.f[k][d] & col).filter(|&x| x != 0).count();
+                if row[d] & PEERS[p] != 0 || others != 1 || row[d] & col != 1 << p {
+                    return Err(format!("(B3) digit {d} placed at cell {p} of band {b}"));
+                }
+            }
+            let (one, two) = lanes::one_two(row);
+            if self.unsolved[b] & !(one & two) != 0 {
+                return Err(format!("(B4) band {b} has an empty cell with one candidate"));
+            }
+            for (d, &w) in row.iter().enumerate().take(9) {
+                for r in 0..3 {
+                    let (u, all) = (w & self.unsolved[b] & 0x1FF << (9 * r), w & 0x1FF << (9 * r));
+                    if u.count_ones() == 1 && u == all {
+                        return Err(format!("(B4) row {r} of digit {d} in band {b} is a single"));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn solved(&self) -> bool {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
@@ -688,6 +775,10 @@ impl BandSolver {
                 break;
             }
             if st.propagate::<BMI2>().is_ok() {
+                #[cfg(test)]
+                if let Err(e) = st.check_invariants() {
+                    panic!("{e}");
+                }
                 if st.solved() {
                     report.solutions += 1;
                     if report.solution.is_none() && !options.skip_solution {
@@ -797,6 +888,41 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 100, "{checked}");
+    }
+
+    /// The invariant check passes on propagated states and catches each kind of damage.
+    #[test]
+    fn invariants_catch_broken_states() {
+        let line = HARDEST_1106.lines().find(|l| !l.starts_with('#')).expect("a puzzle");
+        let grid = Grid::parse_line(line, None).expect("valid");
+        let mut st = State::new(grid.values()).expect("no clash");
+        assert!(st.propagate::<false>().is_ok());
+        st.check_invariants().expect("a propagated state");
+        let b = (0..3).find(|&b| st.unsolved[b] != BAND).expect("a band with a given");
+        let p = (BAND & !st.unsolved[b]).trailing_zeros() as usize;
+        let d = (0..9).find(|&d| st.f[b][d] >> p & 1 == 1).expect("the given's digit");
+        let e = (d + 1) % 9;
+        // Each damage gets the band, the given's cell and digit, and another digit.
+        type Damage = fn(&mut State, usize, usize, usize, usize);
+        let damage: [(&str, Damage); 5] = [
+            ("(B1)", |st, b, _, _, _| st.f[b][12] = 1),
+            ("(B2)", |st, b, p, _, e| st.f[b][e] |= 1 << p),
+            ("(B3)", |st, b, p, d, _| st.f[b][d] |= PEERS[p] & st.unsolved[b]),
+            ("(B4)", |st, b, _, _, _| {
+                let q = st.unsolved[b].trailing_zeros();
+                let keep = (0..9).find(|&d| st.f[b][d] >> q & 1 == 1).expect("a candidate");
+                for d in (0..9).filter(|&d| d != keep) {
+                    st.f[b][d] &= !(1 << q);
+                }
+            }),
+            ("(B4)", |st, b, _, _, _| st.unsolved[b] = BAND),
+        ];
+        for (name, damage) in damage {
+            let mut broken = st;
+            damage(&mut broken, b, p, d, e);
+            let err = broken.check_invariants().expect_err(name);
+            assert!(err.starts_with(name), "{name}: {err}");
+        }
     }
 
     /// `skip_solution` leaves the grid out and changes nothing else.
