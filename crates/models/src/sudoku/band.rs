@@ -40,13 +40,13 @@
 //! At every node, after a propagation that found no contradiction (checked by
 //! [`State::check_invariants`] at every node in the tests):
 //!
-//! - **(B1)** Words hold band cells only (27 bits); words 9 to 15 of a band and
+//! - **(U1)** Words hold band cells only (27 bits); words 9 to 15 of a band and
 //!   `unsolved[3]` are 0.
-//! - **(B2)** A placed cell (in a band, not in `unsolved`) is set in exactly one digit's
+//! - **(U2)** A placed cell (in a band, not in `unsolved`) is set in exactly one digit's
 //!   word.
-//! - **(B3)** A placed digit rules its houses: its word has no other cell in the placed
+//! - **(U3)** A placed digit rules its houses: its word has no other cell in the placed
 //!   cell's row or box, and the digit's words of the three bands no other cell in its column.
-//! - **(B4)** Fixed point: every empty cell has at least two candidates, and no row of a word
+//! - **(U4)** Fixed point: every empty cell has at least two candidates, and no row of a word
 //!   has exactly one empty cell and no placed one.
 
 use super::{Grid, Options, Report, Shape, Stop};
@@ -616,39 +616,39 @@ impl State {
         }
     }
 
-    /// Checks (B1)-(B4) (see the module documentation) on a state after a propagation that
+    /// Checks (U1)-(U4) (see the module documentation) on a state after a propagation that
     /// found no contradiction.
     #[cfg(test)]
     fn check_invariants(&self) -> Result<(), String> {
         if self.unsolved[3] != 0 || self.f.iter().any(|row| row[9..].iter().any(|&w| w != 0)) {
-            return Err("(B1) padding words are not 0".into());
+            return Err("(U1) padding words are not 0".into());
         }
         for b in 0..3 {
             let row = &self.f[b];
             if self.unsolved[b] & !BAND != 0 || row.iter().any(|&w| w & !BAND != 0) {
-                return Err(format!("(B1) band {b} has bits outside the band"));
+                return Err(format!("(U1) band {b} has bits outside the band"));
             }
             let placed = BAND & !self.unsolved[b];
             for p in (0..27).filter(|&p| placed >> p & 1 == 1) {
                 let digits: Vec<usize> = (0..9).filter(|&d| row[d] >> p & 1 == 1).collect();
                 let [d] = digits[..] else {
-                    return Err(format!("(B2) placed cell {p} of band {b} in digits {digits:?}"));
+                    return Err(format!("(U2) placed cell {p} of band {b} in digits {digits:?}"));
                 };
                 let col = COL0 << (p % 9);
                 let others = (0..3).map(|k| self.f[k][d] & col).filter(|&x| x != 0).count();
                 if row[d] & PEERS[p] != 0 || others != 1 || row[d] & col != 1 << p {
-                    return Err(format!("(B3) digit {d} placed at cell {p} of band {b}"));
+                    return Err(format!("(U3) digit {d} placed at cell {p} of band {b}"));
                 }
             }
             let (one, two) = lanes::one_two(row);
             if self.unsolved[b] & !(one & two) != 0 {
-                return Err(format!("(B4) band {b} has an empty cell with one candidate"));
+                return Err(format!("(U4) band {b} has an empty cell with one candidate"));
             }
             for (d, &w) in row.iter().enumerate().take(9) {
                 for r in 0..3 {
                     let (u, all) = (w & self.unsolved[b] & 0x1FF << (9 * r), w & 0x1FF << (9 * r));
                     if u.count_ones() == 1 && u == all {
-                        return Err(format!("(B4) row {r} of digit {d} in band {b} is a single"));
+                        return Err(format!("(U4) row {r} of digit {d} in band {b} is a single"));
                     }
                 }
             }
@@ -905,17 +905,17 @@ mod tests {
         // Each damage gets the band, the given's cell and digit, and another digit.
         type Damage = fn(&mut State, usize, usize, usize, usize);
         let damage: [(&str, Damage); 5] = [
-            ("(B1)", |st, b, _, _, _| st.f[b][12] = 1),
-            ("(B2)", |st, b, p, _, e| st.f[b][e] |= 1 << p),
-            ("(B3)", |st, b, p, d, _| st.f[b][d] |= PEERS[p] & st.unsolved[b]),
-            ("(B4)", |st, b, _, _, _| {
+            ("(U1)", |st, b, _, _, _| st.f[b][12] = 1),
+            ("(U2)", |st, b, p, _, e| st.f[b][e] |= 1 << p),
+            ("(U3)", |st, b, p, d, _| st.f[b][d] |= PEERS[p] & st.unsolved[b]),
+            ("(U4)", |st, b, _, _, _| {
                 let q = st.unsolved[b].trailing_zeros();
                 let keep = (0..9).find(|&d| st.f[b][d] >> q & 1 == 1).expect("a candidate");
                 for d in (0..9).filter(|&d| d != keep) {
                     st.f[b][d] &= !(1 << q);
                 }
             }),
-            ("(B4)", |st, b, _, _, _| st.unsolved[b] = BAND),
+            ("(U4)", |st, b, _, _, _| st.unsolved[b] = BAND),
         ];
         for (name, damage) in damage {
             let mut broken = st;
