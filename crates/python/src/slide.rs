@@ -34,6 +34,15 @@ fn board(state: &Bound<'_, PyAny>) -> PyResult<Board> {
         return text.to_cow()?.parse::<Board>().map_err(value_error);
     }
     let tiles = if let Ok(rows) = state.extract::<Vec<Vec<u8>>>() {
+        // Rows of a square board: as many tiles in each row as there are rows.
+        let side = rows.len();
+        if let Some((i, row)) = rows.iter().enumerate().find(|(_, row)| row.len() != side) {
+            return Err(PyValueError::new_err(format!(
+                "state: row {} has {} tiles, but there are {side} rows (a square board)",
+                i + 1,
+                row.len()
+            )));
+        }
         rows.concat()
     } else {
         state.extract::<Vec<u8>>().map_err(|_| {

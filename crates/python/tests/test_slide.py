@@ -96,3 +96,8 @@ def test_errors():
         slide.solve("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", max_nodes=1000)
     with pytest.raises(TypeError):
         slide.solve(3.0)
+    # Ragged rows are refused, even when their tiles would make a square board.
+    with pytest.raises(ValueError, match="row 1 has 3 tiles, but there are 2 rows"):
+        slide.solve([[1, 2, 3], [4, 5, 6, 7, 8, 0]])
+    with pytest.raises(ValueError, match="row 3 has 2 tiles, but there are 3 rows"):
+        slide.solve([[1, 2, 3], [4, 5, 6], [7, 0]])

@@ -20,7 +20,8 @@ from . import _native
 __all__ = ["Solution", "solve", "State"]
 
 State = Union[str, Sequence[int], Sequence[Sequence[int]]]
-"""A position: numbers in a string, a flat sequence, or rows; 0 is the blank."""
+"""A position: numbers in a string, a flat sequence, or rows (as many numbers in each row as
+there are rows); 0 is the blank."""
 
 
 class Solution(NamedTuple):
