@@ -136,6 +136,8 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     };
     // Counts and uniqueness print no grid, except in JSON.
     options.skip_solution = mode != Mode::Solve && args.format == OutputFormat::Text;
+    // Per-puzzle times are shown by `--stats` and in JSON only.
+    options.skip_timing = !args.stats && args.format == OutputFormat::Text;
     let started = Instant::now();
     let reports = solve_all(&valid, &options, args.threads, args.format);
     let elapsed = started.elapsed();

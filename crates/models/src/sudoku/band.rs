@@ -56,6 +56,8 @@ const BAND: u32 = (1 << 27) - 1;
 /// Column 0 of a band (rows 0, 1, 2); multiplying a 9-bit column set by it spreads the set
 /// over the three rows (no carries).
 const COL0: u32 = 1 | 1 << 9 | 1 << 18;
+/// Box 0 of a band (columns 0-2 of its three rows).
+const BOX0: u32 = 7 * COL0;
 
 /// Bit `k` set when box `k` of a 9-bit row has a bit.
 const ROWBOX: [u8; 512] = {
@@ -186,24 +188,13 @@ const RESTRICT: [u32; 27] = {
     t
 };
 
-/// The band cell (0-26) of each grid cell (0-80).
-const CELL: [u8; 81] = {
-    let mut t = [0u8; 81];
-    let mut i = 0;
-    while i < 81 {
-        t[i] = (i % 27) as u8;
-        i += 1;
-    }
-    t
-};
-
 /// The band cells sharing a row or a box with band cell `p` (`p` excluded).
 const PEERS: [u32; 27] = {
     let mut t = [0u32; 27];
     let mut p = 0;
     while p < 27 {
         let row = 0x1FF << (9 * (p / 9));
-        let bx = (7 * COL0) << (3 * ((p % 9) / 3));
+        let bx = BOX0 << (3 * ((p % 9) / 3));
         t[p] = (row | bx) & !(1 << p);
         p += 1;
     }
@@ -296,22 +287,45 @@ mod lanes {
         }
     }
 
-    /// For each 16-byte chunk of `cells` (offset, mask): the bytes that are not 0.
+    /// The cells holding each digit, as band words: word `16 b + d` (`[b][d]`) has the
+    /// cells of band `b` whose byte in `cells` (the 81 cells, then zeros) is `d + 1`.
     #[inline(always)]
-    pub(super) fn nonzero(cells: &[u8; 96]) -> [(usize, u32); 6] {
-        let mut out = [(0, 0); 6];
-        for (k, (chunk, o)) in cells.chunks_exact(16).zip(&mut out).enumerate() {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: SSE2 is part of the x86_64 baseline; `chunk` is 16 bytes.
-            let mask = unsafe {
-                let v = _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>());
-                _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) as u32 ^ 0xFFFF
-            };
-            #[cfg(not(target_arch = "x86_64"))]
-            let mask = chunk.iter().enumerate().fold(0, |m, (i, &c)| m | u32::from(c != 0) << i);
-            *o = (16 * k, mask);
+    pub(super) fn digit_cells(cells: &[u8; 96]) -> [[u32; LANES]; 3] {
+        // Per digit, the bits of cells 0-63 and 64-95.
+        let mut lo = [0u64; 9];
+        let mut hi = [0u64; 9];
+        // (Inlined into `search_v3`, this compiles to AVX2.)
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86_64 baseline; the loads read the six 16-byte chunks
+        // of `cells`.
+        unsafe {
+            let p = cells.as_ptr().cast::<__m128i>();
+            let v: [__m128i; 6] = core::array::from_fn(|k| _mm_loadu_si128(p.add(k)));
+            for d in 0..9 {
+                let t = _mm_set1_epi8(d as i8 + 1);
+                let m: [u64; 6] =
+                    v.map(|v| u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, t)) as u16));
+                lo[d] = m[0] | m[1] << 16 | m[2] << 32 | m[3] << 48;
+                hi[d] = m[4] | m[5] << 16;
+            }
         }
-        out
+        #[cfg(not(target_arch = "x86_64"))]
+        for (i, &c) in cells.iter().enumerate() {
+            if let Some(d) = usize::from(c).checked_sub(1).filter(|&d| d < 9) {
+                if i < 64 {
+                    lo[d] |= 1 << i;
+                } else {
+                    hi[d] |= 1 << (i - 64);
+                }
+            }
+        }
+        let mut own = [[0u32; LANES]; 3];
+        for d in 0..9 {
+            own[0][d] = lo[d] as u32 & super::BAND;
+            own[1][d] = (lo[d] >> 27) as u32 & super::BAND;
+            own[2][d] = (lo[d] >> 54 | hi[d] << 10) as u32 & super::BAND;
+        }
+        own
     }
 
     /// Cells with at least one and at least two candidates.
@@ -411,42 +425,45 @@ const WORDS: u64 = 0x1FF | 0x1FF << 16 | 0x1FF << 32;
 impl State {
     /// The state of a grid's givens, placed (their peers lose the digit, their cells the
     /// other digits) but not propagated: every word is dirty. `None` if two givens clash.
+    ///
+    /// Branch free and vectorizable over the digits: a given is alone in its row and box
+    /// when no row and no box of its digit's band word has two bits, and in its column when
+    /// no two bands of the digit share a column.
+    #[inline(always)]
     fn new(values: &[u8]) -> Option<State> {
         let mut cells = [0u8; 96];
         cells[..81].copy_from_slice(&values[..81]);
-        // Per word `16 b + d`: the givens of digit `d` in band `b`, and their row and box peers.
-        let mut own = [0u32; 48];
-        let mut peers = [0u32; 48];
-        // Per digit: the columns of its givens.
-        let mut cols = [0u32; 16];
+        let own = lanes::digit_cells(&cells);
+        let given = own.map(|row| row.iter().fold(0, |g, &w| g | w));
+        // Per digit: its columns, and the columns that two bands share (a clash).
+        let mut cols = [0u32; LANES];
         let mut clash = 0;
-        for (base, mut mask) in lanes::nonzero(&cells) {
-            while mask != 0 {
-                let i = base + mask.trailing_zeros() as usize;
-                mask &= mask - 1;
-                let (b, p) = (usize::from(i >= 27) + usize::from(i >= 54), usize::from(CELL[i]));
-                // Grid values are at most 9 (the mask keeps the indices in bounds regardless).
-                let d = usize::from(cells[i].wrapping_sub(1)) & 15;
-                let (j, col) = (16 * b + d, 1 << (p % 9));
-                clash |= (own[j] & PEERS[p]) | (cols[d] & col);
-                own[j] |= 1 << p;
-                peers[j] |= PEERS[p];
-                cols[d] |= col;
+        for d in 0..LANES {
+            let c = [fold(own[0][d]), fold(own[1][d]), fold(own[2][d])];
+            clash |= (c[0] & c[1]) | (c[0] & c[2]) | (c[1] & c[2]);
+            cols[d] = (c[0] | c[1] | c[2]) * COL0;
+        }
+        let mut f = [[0u32; LANES]; 3];
+        for b in 0..3 {
+            let open = BAND & !given[b];
+            for d in 0..LANES {
+                let w = own[b][d];
+                let mut peers = 0;
+                for k in 0..3 {
+                    let (row, bx) = (0x1FF << (9 * k), BOX0 << (3 * k));
+                    let (r, x) = (w & row, w & bx);
+                    clash |= (r & r.wrapping_sub(1)) | (x & x.wrapping_sub(1));
+                    peers |= (row & 0u32.wrapping_sub(u32::from(r != 0)))
+                        | (bx & 0u32.wrapping_sub(u32::from(x != 0)));
+                }
+                // Padding words (no digit: d > 8) stay 0.
+                f[b][d] = ((open & !peers & !cols[d]) | w) & 0u32.wrapping_sub(u32::from(d < 9));
             }
         }
         if clash != 0 {
             return None;
         }
-        let mut f = [[0u32; LANES]; 3];
-        let mut unsolved = [0u32; 4];
-        for b in 0..3 {
-            let given = (0..9).fold(0, |g, d| g | own[16 * b + d]);
-            unsolved[b] = BAND & !given;
-            for d in 0..9 {
-                let j = 16 * b + d;
-                f[b][d] = (unsolved[b] & !peers[j] & !(cols[d] * COL0)) | own[j];
-            }
-        }
+        let unsolved = [BAND & !given[0], BAND & !given[1], BAND & !given[2], 0];
         Some(State { f, unsolved, dirty: WORDS })
     }
 
@@ -861,6 +878,57 @@ mod tests {
         if has_bmi2() {
             for x in 0..512 {
                 assert_eq!(spread::<true>(x), spread::<false>(x));
+            }
+        }
+    }
+
+    /// `State::new` against a cell-by-cell construction: on every pair of givens (the same
+    /// digit, which clashes exactly when the cells are peers, and two digits) and on tdoku's
+    /// test puzzles.
+    #[test]
+    fn new_state() {
+        fn peers(i: usize, j: usize) -> bool {
+            let (ri, ci, rj, cj) = (i / 9, i % 9, j / 9, j % 9);
+            i != j && (ri == rj || ci == cj || (ri / 3 == rj / 3 && ci / 3 == cj / 3))
+        }
+        // Digit `d` may go in cell `i` when the cell holds it, or is empty and no peer does.
+        fn by_cells(values: &[u8]) -> Option<State> {
+            let clash = (0..81)
+                .any(|i| (0..81).any(|j| values[i] != 0 && values[i] == values[j] && peers(i, j)));
+            if clash {
+                return None;
+            }
+            let mut f = [[0u32; LANES]; 3];
+            let mut unsolved = [0u32; 4];
+            for i in 0..81 {
+                let (b, p) = (i / 27, i % 27);
+                unsolved[b] |= u32::from(values[i] == 0) << p;
+                for d in 1..=9u8 {
+                    let free = values[i] == 0 && (0..81).all(|j| !peers(i, j) || values[j] != d);
+                    f[b][usize::from(d - 1)] |= u32::from(free || values[i] == d) << p;
+                }
+            }
+            Some(State { f, unsolved, dirty: WORDS })
+        }
+        let same = |a: &Option<State>, b: &Option<State>| match (a, b) {
+            (Some(a), Some(b)) => (a.f, a.unsolved, a.dirty) == (b.f, b.unsolved, b.dirty),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        for i in 0..81 {
+            for j in i + 1..81 {
+                for e in [1, 9] {
+                    let mut values = [0u8; 81];
+                    (values[i], values[j]) = (1, e);
+                    let st = State::new(&values);
+                    assert_eq!(st.is_none(), e == 1 && peers(i, j), "cells {i}, {j}");
+                    assert!(same(&st, &by_cells(&values)), "cells {i}, {j}, digits 1, {e}");
+                }
+            }
+        }
+        for line in TDOKU.lines().filter_map(|l| l.split(':').next()) {
+            let Ok(grid) = Grid::parse_line(line, None) else { continue };
+            if grid.shape() == Shape::CLASSIC {
+                assert!(same(&State::new(grid.values()), &by_cells(grid.values())), "{line}");
             }
         }
     }

@@ -315,3 +315,23 @@ proptest::proptest! {
         proptest::prop_assert_eq!(reused.solutions, fast.solutions);
     }
 }
+
+/// `skip_timing` leaves `micros` 0 (and changes nothing else); without it, a search of many
+/// nodes reports its time.
+#[test]
+fn skip_timing() {
+    let empty = Grid::parse_line(&".".repeat(81), None).unwrap();
+    let mut solver = Solver::new();
+    for method in [Method::Fast, Method::Dlx] {
+        let options = Options::new(method).max_nodes(20_000);
+        let timed = solver.search(&empty, &options);
+        assert!(timed.micros > 0, "{method:?}");
+        for untimed in [
+            solver.search(&empty, &options.clone().skip_timing()),
+            search(&empty, &options.clone().skip_timing()),
+        ] {
+            assert_eq!(untimed.micros, 0, "{method:?}");
+            assert_eq!(Report { micros: timed.micros, ..untimed }, timed, "{method:?}");
+        }
+    }
+}
