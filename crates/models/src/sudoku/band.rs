@@ -11,7 +11,7 @@
 //! # Propagation
 //!
 //! A word is *dirty* when it changed since its last band update; [`State::propagate`] runs
-//! these to a fixed point:
+//! these to a fixed point (band updates two words at a time, so that the CPU overlaps them):
 //!
 //! - **Band update** of a word: in a band, the digit's three rows and three boxes must meet
 //!   in a permutation (one mini-row per row and per box), so a mini-row (row x box) that is in
@@ -484,20 +484,22 @@ impl State {
         unsafe { *self.f.as_mut_ptr().cast::<u32>().add(i) = x }
     }
 
-    /// Band propagation of word `i` (band `i / 16`, digit `i % 16`): the digit's mini-rows
-    /// must contain a permutation matrix (one per row and box), and a row left with one
-    /// unplaced cell places it.
+    /// Band update of word `i` (band `i / 16`, digit `i % 16`), computed but not stored:
+    /// the cells the digit keeps, those of the permutation matrices of its mini-rows (0: a
+    /// contradiction), and the rows where that leaves one unplaced cell.
     #[inline(always)]
-    fn update<const BMI2: bool>(&mut self, i: usize, dirty: &mut u64) -> Step {
+    fn reduce<const BMI2: bool>(&self, i: usize) -> (u32, u32) {
         let a = self.get(i);
         let s = groups::<BMI2>(a) as usize;
         debug_assert!(s < 512);
         // SAFETY: `groups` returns 9 bits, so `s < 512`.
         let a = a & unsafe { COMPLEX.get_unchecked(s) };
-        if a == 0 {
-            return Err(Dead);
-        }
-        let singles = single_rows(a & self.unsolved[(i >> 4) & 3]);
+        (a, single_rows(a & self.unsolved[(i >> 4) & 3]))
+    }
+
+    /// Stores the reduction `a` of word `i` and places its `singles`.
+    #[inline(always)]
+    fn apply(&mut self, i: usize, a: u32, singles: u32, dirty: &mut u64) {
         if singles != 0 {
             // `place` stores `a` (storing it here first would make the 16-byte loads of
             // `place` wait for this 4-byte store).
@@ -505,7 +507,6 @@ impl State {
         } else {
             self.set(i, a);
         }
-        Ok(())
     }
 
     /// Places the cells `s` of word `i` (one per row and box; `a` is the word after its
@@ -618,7 +619,35 @@ impl State {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
                 touched |= 1 << i;
-                self.update::<BMI2>(i, &mut dirty)?;
+                let (a, singles) = self.reduce::<BMI2>(i);
+                if dirty == 0 {
+                    if a == 0 {
+                        return Err(Dead);
+                    }
+                    self.apply(i, a, singles, &mut dirty);
+                    continue;
+                }
+                // Two words at a time: the second is reduced before the first is stored, so
+                // that the CPU overlaps the two reductions (about 8% faster). If placing the
+                // first one's singles changes the second word, that reduction is stale, but
+                // the word is dirty again (`place` marks every word it changes).
+                let j = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                touched |= 1 << j;
+                let w = self.get(j);
+                let (b, b_singles) = self.reduce::<BMI2>(j);
+                if (a == 0) | (b == 0) {
+                    return Err(Dead);
+                }
+                if singles != 0 {
+                    self.place(i, a, singles, &mut dirty);
+                    if self.get(j) != w {
+                        continue;
+                    }
+                } else {
+                    self.set(i, a);
+                }
+                self.apply(j, b, b_singles, &mut dirty);
             }
             if self.solved() {
                 return Ok(());
