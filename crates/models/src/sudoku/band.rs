@@ -11,7 +11,8 @@
 //! # Propagation
 //!
 //! A word is *dirty* when it changed since its last band update; [`State::propagate`] runs
-//! these to a fixed point (band updates two words at a time, so that the CPU overlaps them):
+//! these to a fixed point (band updates up to three words at a time, so that the CPU overlaps
+//! them):
 //!
 //! - **Band update** of a word: in a band, the digit's three rows and three boxes must meet
 //!   in a permutation (one mini-row per row and per box), so a mini-row (row x box) that is in
@@ -497,16 +498,39 @@ impl State {
         (a, single_rows(a & self.unsolved[(i >> 4) & 3]))
     }
 
-    /// Stores the reduction `a` of word `i` and places its `singles`.
+    /// Stores the reduction `a` of word `i` and places its `singles`; returns whether it
+    /// placed cells.
     #[inline(always)]
-    fn apply(&mut self, i: usize, a: u32, singles: u32, dirty: &mut u64) {
+    fn store(&mut self, i: usize, a: u32, singles: u32, dirty: &mut u64) -> bool {
         if singles != 0 {
             // `place` stores `a` (storing it here first would make the 16-byte loads of
             // `place` wait for this 4-byte store).
             self.place(i, a, singles, dirty);
+            true
         } else {
             self.set(i, a);
+            false
         }
+    }
+
+    /// [`State::store`] of a reduction made from the value `w` of word `i`, after other
+    /// stores that `placed` cells or not. A placement may have changed the word: then the
+    /// reduction is stale and is dropped, and the word is dirty again (`place` marks every
+    /// word it changes). Returns whether cells were placed, before or here.
+    #[inline(always)]
+    fn store_unchanged(
+        &mut self,
+        placed: bool,
+        i: usize,
+        w: u32,
+        a: u32,
+        singles: u32,
+        dirty: &mut u64,
+    ) -> bool {
+        if placed && self.get(i) != w {
+            return true;
+        }
+        self.store(i, a, singles, dirty) | placed
     }
 
     /// Places the cells `s` of word `i` (one per row and box; `a` is the word after its
@@ -615,39 +639,42 @@ impl State {
         let mut touched = 0;
         self.dirty = 0;
         loop {
+            // Up to three words at a time: each is reduced before any is stored, so that the
+            // CPU overlaps the reductions (about 10% faster than one at a time).
             while dirty != 0 {
                 let i = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
-                touched |= 1 << i;
-                let (a, singles) = self.reduce::<BMI2>(i);
+                let (a, a_singles) = self.reduce::<BMI2>(i);
                 if dirty == 0 {
+                    touched |= 1 << i;
                     if a == 0 {
                         return Err(Dead);
                     }
-                    self.apply(i, a, singles, &mut dirty);
+                    self.store(i, a, a_singles, &mut dirty);
                     continue;
                 }
-                // Two words at a time: the second is reduced before the first is stored, so
-                // that the CPU overlaps the two reductions (about 8% faster). If placing the
-                // first one's singles changes the second word, that reduction is stale, but
-                // the word is dirty again (`place` marks every word it changes).
                 let j = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
-                touched |= 1 << j;
-                let w = self.get(j);
-                let (b, b_singles) = self.reduce::<BMI2>(j);
-                if (a == 0) | (b == 0) {
+                let (w, (b, b_singles)) = (self.get(j), self.reduce::<BMI2>(j));
+                if dirty == 0 {
+                    touched |= 1 << i | 1 << j;
+                    if (a == 0) | (b == 0) {
+                        return Err(Dead);
+                    }
+                    let placed = self.store(i, a, a_singles, &mut dirty);
+                    self.store_unchanged(placed, j, w, b, b_singles, &mut dirty);
+                    continue;
+                }
+                let k = dirty.trailing_zeros() as usize;
+                dirty &= dirty - 1;
+                let (x, (c, c_singles)) = (self.get(k), self.reduce::<BMI2>(k));
+                touched |= 1 << i | 1 << j | 1 << k;
+                if (a == 0) | (b == 0) | (c == 0) {
                     return Err(Dead);
                 }
-                if singles != 0 {
-                    self.place(i, a, singles, &mut dirty);
-                    if self.get(j) != w {
-                        continue;
-                    }
-                } else {
-                    self.set(i, a);
-                }
-                self.apply(j, b, b_singles, &mut dirty);
+                let placed = self.store(i, a, a_singles, &mut dirty);
+                let placed = self.store_unchanged(placed, j, w, b, b_singles, &mut dirty);
+                self.store_unchanged(placed, k, x, c, c_singles, &mut dirty);
             }
             if self.solved() {
                 return Ok(());
