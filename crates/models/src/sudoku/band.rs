@@ -202,6 +202,21 @@ const PEERS: [u32; 27] = {
     t
 };
 
+/// The peers of band cell `p` that [`State::choose`] counts, over 81 bits (the cell's band,
+/// then the two other bands, 27 bits each; as two `u64`, low bits first): its row and box
+/// in its band ([`PEERS`]) and its column in the other two.
+const SCORE: [[u64; 2]; 27] = {
+    let mut t = [[0u64; 2]; 27];
+    let mut p = 0;
+    while p < 27 {
+        let col = (COL0 as u128) << (p % 9);
+        let m = PEERS[p] as u128 | col << 27 | col << 54;
+        t[p] = [m as u64, (m >> 64) as u64];
+        p += 1;
+    }
+    t
+};
+
 /// The other two bands of each band.
 const OTHER: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
@@ -744,13 +759,14 @@ impl State {
             let unsolved = self.unsolved[b];
             let (_, two, three) = lanes::one_two_three(&self.f[b]);
             let mut pairs = unsolved & two & !three;
+            // The unplaced cells of the band, then of the two others, as 81 bits (see `SCORE`).
+            let (u1, u2) = (u64::from(self.unsolved[o1]), u64::from(self.unsolved[o2]));
+            let (lo, hi) = (u64::from(unsolved) | u1 << 27 | u2 << 54, u2 >> 10);
             while pairs != 0 {
                 let p = pairs.trailing_zeros() as usize;
                 pairs &= pairs - 1;
-                let c = p % 9;
-                let col =
-                    ((self.unsolved[o1] >> c) & COL0) | ((self.unsolved[o2] >> c) & COL0) << 1;
-                let score = (u64::from(unsolved & PEERS[p]) | u64::from(col) << 32).count_ones();
+                let [mask_lo, mask_hi] = SCORE[p];
+                let score = (lo & mask_lo).count_ones() + (hi & mask_hi).count_ones();
                 best = best.max((score as usize) << 8 | (255 - 27 * b - p));
             }
         }
