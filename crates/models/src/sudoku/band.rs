@@ -744,6 +744,28 @@ impl State {
         Ok(())
     }
 
+    /// [`State::choose`] by its definition, cell by cell over the grid: the first cell with
+    /// two candidates and the most unplaced cells among its 20 peers, or if there is none,
+    /// the first with the fewest candidates.
+    #[cfg(test)]
+    fn choose_by_definition(&self) -> (usize, usize) {
+        let open = |i: usize| self.unsolved[i / 27] >> (i % 27) & 1 == 1;
+        let candidates =
+            |i: usize| (0..9).filter(|&d| self.f[i / 27][d] >> (i % 27) & 1 == 1).count();
+        let peers = |i: usize, j: usize| {
+            let (ri, ci, rj, cj) = (i / 9, i % 9, j / 9, j % 9);
+            i != j && (ri == rj || ci == cj || (ri / 3 == rj / 3 && ci / 3 == cj / 3))
+        };
+        let score = |i: usize| (0..81).filter(|&j| open(j) && peers(i, j)).count();
+        let pairs = (0..81).filter(|&i| open(i) && candidates(i) == 2);
+        // `max_by_key` keeps the last of equal maxima (go backwards to keep the first), and
+        // `min_by_key` the first.
+        let best = pairs.rev().max_by_key(|&i| score(i)).unwrap_or_else(|| {
+            (0..81).filter(|&i| open(i)).min_by_key(|&i| candidates(i)).unwrap_or(0)
+        });
+        (best / 27, best % 27)
+    }
+
     fn solved(&self) -> bool {
         self.unsolved[0] | self.unsolved[1] | self.unsolved[2] == 0
     }
@@ -867,6 +889,10 @@ impl BandSolver {
                 #[cfg(test)]
                 if let Err(e) = st.check_invariants() {
                     panic!("{e}");
+                }
+                #[cfg(test)]
+                if !st.solved() {
+                    assert_eq!(st.choose(), st.choose_by_definition());
                 }
                 if st.solved() {
                     report.solutions += 1;
