@@ -417,6 +417,14 @@ mod lanes {
     }
 }
 
+/// Whether grid cells `i` and `j` (0-80, row by row) are peers: distinct, in one row, column
+/// or box. For the tests' definitions.
+#[cfg(test)]
+fn grid_peers(i: usize, j: usize) -> bool {
+    let (ri, ci, rj, cj) = (i / 9, i % 9, j / 9, j % 9);
+    i != j && (ri == rj || ci == cj || (ri / 3 == rj / 3 && ci / 3 == cj / 3))
+}
+
 /// The search state (see the module documentation).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
@@ -752,11 +760,7 @@ impl State {
         let open = |i: usize| self.unsolved[i / 27] >> (i % 27) & 1 == 1;
         let candidates =
             |i: usize| (0..9).filter(|&d| self.f[i / 27][d] >> (i % 27) & 1 == 1).count();
-        let peers = |i: usize, j: usize| {
-            let (ri, ci, rj, cj) = (i / 9, i % 9, j / 9, j % 9);
-            i != j && (ri == rj || ci == cj || (ri / 3 == rj / 3 && ci / 3 == cj / 3))
-        };
-        let score = |i: usize| (0..81).filter(|&j| open(j) && peers(i, j)).count();
+        let score = |i: usize| (0..81).filter(|&j| open(j) && grid_peers(i, j)).count();
         let pairs = (0..81).filter(|&i| open(i) && candidates(i) == 2);
         // `max_by_key` keeps the last of equal maxima (go backwards to keep the first), and
         // `min_by_key` the first.
@@ -985,14 +989,11 @@ mod tests {
     /// test puzzles.
     #[test]
     fn new_state() {
-        fn peers(i: usize, j: usize) -> bool {
-            let (ri, ci, rj, cj) = (i / 9, i % 9, j / 9, j % 9);
-            i != j && (ri == rj || ci == cj || (ri / 3 == rj / 3 && ci / 3 == cj / 3))
-        }
         // Digit `d` may go in cell `i` when the cell holds it, or is empty and no peer does.
         fn by_cells(values: &[u8]) -> Option<State> {
-            let clash = (0..81)
-                .any(|i| (0..81).any(|j| values[i] != 0 && values[i] == values[j] && peers(i, j)));
+            let clash = (0..81).any(|i| {
+                (0..81).any(|j| values[i] != 0 && values[i] == values[j] && grid_peers(i, j))
+            });
             if clash {
                 return None;
             }
@@ -1002,7 +1003,8 @@ mod tests {
                 let (b, p) = (i / 27, i % 27);
                 unsolved[b] |= u32::from(values[i] == 0) << p;
                 for d in 1..=9u8 {
-                    let free = values[i] == 0 && (0..81).all(|j| !peers(i, j) || values[j] != d);
+                    let free =
+                        values[i] == 0 && (0..81).all(|j| !grid_peers(i, j) || values[j] != d);
                     f[b][usize::from(d - 1)] |= u32::from(free || values[i] == d) << p;
                 }
             }
@@ -1018,7 +1020,7 @@ mod tests {
                     let mut values = [0u8; 81];
                     (values[i], values[j]) = (1, e);
                     let st = State::new(&values);
-                    assert_eq!(st.is_none(), e == 1 && peers(i, j), "cells {i}, {j}");
+                    assert_eq!(st.is_none(), e == 1 && grid_peers(i, j), "cells {i}, {j}");
                     assert!(same(&st, &by_cells(&values)), "cells {i}, {j}, digits 1, {e}");
                 }
             }
