@@ -136,3 +136,27 @@ fn a_count_with_a_limit_stops_there() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--limit with a count needs --method dlx"));
 }
+
+/// Where the DLX search's first board takes millions of nodes (n = 52, 64, ...), the command
+/// restarts on shuffled options and prints a board at once; `--stats` says so.
+#[test]
+fn large_boards_do_not_stall() {
+    let out = run(&["64", "--stats"]);
+    assert_eq!(out.status.code(), Some(0));
+    let board = stdout(&out);
+    let files: Vec<usize> =
+        board.lines().map(|l| l.split(' ').position(|s| s == "Q").unwrap()).collect();
+    assert_eq!(files.len(), 64);
+    let attack =
+        |(r, a): (usize, usize), (s, b): (usize, usize)| a == b || r.abs_diff(s) == a.abs_diff(b);
+    for (r, &a) in files.iter().enumerate() {
+        assert!(files[..r].iter().enumerate().all(|(s, &b)| !attack((r, a), (s, b))));
+    }
+    assert!(stderr(&out).contains("restarts 1"), "{}", stderr(&out));
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&run(&["64", "--format", "json"]))).unwrap();
+    assert_eq!((v["restarts"].as_u64(), v["complete"].as_bool()), (Some(1), Some(true)));
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout(&run(&["8", "--format", "json"]))).unwrap();
+    assert_eq!(v["restarts"].as_u64(), Some(0));
+}

@@ -29,6 +29,7 @@ pub trait Model {
 
 pub mod langford;
 pub mod queens;
+mod rng;
 pub mod target;
 pub mod tiling;
 pub mod watch;

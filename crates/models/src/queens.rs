@@ -54,9 +54,10 @@ use std::cmp::Ordering;
 use std::ops::ControlFlow;
 use std::sync::atomic::{self, AtomicBool, AtomicUsize};
 
-use dancecard_engine::{OptionId, Problem, ProblemBuilder};
+use dancecard_engine::{Config, OptionId, Problem, ProblemBuilder, Solver, Stats, Stop};
 use rayon::prelude::*;
 
+use crate::rng::SplitMix64;
 use crate::Model;
 
 /// The largest board [`count`] and [`solutions`] handle (one bit per file in a `u32`).
@@ -116,6 +117,9 @@ fn check_size(n: usize, max: usize) -> Result<(), QueensError> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Queens {
     n: usize,
+    /// The cell (`n * rank + file`) of each option when the options come in a shuffled order
+    /// ([`Queens::shuffled`]); empty when they come rank by rank.
+    cells: Vec<u32>,
 }
 
 /// A number written in base 36 with digits `0-9a-z` (the item names of the instance files).
@@ -137,7 +141,23 @@ impl Queens {
     /// The model of an `n x n` board, `1 <= n <=` [`MAX_DLX_N`].
     pub fn new(n: usize) -> Result<Queens, QueensError> {
         check_size(n, MAX_DLX_N)?;
-        Ok(Queens { n })
+        Ok(Queens { n, cells: Vec::new() })
+    }
+
+    /// The same problem with its options in an order shuffled by `seed` (the same on every
+    /// machine): the same solutions, found in another order, which the search's value order
+    /// follows. [`first`] restarts on these.
+    pub fn shuffled(n: usize, seed: u64) -> Result<Queens, QueensError> {
+        check_size(n, MAX_DLX_N)?;
+        // `n * n` fits in u32: n is at most MAX_DLX_N.
+        let mut cells: Vec<u32> = (0..(n * n) as u32).collect();
+        SplitMix64(seed).shuffle(&mut cells);
+        Ok(Queens { n, cells })
+    }
+
+    /// The cell (`n * rank + file`) of option `k`.
+    fn cell(&self, k: usize) -> usize {
+        self.cells.get(k).map_or(k, |&c| c as usize)
     }
 
     /// The board size.
@@ -160,9 +180,14 @@ impl Queens {
         order
     }
 
-    /// The option of the queen on `rank`, `file` (options are numbered rank by rank).
+    /// The option of the queen on `rank`, `file` (rank by rank, unless [`Queens::shuffled`]:
+    /// then found by a scan of the `n * n` options).
     pub fn option_of(&self, rank: usize, file: usize) -> usize {
-        rank * self.n + file
+        let cell = rank * self.n + file;
+        if self.cells.is_empty() {
+            return cell;
+        }
+        self.cells.iter().position(|&c| c as usize == cell).unwrap_or(cell)
     }
 }
 
@@ -185,11 +210,10 @@ impl Model for Queens {
             diag.push(b.secondary(&format!("a{}", base36(k))).ok());
             anti.push(b.secondary(&format!("b{}", base36(k))).ok());
         }
-        for r in 0..n {
-            for c in 0..n {
-                let items = [rank[r], file[c], diag[r + c], anti[r + n - 1 - c]];
-                let _ = b.option(items.into_iter().flatten());
-            }
+        for k in 0..n * n {
+            let (r, c) = (self.cell(k) / n, self.cell(k) % n);
+            let items = [rank[r], file[c], diag[r + c], anti[r + n - 1 - c]];
+            let _ = b.option(items.into_iter().flatten());
         }
         b.build()
     }
@@ -199,10 +223,97 @@ impl Model for Queens {
         for o in solution {
             let k = o.index();
             if k < self.n * self.n {
-                files[k / self.n] = k % self.n;
+                let cell = self.cell(k);
+                files[cell / self.n] = cell % self.n;
             }
         }
         files
+    }
+}
+
+/// Nodes of [`first`]'s search on [`Queens::new`] before it restarts.
+pub const FIRST_BUDGET: u64 = 1_000_000;
+
+/// Nodes of [`first`]'s first restart; each later one has twice as many.
+pub const RESTART_BUDGET: u64 = 100_000;
+
+/// What [`first`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct First {
+    /// A solution (the file of the queen on each rank), if one was found.
+    pub board: Option<Vec<usize>>,
+    /// Why the last search ended: [`Stop::SolutionLimit`] with a board, [`Stop::Exhausted`]
+    /// when there is none, or the limit of the caller's `config` that stopped it.
+    pub stop: Stop,
+    /// The counters of all the searches together.
+    pub stats: Stats,
+    /// The searches restarted on shuffled options (0: the board is the first solution of the
+    /// search on [`Queens::new`]).
+    pub restarts: u32,
+}
+
+/// A solution by DLX that large boards do not stall.
+///
+/// The search on [`Queens::new`] (organ-pipe order, minimum remaining values) has a heavy tail:
+/// its first solution takes 501 nodes for `n = 51`, 6.1 million for 52 and more than 100
+/// million for 64. So after [`FIRST_BUDGET`] nodes, `first` restarts on
+/// [`Queens::shuffled`] options (seeds 1, 2, ...: another value order each time), with
+/// [`RESTART_BUDGET`] nodes, then twice as many each time, until a search ends. For `n <=
+/// 51` the board is the search's first solution; from 52 to 500, the first restart found one
+/// in about 100,000 + `n` nodes in our runs.
+///
+/// `config`'s limits apply to all the searches together (its `max_solutions` is replaced by
+/// 1); `tick` is called about every [`Config::CHECK_INTERVAL`] nodes, and `Break` stops.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use dancecard_engine::{Config, Stop};
+/// use dancecard_models::queens::{first, is_solution};
+///
+/// let found = first(64, &Config::default(), &mut |_| ControlFlow::Continue(()))?;
+/// assert!(found.restarts > 0 && found.stop == Stop::SolutionLimit);
+/// assert!(is_solution(&found.board.unwrap()));
+/// # Ok::<(), dancecard_models::queens::QueensError>(())
+/// ```
+pub fn first(
+    n: usize,
+    config: &Config,
+    tick: &mut dyn FnMut(&Solver) -> ControlFlow<()>,
+) -> Result<First, QueensError> {
+    let mut found =
+        First { board: None, stop: Stop::Exhausted, stats: Stats::default(), restarts: 0 };
+    let mut budget = FIRST_BUDGET;
+    loop {
+        let model = match found.restarts {
+            0 => Queens::new(n)?,
+            r => Queens::shuffled(n, u64::from(r))?,
+        };
+        let left = config.max_nodes.map(|m| m.saturating_sub(found.stats.nodes));
+        let time_left = config.time_limit.map(|t| t.saturating_sub(found.stats.elapsed));
+        let restart = left.map_or(true, |m| m > budget);
+        let run = Config {
+            max_solutions: Some(1),
+            max_nodes: Some(left.map_or(budget, |m| m.min(budget))),
+            time_limit: time_left,
+            ..config.clone()
+        };
+        let mut solver = Solver::with_config(&model.problem(), run);
+        let mut board = None;
+        let outcome = solver.visit(&mut crate::watch::Callbacks {
+            solution: &mut |s| {
+                board = Some(model.decode(&s.to_vec()));
+                ControlFlow::Continue(())
+            },
+            tick: &mut *tick,
+        });
+        found.stats.add(solver.stats());
+        found.stop = outcome.stop;
+        found.board = board;
+        if outcome.stop != Stop::NodeLimit || !restart {
+            return Ok(found);
+        }
+        budget = if found.restarts == 0 { RESTART_BUDGET } else { budget.saturating_mul(2) };
+        found.restarts += 1;
     }
 }
 
@@ -917,6 +1028,63 @@ mod tests {
             let threaded = count_with(n, &CountOptions { threads: 2, ..Default::default() });
             assert_eq!(threaded.unwrap().total, c.total);
         }
+    }
+
+    /// Shuffled options: the same solutions (as boards), the same counts, and `option_of`
+    /// finds each square's option.
+    #[test]
+    fn shuffled_options_have_the_same_solutions() {
+        for n in [1, 4, 6, 8] {
+            let boards = |model: &Queens| {
+                let mut all = Vec::new();
+                let mut solver = Solver::new(&model.problem());
+                let _ = solver.solve_with(|s| {
+                    all.push(model.decode(&s.to_vec()));
+                    ControlFlow::Continue(())
+                });
+                all.sort();
+                all
+            };
+            let plain = Queens::new(n).unwrap();
+            for seed in [1, 2] {
+                let shuffled = Queens::shuffled(n, seed).unwrap();
+                assert_eq!(shuffled.problem() == plain.problem(), n == 1, "n = {n}");
+                assert_eq!(boards(&shuffled), boards(&plain), "n = {n}");
+                for (r, c) in (0..n).flat_map(|r| (0..n).map(move |c| (r, c))) {
+                    let k = shuffled.option_of(r, c);
+                    assert_eq!(shuffled.decode(&[OptionId::new(k).unwrap()]), {
+                        let mut b = vec![0; n];
+                        b[r] = c;
+                        b
+                    });
+                }
+            }
+        }
+    }
+
+    /// `first`: the plain search's first board where it is quick, restarts where it stalls,
+    /// none where there is none, and the caller's node limit over all the searches.
+    #[test]
+    fn first_restarts_where_the_search_stalls() {
+        let go = &mut |_: &Solver| ControlFlow::Continue(());
+        for n in 1..=12 {
+            let found = first(n, &Config::default(), go).unwrap();
+            let mut solver = Solver::new(&Queens::new(n).unwrap().problem());
+            let plain = solver.first().map(|s| Queens::new(n).unwrap().decode(&s));
+            assert_eq!((found.board, found.restarts), (plain, 0), "n = {n}");
+            let stop = if n == 2 || n == 3 { Stop::Exhausted } else { Stop::SolutionLimit };
+            assert_eq!(found.stop, stop, "n = {n}");
+        }
+        for n in [52, 64] {
+            let found = first(n, &Config::default(), go).unwrap();
+            assert!(found.restarts > 0 && found.stats.nodes > FIRST_BUDGET, "n = {n}");
+            assert_eq!(found.stop, Stop::SolutionLimit);
+            assert!(is_solution(&found.board.unwrap()), "n = {n}");
+        }
+        let capped = Config { max_nodes: Some(FIRST_BUDGET + 10), ..Config::default() };
+        let found = first(64, &capped, go).unwrap();
+        assert_eq!((found.board, found.stop), (None, Stop::NodeLimit));
+        assert_eq!((found.restarts, found.stats.nodes), (1, FIRST_BUDGET + 10));
     }
 
     #[test]

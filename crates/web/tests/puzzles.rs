@@ -148,7 +148,16 @@ async fn queens_lists_counts_and_browses() {
     // `dancecard queens 8 --format json`, key for key.
     assert_eq!(
         keys(&all),
-        BTreeSet::from(["n", "method", "solutions", "count", "complete", "stop", "stats"])
+        BTreeSet::from([
+            "n",
+            "method",
+            "solutions",
+            "count",
+            "complete",
+            "stop",
+            "restarts",
+            "stats"
+        ])
     );
     let solutions = all["solutions"].as_array().unwrap();
     assert_eq!(solutions.len(), 92);
@@ -177,6 +186,11 @@ async fn queens_lists_counts_and_browses() {
 
     let first = server.get("/api/queens?n=8").await.json();
     assert_eq!(first["solutions"].as_array().unwrap().len(), 1);
+    assert_eq!((all["restarts"].clone(), first["restarts"].clone()), (json!(null), json!(0)));
+    // The search for one board restarts on shuffled options where it stalls.
+    let large = server.get("/api/queens?n=64").await.json();
+    assert_eq!((large["restarts"].clone(), large["complete"].clone()), (json!(1), json!(true)));
+    assert_eq!(large["solutions"][0].as_array().unwrap().len(), 64);
     let count = server.get("/api/queens?n=12&mode=count").await.json();
     assert_eq!((count["count"].clone(), count["distinct"].clone()), (json!(14200), json!(1787)));
     assert_eq!(count["complete"], true);

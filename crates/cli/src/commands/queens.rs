@@ -24,13 +24,15 @@ pub(crate) enum Method {
 }
 
 /// Place N queens on an N x N board, none attacking another: print the first solution, all
-/// of them, or their number.
+/// of them, or their number. For one board, DLX restarts on shuffled options after a million
+/// nodes (large N).
 #[derive(Debug, clap::Args)]
 #[command(after_help = concat!("A solution is drawn one rank a line, Q for a queen. With --format json, a solution
 is the list of the queens' files, rank by rank, from 0.
 
 Examples:
   dancecard queens 8                      # the first solution, as a board
+  dancecard queens 100                    # a board (DLX restarts on shuffled options)
   dancecard queens 8 --all --limit 3      # three solutions
   dancecard queens 16 --count --threads 2 # prints 14772512
   dancecard queens 12 --distinct          # up to rotations and reflections: 1787
@@ -199,6 +201,8 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
             }
         }
     };
+    // Searches restarted on shuffled options (the DLX search for one board).
+    let mut restarts = None;
     let (stats, stop) = match method {
         Method::Bits => {
             let started = Instant::now();
@@ -227,6 +231,23 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
             };
             let stats = Stats { nodes, updates: 0, solutions: found, elapsed: started.elapsed() };
             (stats, stop)
+        }
+        Method::Dlx if limit == Some(1) => {
+            // One board: the search restarts on shuffled options where it stalls (large n).
+            let mut progress = Progress::new(args.format);
+            let found = queens::first(args.n, &watch::config(None), &mut |solver| {
+                let stats = solver.stats();
+                progress.update(solver.progress(), || format!("{} nodes", stats.nodes));
+                ControlFlow::Continue(())
+            })
+            .map_err(|e| bad_input(e.to_string()))?;
+            progress.finish();
+            if let Some(board) = &found.board {
+                // A write error is kept in `error`.
+                let _ = keep(board);
+            }
+            restarts = Some(found.restarts);
+            (found.stats, found.stop)
         }
         Method::Dlx => {
             let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
@@ -258,11 +279,15 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
             "count": util::u128_json(stats.solutions),
             "complete": watch::complete(stop),
             "stop": util::stop_name(stop),
+            "restarts": restarts,
             "stats": util::stats_json(&stats),
         }))?,
     }
     if args.stats {
         util::print_stats(&stats);
+        if let Some(r) = restarts.filter(|&r| r > 0) {
+            eprintln!("restarts {r} (options shuffled: the search's first solution took too long)");
+        }
     }
     util::report_stop(stop);
     Ok(util::exit_code(found, stop))

@@ -65,7 +65,8 @@ fn check_n(n: usize, max: usize, method: &str) -> Result<(), ApiError> {
 
 /// Answers `dancecard queens N --format json`: with `mode=first` or `all`, `{"n", "method",
 /// "solutions": [[file of the queen on each rank, ...], ...], "count", "complete", "stop",
-/// "stats"}`; with `mode=count`, `{"n", "method", "count", "distinct", "complete", "stop",
+/// "restarts", "stats"}` (`restarts`: for one board by DLX, the searches restarted on shuffled
+/// options, see `queens::first`; otherwise null); with `mode=count`, `{"n", "method", "count", "distinct", "complete", "stop",
 /// "stats"}`.
 pub(super) async fn handle(
     State(state): State<AppState>,
@@ -160,6 +161,8 @@ fn list(
     budget: &Budget,
 ) -> Result<Value, ApiError> {
     let mut boards: Vec<Vec<usize>> = Vec::new();
+    // Searches restarted on shuffled options (DLX, one board: `queens::first`).
+    let mut restarts = None;
     let (stats, stop) = if limit == 0 {
         (Stats::default(), "solution-limit")
     } else {
@@ -182,6 +185,14 @@ fn list(
                 .map_err(bad)?;
                 let solutions = boards.len() as u128;
                 (Stats { nodes, updates: 0, solutions, elapsed: started.elapsed() }, stop)
+            }
+            MethodParam::Dlx if limit == 1 => {
+                // One board: restarts on shuffled options where the search stalls (large n).
+                let found = queens::first(n, &budget.config(), &mut |_| ControlFlow::Continue(()))
+                    .map_err(bad)?;
+                boards.extend(found.board);
+                restarts = Some(found.restarts);
+                (found.stats, budget.stop_name(found.stop))
             }
             MethodParam::Dlx => {
                 let model = Queens::new(n).map_err(bad)?;
@@ -209,6 +220,7 @@ fn list(
         "count": json::count(stats.solutions),
         "complete": complete,
         "stop": stop,
+        "restarts": restarts,
         "stats": json::stats(&stats),
     }))
 }
