@@ -298,16 +298,19 @@ pub fn first(
             time_limit: time_left,
             ..config.clone()
         };
-        let mut solver = Solver::with_config(&model.problem(), run);
         let mut board = None;
-        let outcome = solver.visit(&mut crate::watch::Callbacks {
-            solution: &mut |s| {
-                board = Some(model.decode(&s.to_vec()));
-                ControlFlow::Continue(())
+        let (outcome, stats) = crate::watch::search(
+            &model.problem(),
+            run,
+            crate::watch::Callbacks {
+                solution: &mut |s| {
+                    board = Some(model.decode(&s.to_vec()));
+                    ControlFlow::Continue(())
+                },
+                tick: &mut *tick,
             },
-            tick: &mut *tick,
-        });
-        found.stats.add(solver.stats());
+        );
+        found.stats.add(&stats);
         found.stop = outcome.stop;
         found.board = board;
         if outcome.stop != Stop::NodeLimit || !restart {
