@@ -1,0 +1,61 @@
+//! The checksum of a file's content, and `u128` counts in JSON.
+
+/// FNV-1a with 128 bits over `bytes`.
+pub(crate) fn fnv1a128(bytes: &[u8]) -> u128 {
+    const OFFSET: u128 = 0x6c62272e07bb014262b821756295c58d;
+    const PRIME: u128 = 0x0000000001000000000000000000013b;
+    bytes.iter().fold(OFFSET, |h, &b| (h ^ u128::from(b)).wrapping_mul(PRIME))
+}
+
+/// The checksum as written in a file: `fnv1a128:` and 32 hex digits.
+pub(crate) fn checksum_text(bytes: &[u8]) -> String {
+    format!("fnv1a128:{:032x}", fnv1a128(bytes))
+}
+
+/// Serde for `u128` counts: a JSON number when it fits in `u64`, else a decimal string (JSON
+/// numbers past 2^64 are not portable). Reading takes either form.
+pub(crate) mod count {
+    use serde::de::{self, Deserializer, Visitor};
+    use serde::Serializer;
+
+    pub(crate) fn serialize<S: Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
+        match u64::try_from(*n) {
+            Ok(n) => s.serialize_u64(n),
+            Err(_) => s.serialize_str(&n.to_string()),
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        struct Count;
+        impl Visitor<'_> for Count {
+            type Value = u128;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a non-negative integer count (a number, or a decimal string)")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<u128, E> {
+                Ok(u128::from(v))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<u128, E> {
+                // Digits only: `+1` or ` 1` are not what a writer writes.
+                if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(E::invalid_value(de::Unexpected::Str(v), &self));
+                }
+                v.parse().map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
+            }
+        }
+        d.deserialize_any(Count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv_of_known_strings() {
+        // The FNV-1a 128 test vectors of the empty string and "a".
+        assert_eq!(fnv1a128(b""), 0x6c62272e07bb014262b821756295c58d);
+        assert_eq!(fnv1a128(b"a"), 0xd228cb696f1a8caf78912b704e4a8964);
+        assert_eq!(checksum_text(b"").len(), "fnv1a128:".len() + 32);
+    }
+}
