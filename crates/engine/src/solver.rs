@@ -959,9 +959,13 @@ impl Solver {
                 floor = self.prefix.len();
                 level = floor;
                 if self.arena.item(0).next == 0 {
-                    // No primary items at all: the empty set is the only solution.
+                    // No primary items at all: the empty set is the only solution, and the
+                    // root the only subtree.
                     nodes += 1;
                     self.stats.solutions += 1;
+                    if listing {
+                        sink.frontier(self, level);
+                    }
                     let _ = sink.solution(Solution { nodes: &[], arena: &self.arena });
                     finish!(Stop::Exhausted, level);
                 }
@@ -1177,5 +1181,31 @@ impl Iterator for Solutions<'_> {
         // Paused at a solution, or finished (the arena restored, `last_stop` recorded).
         self.done = self.solver.phase == Phase::Fresh;
         take.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ProblemBuilder;
+
+    // See: #16 (found by the `matrix` fuzz target on the matrix `0 0`).
+    #[test]
+    fn issue_16_prefixes_of_a_problem_without_primary_items() {
+        let mut b = ProblemBuilder::new();
+        let _ = b.secondary("x").unwrap();
+        for problem in [ProblemBuilder::new().build(), b.build()] {
+            let mut solver = Solver::new(&problem);
+            assert_eq!(solver.count().solutions, 1, "the empty set is a solution");
+            for depth in 0..3 {
+                // The root is the one subtree, and it holds the empty solution.
+                let units = solver.prefixes(depth);
+                assert_eq!(units, [Vec::<u32>::new()], "depth {depth}");
+                solver.set_prefix(&units[0]);
+                assert_eq!(solver.count().solutions, 1);
+                solver.set_prefix(&[]);
+            }
+            assert!(solver.is_pristine(&problem));
+        }
     }
 }
