@@ -1,0 +1,134 @@
+//! The text formats of `dancecard-format`: Knuth's DLX format, 0/1 matrices, and the detection
+//! between them.
+
+use dancecard_format::{
+    detect, parse_auto, parse_dlx, parse_matrix, Document, InputFormat, ParseError,
+};
+use dancecard_search::cover;
+use dancecard_search::Limits;
+
+use crate::oracle::{self, Knobs};
+
+/// Knuth's DLX format: [`parse_dlx`] on the bytes as they are.
+///
+/// An error names a line and a column inside the input; a parsed document is consistent
+/// (one label, input index and line per option), survives [`dancecard_format::write_dlx`] and
+/// a second parse unchanged, and is solved: against the brute-force oracle when small, under a
+/// node limit otherwise, and as a minimum repeat cover (`dancecard min-cover`).
+pub fn dlx(data: &[u8]) {
+    match parse_dlx(data) {
+        Ok(doc) => check_document(data, &doc),
+        Err(e) => check_error(data, &e),
+    }
+}
+
+/// 0/1 matrices: [`parse_matrix`] on the bytes as they are, with the checks of [`dlx`];
+/// besides, the options are the non-zero rows in order, labelled by their row numbers.
+pub fn matrix(data: &[u8]) {
+    match parse_matrix(data) {
+        Ok(doc) => {
+            for (k, &row) in doc.input_index.iter().enumerate() {
+                assert_eq!(doc.labels[k], (row + 1).to_string(), "a matrix label is its row");
+                assert!(k == 0 || doc.input_index[k - 1] < row, "rows are in order");
+            }
+            for item in doc.problem.items() {
+                let name = doc.problem.item_name(item);
+                assert_eq!(name, (item.index() + 1).to_string(), "matrix items are 1..=m");
+            }
+            check_document(data, &doc);
+        }
+        Err(e) => check_error(data, &e),
+    }
+}
+
+/// [`parse_auto`]: the format it reports is the one [`detect`] names, or DLX when a
+/// matrix-looking input reads as DLX only; its document is the one that format's parser gives;
+/// its error is the error of the format detected.
+pub fn auto(data: &[u8]) {
+    let detected = detect(data);
+    let dlx = parse_dlx(data);
+    let matrix = parse_matrix(data);
+    match parse_auto(data) {
+        Ok((doc, format)) => {
+            let direct = match format {
+                InputFormat::Dlx => {
+                    assert!(
+                        detected == InputFormat::Dlx || matrix.is_err(),
+                        "DLX reported for a matrix that parses"
+                    );
+                    dlx.as_ref()
+                }
+                InputFormat::Matrix => {
+                    assert_eq!(detected, InputFormat::Matrix, "matrix reported, not detected");
+                    matrix.as_ref()
+                }
+            };
+            let direct = direct.unwrap_or_else(|e| panic!("parse_auto accepts, {format:?}: {e}"));
+            oracle::assert_same_problem(&doc.problem, &direct.problem);
+            assert_eq!(doc.labels, direct.labels);
+        }
+        Err(e) => {
+            check_error(data, &e);
+            match detected {
+                InputFormat::Dlx => assert_eq!(Some(&e), dlx.as_ref().err(), "DLX's own error"),
+                InputFormat::Matrix => {
+                    assert!(dlx.is_err(), "DLX parses but parse_auto fails");
+                    assert_eq!(Some(&e), matrix.as_ref().err(), "the matrix's own error");
+                }
+            }
+        }
+    }
+}
+
+/// An error points into the input: a line from 1 to one past the last, a column from 1.
+fn check_error(data: &[u8], e: &ParseError) {
+    let lines = data.split(|&b| b == b'\n').count();
+    assert!(e.line >= 1 && e.line <= lines + 1, "error line {} of {lines}: {e}", e.line);
+    assert!(e.column >= 1, "error column 0: {e}");
+    assert!(!e.to_string().is_empty());
+}
+
+/// The checks of a parsed document: consistency, the round trip, and a search.
+fn check_document(data: &[u8], doc: &Document) {
+    let p = &doc.problem;
+    let options = p.option_count();
+    assert_eq!(doc.labels.len(), options, "one label per option");
+    assert_eq!(doc.input_index.len(), options, "one input index per option");
+    assert_eq!(doc.lines.len(), options, "one line per option");
+    let lines = data.split(|&b| b == b'\n').count();
+    assert!(doc.lines.iter().all(|&l| l >= 1 && l <= lines), "option lines inside the input");
+    assert!(doc.lines.windows(2).all(|w| w[0] < w[1]), "option lines increase");
+    oracle::check_round_trip(p);
+    let seed = data.iter().fold(0u64, |h, &b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+    let knobs = Knobs { max_nodes: seed % 40, depth: (seed / 40 % 3) as usize, parallel: false };
+    oracle::check_problem(p, knobs);
+    check_min_cover(doc);
+}
+
+/// `dancecard min-cover`: the fewest options covering every primary item at least once,
+/// found under a node limit, must cover them all.
+fn check_min_cover(doc: &Document) {
+    let p = &doc.problem;
+    if p.entry_count() > 20_000 {
+        return;
+    }
+    let mut index = vec![usize::MAX; p.item_count()];
+    let mut items = 0;
+    for item in p.items() {
+        if p.item_kind(item) == dancecard_engine::ItemKind::Primary {
+            index[item.index()] = items;
+            items += 1;
+        }
+    }
+    let options: Vec<Vec<usize>> = p
+        .options()
+        .map(|o| p.option(o).iter().map(|e| index[e.item.index()]).filter(|&i| i != usize::MAX))
+        .map(Iterator::collect)
+        .collect();
+    let result = cover::min_cover(items, &options, &Limits::new().max_nodes(2_000))
+        .unwrap_or_else(|e| panic!("min_cover refuses a parsed problem: {e}"));
+    if let Some(chosen) = &result.options {
+        assert!(cover::covers(items, &options, chosen), "min_cover's answer is no cover");
+        assert!(chosen.len() <= items, "a minimum cover needs at most one option per item");
+    }
+}
