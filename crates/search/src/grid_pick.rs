@@ -165,6 +165,12 @@ pub fn parse_cases(text: &str) -> Result<Vec<Grid>, GridError> {
         if n > MAX_WIDTH && m > MAX_WIDTH {
             return Err(GridError::TooWide { rows: n, cols: m });
         }
+        if m == 0 {
+            // No columns: no numbers to read and no cell to pick (the best sum is 0). The
+            // empty rows are not stored: n comes from the input, up to 2^64 of them.
+            cases.push(Vec::new());
+            continue;
+        }
         let mut grid = Vec::new(); // n comes from the input: no allocation by it
         for r in 1..=n {
             let row = (1..=m)
@@ -297,5 +303,13 @@ mod tests {
         assert!(parse_cases("1\n1000000000000000000 1\n5\n").is_err());
         assert!(parse_cases("99999999999999999\n").is_err());
         assert!(parse_cases("1\n1 1000000000000\n5\n").is_err());
+    }
+
+    // See: #16 (found by the `grid_pick` fuzz target: 14 billion empty rows, a timeout).
+    #[test]
+    fn issue_16_rows_without_columns_are_not_stored() {
+        let cases = parse_cases("2\n18446744073709551615 0\n1 1\n7\n").unwrap();
+        assert_eq!(cases, vec![vec![], vec![vec![7]]]);
+        assert_eq!(max_weight(&cases[0]).unwrap(), 0);
     }
 }
