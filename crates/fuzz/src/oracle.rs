@@ -155,6 +155,14 @@ pub(crate) fn check_against_oracle(problem: &Problem, knobs: Knobs) {
     }
 }
 
+/// A node limit for a bounded search of `problem`: the fuzz build checks the arena's
+/// invariants at every node, a walk over every entry, so the limit shrinks as the problem
+/// grows (about four million entries visited in all), from `most` down to 20.
+pub(crate) fn node_budget(problem: &Problem, most: u64) -> u64 {
+    let entries = problem.entry_count().max(1) as u64;
+    (4_000_000 / entries).clamp(20, most.max(20))
+}
+
 /// A bounded check of a problem too large for the oracle: the first solutions found within
 /// `max_nodes` nodes verify, every kernel stops at the same node, and the arena is restored.
 pub(crate) fn check_bounded(problem: &Problem, max_nodes: u64) {
@@ -188,7 +196,7 @@ pub(crate) fn check_problem(problem: &Problem, knobs: Knobs) {
     if problem.option_count() <= ORACLE_OPTIONS && problem.item_count() <= ORACLE_ITEMS {
         check_against_oracle(problem, knobs);
     } else if problem.entry_count() <= 200_000 {
-        check_bounded(problem, 2_000);
+        check_bounded(problem, node_budget(problem, 2_000));
     }
 }
 

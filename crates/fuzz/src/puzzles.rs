@@ -127,7 +127,8 @@ fn langford(n: usize) {
         return;
     }
     let problem = model.problem();
-    let config = Config { max_nodes: Some(5_000), max_solutions: Some(1), ..Config::default() };
+    let max_nodes = crate::oracle::node_budget(&problem, 5_000);
+    let config = Config { max_nodes: Some(max_nodes), max_solutions: Some(1), ..Config::default() };
     let mut solver = Solver::with_config(&problem, config);
     if let Some(first) = solver.first() {
         let seq = model.decode(&first);
@@ -169,7 +170,8 @@ fn n_queens(n: usize) {
         });
         assert_eq!((dlx, visited), (counted, counted), "the three counts of {n}-queens");
     } else if n <= 64 {
-        let config = Config { max_nodes: Some(3_000), ..Config::default() };
+        let max_nodes = crate::oracle::node_budget(&model.problem(), 3_000);
+        let config = Config { max_nodes: Some(max_nodes), ..Config::default() };
         let found = queens::first(n, &config, &mut |_| ControlFlow::Continue(()))
             .unwrap_or_else(|e| panic!("queens::first({n}): {e}"));
         if let Some(board) = found.board {

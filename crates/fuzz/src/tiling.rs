@@ -135,7 +135,8 @@ fn check_tiling(t: &Tiling) {
     if board.cell_count() > SOLVE_CELLS {
         return;
     }
-    let config = Config { max_nodes: Some(5_000), ..Config::default() };
+    let max_nodes = crate::oracle::node_budget(problem, 5_000);
+    let config = Config { max_nodes: Some(max_nodes), ..Config::default() };
     let mut found = 0u32;
     let (outcome, _) = t.solve_with(config.clone(), |options| {
         let answer = dancecard_models::Model::decode(t, options);
