@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 /// How long the calling thread sleeps between two looks at pending signals: Ctrl-C stops a
@@ -114,33 +114,21 @@ where
 /// that starting them is quick.
 pub(crate) const MAX_THREADS: usize = 1024;
 
-/// `threads` as the Python API takes it: 0 means one per core; more than [`MAX_THREADS`] is a
-/// `ValueError`.
-pub(crate) fn threads(threads: usize) -> PyResult<usize> {
-    match threads {
+/// Reads argument `threads` (an int, see [`crate::args`]): 0 means one per core; more than
+/// [`MAX_THREADS`] is a `ValueError`.
+pub(crate) fn read_threads(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let expected = format!("an int from 0 (one per core) to {MAX_THREADS}");
+    let range = (0, MAX_THREADS as u128);
+    match crate::args::int_in(obj, "threads", &crate::args::WHOLE, range, &expected)? {
         0 => Ok(thread::available_parallelism().map_or(1, |n| n.get())),
-        t if t > MAX_THREADS => Err(PyValueError::new_err(format!(
-            "threads must be 0 (one per core) to {MAX_THREADS}, not {t}"
-        ))),
-        t => Ok(t),
+        t => Ok(usize::try_from(t).unwrap_or(MAX_THREADS)),
     }
 }
 
-/// A `time_limit` in seconds: `None` (no limit) for `None`, infinity or a limit too far to
-/// represent; a `ValueError` for a negative number or NaN.
-pub(crate) fn time_limit(seconds: Option<f64>) -> PyResult<Option<Duration>> {
-    match seconds {
-        None => Ok(None),
-        Some(t) if t.is_nan() || t < 0.0 => Err(PyValueError::new_err(format!(
-            "time_limit must be a number of seconds >= 0 (or None), not {t}"
-        ))),
-        Some(t) => Ok(Duration::try_from_secs_f64(t).ok()),
-    }
-}
-
-/// A `ValueError` with this message.
-pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
-    PyValueError::new_err(e.to_string())
+/// Reads argument `time_limit`: `None` (no limit) for `None`, infinity or a limit too far to
+/// represent; a `ValueError` for a negative number or NaN (see [`crate::args`]).
+pub(crate) fn read_time_limit(obj: &Bound<'_, PyAny>) -> PyResult<Option<Duration>> {
+    crate::args::optional_seconds(obj, "time_limit")
 }
 
 /// How long [`run_detached`] waits, after raising the cancel flag, for the helper to stop.

@@ -22,6 +22,7 @@
 
 #![deny(missing_docs)]
 
+mod args;
 mod interrupt;
 mod models;
 mod problem;

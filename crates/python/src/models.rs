@@ -6,43 +6,59 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dancecard_engine::{Config, OptionId};
-use dancecard_models::queens::{self, CountOptions, Queens, QueensError, MAX_BITS_N};
+use dancecard_models::queens::{self, CountOptions, Queens, MAX_BITS_N, MAX_DLX_N};
 use dancecard_models::target::{TargetLimits, TargetSudoku};
 use dancecard_models::tiling::{
     named_set, parse_pieces, Board, Piece, Placement, Tiling, TilingAnswer, SET_NAMES,
 };
 use dancecard_models::Model;
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
-use crate::interrupt::{run_detached, run_interruptible, value_error};
-use crate::problem::{PyProblem, PySolutions};
+use crate::args;
+use crate::interrupt::{read_threads, run_detached, run_interruptible};
+use crate::problem::{read_limit, PyProblem, PySolutions};
 
-/// Counts the solutions of `n`-queens with the bit-set counter: `(total, distinct)`.
+/// Reads argument `n` of the bit-set queens functions: 1 to [`MAX_BITS_N`].
+fn read_bits_n(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    args::usize_in(obj, "n", &args::WHOLE, 1, MAX_BITS_N)
+}
+
+/// Reads argument `n` of the exact cover model of queens: 1 to [`MAX_DLX_N`].
+fn read_dlx_n(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    args::usize_in(obj, "n", &args::WHOLE, 1, MAX_DLX_N)
+}
+
+/// Counts the solutions of `n`-queens with the bit-set counter: the total, or with
+/// `distinct` the number up to the board's symmetries.
 #[pyfunction]
-#[pyo3(signature = (n, threads = 1))]
-pub(crate) fn queens_count(py: Python<'_>, n: usize, threads: usize) -> PyResult<(u64, u64)> {
+#[pyo3(signature = (n, threads = 1, distinct = false))]
+pub(crate) fn queens_count(
+    py: Python<'_>,
+    #[pyo3(from_py_with = read_bits_n)] n: usize,
+    #[pyo3(from_py_with = read_threads)] threads: usize,
+    #[pyo3(from_py_with = args::flag)] distinct: bool,
+) -> PyResult<u64> {
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = cancel.clone();
-    let threads = crate::interrupt::threads(threads)?;
     // The counter looks at the flag only between its tasks (the placements of the first two
     // queens), which take hours each on large boards: on Ctrl-C the task in progress is
     // left to finish alone.
     let count = run_detached(py, &cancel, move || {
-        queens::count_with(n, &CountOptions { threads, cancel: Some(&flag), progress: None })
+        let options = CountOptions { threads, cancel: Some(&flag), ..CountOptions::default() };
+        queens::count_with(n, &options)
     })?
-    .map_err(value_error)?;
-    Ok((count.total, count.distinct))
+    .map_err(|e| args::invalid("n", e))?;
+    Ok(if distinct { count.distinct } else { count.total })
 }
 
 /// The solutions of `n`-queens in lexicographic order, lazily: each the file of the queen on
 /// each rank.
 #[pyfunction]
-pub(crate) fn queens_solutions(n: usize) -> PyResult<PySolutions> {
-    if n == 0 || n > MAX_BITS_N {
-        return Err(value_error(QueensError::Size { n, max: MAX_BITS_N }));
-    }
+pub(crate) fn queens_solutions(
+    #[pyo3(from_py_with = read_bits_n)] n: usize,
+) -> PyResult<PySolutions> {
     PySolutions::producer(None, move |emit| {
         let _ = queens::solutions(n, |p| emit(p.to_vec()));
     })
@@ -51,72 +67,119 @@ pub(crate) fn queens_solutions(n: usize) -> PyResult<PySolutions> {
 /// The exact cover model of `n`-queens (ranks and files primary, in organ-pipe order;
 /// diagonals secondary); option `rank * n + file` is the queen on that square.
 #[pyfunction]
-pub(crate) fn queens_problem(n: usize) -> PyResult<PyProblem> {
-    let queens = Queens::new(n).map_err(value_error)?;
+pub(crate) fn queens_problem(#[pyo3(from_py_with = read_dlx_n)] n: usize) -> PyResult<PyProblem> {
+    let queens = Queens::new(n).map_err(|e| args::invalid("n", e))?;
     Ok(PyProblem::from_problem(queens.problem()))
 }
 
-/// A board from Python: `"RxC"`, ASCII art (`#` a cell, `.` none), or `(rows, cols)`.
-fn board(obj: &Bound<'_, PyAny>) -> PyResult<Board> {
+/// The largest coordinate of a cell of a piece: the cells' span must leave room for the
+/// arithmetic of the models (a connected piece spans fewer rows than it has cells anyway).
+const MAX_COORDINATE: u128 = i64::MAX as u128;
+
+/// Reads argument `board`: `"RxC"`, ASCII art (`#` a cell, `.` none), or `(rows, cols)`.
+fn read_board(obj: &Bound<'_, PyAny>) -> PyResult<Board> {
+    const EXPECTED: &str = "\"RxC\", ASCII art (`#` a cell, `.` none) or (rows, cols)";
     if let Ok(text) = obj.downcast::<PyString>() {
-        let text = text.to_cow()?;
+        let text = args::str_of(text, "board", &args::WHOLE)?;
         let art = text.contains('\n') || text.contains('#');
         return if art { Board::parse(&text) } else { Board::parse_size(&text) }
-            .map_err(value_error);
+            .map_err(|e| args::invalid("board", e));
     }
-    if let Ok((rows, cols)) = obj.extract::<(usize, usize)>() {
-        return Board::rectangle(rows, cols).map_err(value_error);
+    let mut size = Vec::new();
+    for (i, v) in args::items(obj, &args::WHOLE, EXPECTED)?.enumerate() {
+        if i == 2 {
+            return Err(args::invalid("board", "expected (rows, cols), got more than 2 values"));
+        }
+        let at = args::Index::one("board", i);
+        size.push(args::index_saturating(&v?, "board", &at, "an int >= 1")?);
     }
-    Err(PyTypeError::new_err(
-        "board: expected \"RxC\", ASCII art (`#` a cell, `.` none) or (rows, cols)",
-    ))
+    match size[..] {
+        [rows, cols] => Board::rectangle(rows, cols).map_err(|e| args::invalid("board", e)),
+        _ => {
+            Err(args::invalid("board", format!("expected (rows, cols), got {} values", size.len())))
+        }
+    }
 }
 
-/// Pieces from Python: a set name, ASCII art, or a mapping from names to cells `[(r, c)...]`
-/// or to ASCII art.
-fn pieces(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Piece>> {
+/// The cells of piece `name` given as `[(row, column)...]`.
+fn piece_cells(shape: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<(usize, usize)>> {
+    const EXPECTED: &str = "ASCII art or a sequence of (row, column) cells";
+    let mut cells = Vec::new();
+    let piece = format!("pieces[{name:?}]");
+    for (i, cell) in args::items(shape, &piece, EXPECTED)?.enumerate() {
+        let cell = cell?;
+        let at = format!("{piece}[{i}]");
+        let mut xy = [0usize; 2];
+        let mut len = 0;
+        for (j, v) in args::items(&cell, &at, "a (row, column) cell")?.enumerate() {
+            if j == 2 {
+                return Err(args::invalid(
+                    "pieces",
+                    format!("{at}: a cell is (row, column), got more than 2 values"),
+                ));
+            }
+            let at = format!("{at}[{j}]");
+            let expected = format!("an int from 0 to {MAX_COORDINATE}");
+            let v = args::int_in(&v?, "pieces", &at, (0, MAX_COORDINATE), &expected)?;
+            xy[j] = usize::try_from(v).unwrap_or(usize::MAX);
+            len += 1;
+        }
+        if len != 2 {
+            return Err(args::invalid(
+                "pieces",
+                format!("{at}: a cell is (row, column), got {len} values"),
+            ));
+        }
+        cells.push((xy[0], xy[1]));
+    }
+    Ok(cells)
+}
+
+/// Reads argument `pieces`: a set name, ASCII art, or a mapping from names to cells
+/// `[(r, c)...]` or to ASCII art.
+fn read_pieces(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Piece>> {
+    const EXPECTED: &str = "a set name, ASCII art, or a dict of names to cells or art";
     if let Ok(text) = obj.downcast::<PyString>() {
-        let text = text.to_cow()?;
+        let text = args::str_of(text, "pieces", &args::WHOLE)?;
         if let Some(set) = named_set(text.trim()) {
             return Ok(set);
         }
         if !text.contains('#') {
-            return Err(PyValueError::new_err(format!(
-                "unknown piece set `{}`: expected one of {} or pieces in ASCII art",
-                text.trim(),
-                SET_NAMES.join(", ")
-            )));
+            return Err(args::invalid(
+                "pieces",
+                format!(
+                    "unknown piece set `{}`: expected one of {} or pieces in ASCII art",
+                    text.trim(),
+                    SET_NAMES.join(", ")
+                ),
+            ));
         }
-        return parse_pieces(&text).map_err(value_error);
+        return parse_pieces(&text).map_err(|e| args::invalid("pieces", e));
     }
-    let Ok(mapping) = obj.downcast::<PyDict>() else {
-        return Err(PyTypeError::new_err(
-            "pieces: expected a set name, ASCII art, or a dict of names to cells or art",
-        ));
-    };
+    let mapping =
+        obj.downcast::<PyDict>().map_err(|_| args::wrong_type(&args::WHOLE, EXPECTED, obj))?;
     let mut out = Vec::new();
     for (name, shape) in mapping.iter() {
-        let name: String = name
-            .extract()
-            .map_err(|_| PyTypeError::new_err("pieces: the names must be strings"))?;
-        let cells: Vec<(usize, usize)> = if let Ok(art) = shape.downcast::<PyString>() {
-            let parsed = parse_pieces(&art.to_cow()?).map_err(value_error)?;
+        let name = name
+            .downcast::<PyString>()
+            .map_err(|_| args::wrong_type(&args::WHOLE, "a dict whose names are str", &name))?;
+        let name = args::str_of(name, "pieces", &args::WHOLE)?;
+        let cells = if let Ok(art) = shape.downcast::<PyString>() {
+            let art = args::str_of(art, "pieces", &format_args!("pieces[{name:?}]"))?;
+            let parsed = parse_pieces(&art).map_err(|e| args::invalid("pieces", e))?;
             match parsed.as_slice() {
                 [one] => one.cells().to_vec(),
                 _ => {
-                    return Err(PyValueError::new_err(format!(
-                        "piece {name}: the art must draw one piece"
-                    )))
+                    return Err(args::invalid(
+                        "pieces",
+                        format!("piece {name}: the art must draw one piece"),
+                    ))
                 }
             }
         } else {
-            shape.extract().map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "piece {name}: expected ASCII art or a list of (row, column) cells"
-                ))
-            })?
+            piece_cells(&shape, &name)?
         };
-        out.push(Piece::new(&name, &cells).map_err(value_error)?);
+        out.push(Piece::new(&name, &cells).map_err(|e| args::invalid("pieces", e))?);
     }
     Ok(out)
 }
@@ -137,28 +200,55 @@ pub(crate) struct PyTiling {
 #[pyo3(signature = (board, pieces, once = false, *, flips = true))]
 pub(crate) fn tile(
     py: Python<'_>,
-    board: &Bound<'_, PyAny>,
-    pieces: &Bound<'_, PyAny>,
-    once: bool,
-    flips: bool,
+    #[pyo3(from_py_with = read_board)] board: Board,
+    #[pyo3(from_py_with = read_pieces)] pieces: Vec<Piece>,
+    #[pyo3(from_py_with = args::flag)] once: bool,
+    #[pyo3(from_py_with = args::flag)] flips: bool,
 ) -> PyResult<PyTiling> {
-    let board = self::board(board)?;
-    let pieces = self::pieces(pieces)?;
     let tiling = Tiling::builder(board, pieces).once(once).flips(flips).build();
-    let tiling = tiling.map_err(value_error)?;
+    // The pieces cannot tile the board (too many placements, a wrong area...).
+    let tiling = tiling.map_err(|e| args::invalid("pieces", e))?;
     let problem = Py::new(py, PyProblem::from_problem(tiling.exact_cover().clone()))?;
     Ok(PyTiling { tiling: Arc::new(tiling), problem })
 }
 
+/// Reads argument `solution` of `Tiling.decode` and `Tiling.render`: option numbers
+/// (non-negative ints; see [`PyTiling::answer`] for the rest).
+fn read_solution(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    let mut out = Vec::new();
+    for (i, v) in args::items(obj, &args::WHOLE, "a sequence of option numbers")?.enumerate() {
+        let at = args::Index::one("solution", i);
+        out.push(args::index_saturating(&v?, "solution", &at, "an option number (an int >= 0)")?);
+    }
+    Ok(out)
+}
+
 impl PyTiling {
+    /// The placements of distinct option numbers of the tiling's problem.
     fn answer(&self, solution: &[usize]) -> PyResult<TilingAnswer> {
+        let count = self.tiling.exact_cover().option_count();
+        let mut seen = vec![false; count];
         let placements = solution
             .iter()
-            .map(|&k| {
-                OptionId::new(k)
-                    .and_then(|o| self.tiling.placement(o))
-                    .cloned()
-                    .ok_or_else(|| PyValueError::new_err(format!("no placement {k}")))
+            .enumerate()
+            .map(|(i, &k)| {
+                let placement =
+                    OptionId::new(k).and_then(|o| self.tiling.placement(o)).ok_or_else(|| {
+                        let expected =
+                            format!("an option number from 0 to {}", count.saturating_sub(1));
+                        let shown =
+                            if k == usize::MAX { "a larger int".to_owned() } else { k.to_string() };
+                        args::wrong_value(
+                            "solution",
+                            &args::Index::one("solution", i),
+                            &expected,
+                            &shown,
+                        )
+                    })?;
+                if std::mem::replace(&mut seen[k], true) {
+                    return Err(args::invalid("solution", format!("option {k} is given twice")));
+                }
+                Ok(placement.clone())
             })
             .collect::<PyResult<Vec<Placement>>>()?;
         Ok(TilingAnswer { placements })
@@ -186,7 +276,10 @@ impl PyTiling {
     }
 
     /// The placements of a solution: `(piece name, [(row, column)...])` for each option.
-    fn decode(&self, solution: Vec<usize>) -> PyResult<Vec<NamedPlacement>> {
+    fn decode(
+        &self,
+        #[pyo3(from_py_with = read_solution)] solution: Vec<usize>,
+    ) -> PyResult<Vec<NamedPlacement>> {
         let answer = self.answer(&solution)?;
         let pieces = self.tiling.pieces();
         Ok(answer
@@ -197,13 +290,20 @@ impl PyTiling {
     }
 
     /// A solution drawn as text, one letter per piece.
-    fn render(&self, solution: Vec<usize>) -> PyResult<String> {
+    fn render(
+        &self,
+        #[pyo3(from_py_with = read_solution)] solution: Vec<usize>,
+    ) -> PyResult<String> {
         Ok(self.tiling.render(&self.answer(&solution)?))
     }
 
     /// The number of tilings (`threads`: 0 for one per core).
     #[pyo3(signature = (threads = 1))]
-    fn count(&self, py: Python<'_>, threads: usize) -> PyResult<u128> {
+    fn count(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = read_threads)] threads: usize,
+    ) -> PyResult<u128> {
         self.problem.get().count(py, threads, "mrv", None, None)
     }
 
@@ -224,12 +324,16 @@ impl PyTiling {
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = &*cancel;
         let tiling = &*self.tiling;
-        run_interruptible(py, &cancel, || tiling.count_dp_with(Some(flag)))?.map_err(value_error)
+        run_interruptible(py, &cancel, || tiling.count_dp_with(Some(flag)))?
+            .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
     /// The tilings, lazily, each as `decode` gives it.
     #[pyo3(signature = (limit = None))]
-    fn solutions(slf: &Bound<'_, Self>, limit: Option<u128>) -> PyResult<PySolutions> {
+    fn solutions(
+        slf: &Bound<'_, Self>,
+        #[pyo3(from_py_with = read_limit)] limit: Option<u128>,
+    ) -> PyResult<PySolutions> {
         let decode = slf.getattr("decode")?.unbind();
         let this = slf.get();
         this.problem.get().solutions_mapped(limit, Some(decode))
@@ -249,29 +353,61 @@ impl PyTiling {
     }
 }
 
+/// Reads argument `grid` of `target_sudoku`: 9 lines of 9 digits, or 9 rows of 9 ints.
+fn read_target(obj: &Bound<'_, PyAny>) -> PyResult<TargetSudoku> {
+    const EXPECTED: &str = "text or 9 rows of 9 ints";
+    if let Ok(text) = obj.downcast::<PyString>() {
+        let text = args::str_of(text, "grid", &args::WHOLE)?;
+        return TargetSudoku::parse(&text).map_err(|e| args::invalid("grid", e));
+    }
+    let mut cells = [[0u8; 9]; 9];
+    let mut rows = 0;
+    for (r, row) in args::items(obj, &args::WHOLE, EXPECTED)?.enumerate() {
+        let row = row?;
+        let mut len = 0;
+        for (c, v) in
+            args::items(&row, &args::Index::one("grid", r), "a row of 9 ints")?.enumerate()
+        {
+            let at = args::Index::two("grid", r, c);
+            let digit = args::usize_in(&v?, "grid", &at, 0, 9)?;
+            if r < 9 && c < 9 {
+                cells[r][c] = u8::try_from(digit).unwrap_or(0);
+            }
+            len += 1;
+            if len > 9 {
+                break;
+            }
+        }
+        if len != 9 {
+            return Err(args::invalid(
+                "grid",
+                format!(
+                    "expected 9 rows of 9 ints: row {r} has {}",
+                    if len > 9 { "more than 9".to_owned() } else { len.to_string() }
+                ),
+            ));
+        }
+        rows += 1;
+        if rows > 9 {
+            break;
+        }
+    }
+    if rows != 9 {
+        let found = if rows > 9 { "more than 9".to_owned() } else { rows.to_string() };
+        return Err(args::invalid("grid", format!("expected 9 rows of 9 ints, got {found} rows")));
+    }
+    TargetSudoku::from_grid(cells).map_err(|e| args::invalid("grid", e))
+}
+
 /// Solves a target sudoku: `(score, grid)` for a completion of maximum score, or `None`.
 ///
 /// Ctrl-C stops the branch and bound and raises `KeyboardInterrupt`.
 #[pyfunction]
 pub(crate) fn target_sudoku(
     py: Python<'_>,
-    grid: &Bound<'_, PyAny>,
+    #[pyo3(from_py_with = read_target)] grid: TargetSudoku,
 ) -> PyResult<Option<(i64, Vec<Vec<u32>>)>> {
-    let puzzle = if let Ok(text) = grid.downcast::<PyString>() {
-        TargetSudoku::parse(&text.to_cow()?).map_err(value_error)?
-    } else {
-        let rows: Vec<Vec<u8>> = grid
-            .extract()
-            .map_err(|_| PyTypeError::new_err("grid: expected text or 9 rows of 9 ints"))?;
-        let mut cells = [[0u8; 9]; 9];
-        if rows.len() != 9 || rows.iter().any(|r| r.len() != 9) {
-            return Err(PyValueError::new_err("grid: expected 9 rows of 9 ints"));
-        }
-        for (r, row) in rows.iter().enumerate() {
-            cells[r].copy_from_slice(row);
-        }
-        TargetSudoku::from_grid(cells).map_err(value_error)?
-    };
+    let puzzle = grid;
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = &*cancel;
     let outcome = run_interruptible(py, &cancel, || {

@@ -11,16 +11,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::{Config, Heuristic, OptionId, Problem, ProblemBuilder, Solver, Stats, Stop};
 use dancecard_format::{parse_dlx, parse_matrix, write_dlx, Document, ParseError};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
-use crate::interrupt::{on_main_thread, run_interruptible, value_error, POLL};
+use crate::args;
+use crate::interrupt::{on_main_thread, read_threads, read_time_limit, run_interruptible, POLL};
 
 pyo3::create_exception!(
     dancecard,
@@ -135,40 +136,83 @@ pub(crate) struct PyProblem {
     last: LastStats,
 }
 
-/// Names from a Python value: a string is split at whitespace, any other iterable gives one
-/// name per element.
-fn names(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
+/// Names from argument `name` (or from its option `option`): a string is split at
+/// whitespace, any other iterable (but `bytes`) gives one name per item.
+fn names(obj: &Bound<'_, PyAny>, name: &str, option: Option<usize>) -> PyResult<Vec<String>> {
+    const EXPECTED: &str = "a str of names or an iterable of str";
+    let whole = args::Index { name, at: [option, None] };
     if let Ok(s) = obj.downcast::<PyString>() {
-        return Ok(s.to_cow()?.split_whitespace().map(str::to_owned).collect());
+        let text = args::str_of(s, name, &whole)?;
+        return Ok(text.split_whitespace().map(str::to_owned).collect());
     }
     let mut out = Vec::new();
-    let iter = obj.try_iter().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "{what}: expected a string or an iterable of strings, got {}",
-            type_name(obj)
-        ))
-    })?;
-    for name in iter {
-        let name = name?;
-        let name = name.downcast::<PyString>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "{what}: item names must be strings, got {}",
-                type_name(&name)
-            ))
-        })?;
-        out.push(name.to_cow()?.into_owned());
+    for (i, item) in args::items(obj, &whole, EXPECTED)?.enumerate() {
+        let item = item?;
+        let at = match option {
+            Some(k) => args::Index::two(name, k, i),
+            None => args::Index::one(name, i),
+        };
+        let s = item.downcast::<PyString>().map_err(|_| args::wrong_type(&at, "a str", &item))?;
+        out.push(args::str_of(s, name, &at)?.into_owned());
     }
     Ok(out)
 }
 
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string())
+/// Reads argument `primary`: item names.
+fn read_primary(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    names(obj, "primary", None)
 }
 
-/// The bytes of a text argument (`str` or `bytes`).
-fn text_bytes<'a>(obj: &'a Bound<'_, PyAny>) -> Option<PyResult<Cow<'a, [u8]>>> {
+/// Reads argument `secondary`: item names, or `None`.
+fn read_secondary(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<String>>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    names(obj, "secondary", None).map(Some)
+}
+
+/// Reads argument `options`: an iterable of options, each a str of names or an iterable of
+/// names; or `None`.
+fn read_options(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Vec<String>>>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    // A string is iterable, but its characters are not options (`args::items` refuses it).
+    let expected = "an iterable of options (each a str of names or an iterable of str) or None";
+    let mut out = Vec::new();
+    for (k, option) in args::items(obj, &args::WHOLE, expected)?.enumerate() {
+        out.push(names(&option?, "options", Some(k))?);
+    }
+    Ok(Some(out))
+}
+
+/// Reads argument `heuristic`: `"mrv"` or `"leftmost"` (see [`heuristic`]).
+pub(crate) fn read_heuristic(obj: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+    args::choice(obj, "heuristic", &["mrv", "leftmost"])
+}
+
+/// The heuristic of a name that [`read_heuristic`] accepted.
+fn heuristic(name: &str) -> Heuristic {
+    match name {
+        "leftmost" => Heuristic::Leftmost,
+        _ => Heuristic::Mrv,
+    }
+}
+
+/// Reads argument `max_nodes`.
+fn read_max_nodes(obj: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+    args::optional_u64(obj, "max_nodes")
+}
+
+/// Reads argument `limit` (of solutions).
+pub(crate) fn read_limit(obj: &Bound<'_, PyAny>) -> PyResult<Option<u128>> {
+    args::optional_u128(obj, "limit")
+}
+
+/// The bytes of a text argument (`str` or `bytes`), if it is one.
+fn text_bytes<'a>(obj: &'a Bound<'_, PyAny>, name: &str) -> Option<PyResult<Cow<'a, [u8]>>> {
     if let Ok(s) = obj.downcast::<PyString>() {
-        return Some(s.to_cow().map(|text| match text {
+        return Some(args::str_of(s, name, &args::WHOLE).map(|text| match text {
             Cow::Borrowed(t) => Cow::Borrowed(t.as_bytes()),
             Cow::Owned(t) => Cow::Owned(t.into_bytes()),
         }));
@@ -176,14 +220,90 @@ fn text_bytes<'a>(obj: &'a Bound<'_, PyAny>) -> Option<PyResult<Cow<'a, [u8]>>> 
     obj.downcast::<PyBytes>().ok().map(|b| Ok(Cow::Borrowed(b.as_bytes())))
 }
 
-pub(crate) fn heuristic(name: &str) -> PyResult<Heuristic> {
-    match name {
-        "mrv" => Ok(Heuristic::Mrv),
-        "leftmost" => Ok(Heuristic::Leftmost),
-        _ => Err(PyValueError::new_err(format!(
-            "unknown heuristic {name:?}: expected \"mrv\" or \"leftmost\""
-        ))),
+/// Reads argument `text` of `Problem.from_dlx`: the problem it holds.
+fn read_dlx(obj: &Bound<'_, PyAny>) -> PyResult<PyProblem> {
+    let bytes = text_bytes(obj, "text")
+        .ok_or_else(|| args::wrong_type(&args::WHOLE, "str or bytes", obj))??;
+    let doc = parse_dlx(&bytes).map_err(|e| parse_error(obj.py(), &e))?;
+    let n = doc.problem.option_count();
+    Ok(PyProblem::from_document(doc, n))
+}
+
+/// Reads a cell of a 0/1 matrix: 0, 1, or a bool (numpy's too).
+fn matrix_cell(v: &Bound<'_, PyAny>, r: usize, c: usize) -> PyResult<bool> {
+    const EXPECTED: &str = "0 or 1 (or a bool)";
+    if let Ok(b) = args::flag(v) {
+        return Ok(b);
     }
+    let at = args::Index::two("rows", r, c);
+    Ok(args::int_in(v, "rows", &at, (0, 1), EXPECTED)? == 1)
+}
+
+/// Reads argument `rows` of `Problem.from_matrix`: the problem it holds.
+fn read_matrix(obj: &Bound<'_, PyAny>) -> PyResult<PyProblem> {
+    if let Some(bytes) = text_bytes(obj, "rows") {
+        let bytes = bytes?;
+        let doc = parse_matrix(&bytes).map_err(|e| parse_error(obj.py(), &e))?;
+        // The number of rows announced first (the parser checked it: `n m`).
+        let given = std::str::from_utf8(&bytes)
+            .ok()
+            .and_then(|t| t.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(doc.input_index.len());
+        return Ok(PyProblem::from_document(doc, given));
+    }
+    let expected = "rows of 0/1 values, or the matrix as text";
+    let mut b = ProblemBuilder::new();
+    let mut items = Vec::new();
+    let mut width = None;
+    let mut index = Vec::new();
+    let mut given = 0;
+    for (r, row) in args::items(obj, &args::WHOLE, expected)?.enumerate() {
+        let row = row?;
+        let values = args::items(&row, &args::Index::one("rows", r), "a sequence of 0/1 values")?;
+        let mut ones = Vec::new();
+        let mut len = 0;
+        for (c, v) in values.enumerate() {
+            if matrix_cell(&v?, r, c)? {
+                ones.push(c);
+            }
+            len += 1;
+        }
+        match width {
+            None => {
+                // The first row fixes the width: items `1..=len`, as in the text format.
+                for j in 1..=len {
+                    items.push(b.primary(&j.to_string()).map_err(|e| args::invalid("rows", e))?);
+                }
+                width = Some(len);
+            }
+            Some(m) if m != len => {
+                return Err(args::invalid(
+                    "rows",
+                    format!("row {r} has {len} values, but row 0 has {m}"),
+                ));
+            }
+            Some(_) => {}
+        }
+        given = r + 1;
+        if ones.is_empty() {
+            continue;
+        }
+        let _ = b.option(ones.iter().map(|&c| items[c])).map_err(|e| args::invalid("rows", e))?;
+        index.push(r);
+    }
+    Ok(PyProblem::with_index(b.build(), index, given))
+}
+
+/// Reads argument `options` of `Problem.is_solution`: option numbers, non-negative ints (one
+/// too large for a `usize` numbers no option, nor does `usize::MAX`).
+fn read_option_numbers(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+    let mut out = Vec::new();
+    for (i, v) in args::items(obj, &args::WHOLE, "a sequence of option numbers")?.enumerate() {
+        let at = args::Index::one("options", i);
+        out.push(args::index_saturating(&v?, "options", &at, "an option number (an int >= 0)")?);
+    }
+    Ok(out)
 }
 
 impl PyProblem {
@@ -219,38 +339,21 @@ impl PyProblem {
     #[new]
     #[pyo3(signature = (primary, secondary = None, options = None))]
     fn new(
-        primary: &Bound<'_, PyAny>,
-        secondary: Option<&Bound<'_, PyAny>>,
-        options: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = read_primary)] primary: Vec<String>,
+        #[pyo3(from_py_with = read_secondary)] secondary: Option<Vec<String>>,
+        #[pyo3(from_py_with = read_options)] options: Option<Vec<Vec<String>>>,
     ) -> PyResult<Self> {
         let mut b = ProblemBuilder::new();
-        for name in names(primary, "primary")? {
-            let _ = b.primary(&name).map_err(value_error)?;
+        for name in primary {
+            let _ = b.primary(&name).map_err(|e| args::invalid("primary", e))?;
         }
-        if let Some(secondary) = secondary {
-            for name in names(secondary, "secondary")? {
-                let _ = b.secondary(&name).map_err(value_error)?;
-            }
+        for name in secondary.unwrap_or_default() {
+            let _ = b.secondary(&name).map_err(|e| args::invalid("secondary", e))?;
         }
-        if let Some(options) = options {
-            if options.is_instance_of::<pyo3::types::PyString>() {
-                // A string is iterable, but its characters are not options.
-                return Err(PyTypeError::new_err(
-                    "options: expected an iterable of options (each a str of names or an \
-                     iterable of names), got one str",
-                ));
-            }
-            let iter = options.try_iter().map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "options: expected an iterable of options, got {}",
-                    type_name(options)
-                ))
-            })?;
-            for (k, option) in iter.enumerate() {
-                let option = names(&option?, &format!("option {k}"))?;
-                let _ =
-                    b.option_by_names(option.iter().map(String::as_str)).map_err(value_error)?;
-            }
+        for option in options.unwrap_or_default() {
+            let _ = b
+                .option_by_names(option.iter().map(String::as_str))
+                .map_err(|e| args::invalid("options", e))?;
         }
         Ok(PyProblem::from_problem(b.build()))
     }
@@ -258,85 +361,16 @@ impl PyProblem {
     /// A problem in Knuth's DLX format (`str` or `bytes`); `DlxParseError` (a `ValueError`)
     /// names the line and column of bad input.
     #[staticmethod]
-    fn from_dlx(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let bytes = text_bytes(text).ok_or_else(|| {
-            PyTypeError::new_err(format!("expected str or bytes, got {}", type_name(text)))
-        })??;
-        let doc = parse_dlx(&bytes).map_err(|e| parse_error(py, &e))?;
-        let n = doc.problem.option_count();
-        Ok(PyProblem::from_document(doc, n))
+    fn from_dlx(#[pyo3(from_py_with = read_dlx)] text: PyProblem) -> PyProblem {
+        text
     }
 
-    /// A problem from a 0/1 matrix: rows of 0/1 values, or the text format (`n m`, then `n`
-    /// rows). Columns are primary items `"1"`, `"2"`...; option `r` is row `r` (from 0).
+    /// A problem from a 0/1 matrix: rows of 0/1 values (or bools), or the text format (`n m`,
+    /// then `n` rows). Columns are primary items `"1"`, `"2"`...; option `r` is row `r` (from
+    /// 0).
     #[staticmethod]
-    fn from_matrix(py: Python<'_>, rows: &Bound<'_, PyAny>) -> PyResult<Self> {
-        if let Some(bytes) = text_bytes(rows) {
-            let bytes = bytes?;
-            let doc = parse_matrix(&bytes).map_err(|e| parse_error(py, &e))?;
-            // The number of rows announced first (the parser checked it: `n m`).
-            let given = std::str::from_utf8(&bytes)
-                .ok()
-                .and_then(|t| t.split_whitespace().next())
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(doc.input_index.len());
-            return Ok(PyProblem::from_document(doc, given));
-        }
-        let iter = rows.try_iter().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "expected rows of 0/1 values (or the matrix as text), got {}",
-                type_name(rows)
-            ))
-        })?;
-        let mut b = ProblemBuilder::new();
-        let mut items = Vec::new();
-        let mut width = None;
-        let mut index = Vec::new();
-        let mut given = 0;
-        for (r, row) in iter.enumerate() {
-            let row = row?;
-            let values = row.try_iter().map_err(|_| {
-                PyTypeError::new_err(format!("row {r}: expected a sequence of 0/1 values"))
-            })?;
-            let mut ones = Vec::new();
-            let mut len = 0;
-            for (c, v) in values.enumerate() {
-                let v = v?;
-                let bit =
-                    v.extract::<i64>().ok().filter(|&v| v == 0 || v == 1).ok_or_else(|| {
-                        let shown = v.repr().map_or_else(|_| "?".to_owned(), |r| r.to_string());
-                        PyValueError::new_err(format!(
-                            "row {r}, column {c}: expected 0 or 1, found {shown}"
-                        ))
-                    })?;
-                if bit == 1 {
-                    ones.push(c);
-                }
-                len += 1;
-            }
-            match width {
-                None => {
-                    // The first row fixes the width: items `1..=len`, as in the text format.
-                    for j in 1..=len {
-                        items.push(b.primary(&j.to_string()).map_err(value_error)?);
-                    }
-                    width = Some(len);
-                }
-                Some(m) if m != len => {
-                    return Err(PyValueError::new_err(format!(
-                        "row {r} has {len} values, but row 0 has {m}"
-                    )));
-                }
-                Some(_) => {}
-            }
-            given = r + 1;
-            if ones.is_empty() {
-                continue;
-            }
-            let _ = b.option(ones.iter().map(|&c| items[c])).map_err(value_error)?;
-            index.push(r);
-        }
-        Ok(PyProblem::with_index(b.build(), index, given))
+    fn from_matrix(#[pyo3(from_py_with = read_matrix)] rows: PyProblem) -> PyProblem {
+        rows
     }
 
     /// The problem in Knuth's DLX format (rows of zeros of a matrix are left out).
@@ -382,8 +416,9 @@ impl PyProblem {
         )
     }
 
-    /// Whether these option numbers form a solution.
-    fn is_solution(&self, options: Vec<usize>) -> bool {
+    /// Whether these option numbers form a solution (a number that is no option's makes it
+    /// false; a negative one is a `ValueError`).
+    fn is_solution(&self, #[pyo3(from_py_with = read_option_numbers)] options: Vec<usize>) -> bool {
         let mut by_given = vec![None; self.given];
         for (k, &g) in self.index.iter().enumerate() {
             by_given[g] = OptionId::new(k);
@@ -396,10 +431,14 @@ impl PyProblem {
     /// The first solution in search order, or `None`. `heuristic`: `"mrv"` (the item with
     /// the fewest options, as Knuth's DLX1) or `"leftmost"`.
     #[pyo3(signature = (heuristic = "mrv"))]
-    fn first(&self, py: Python<'_>, heuristic: &str) -> PyResult<Option<Vec<usize>>> {
+    fn first(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = read_heuristic)] heuristic: &str,
+    ) -> PyResult<Option<Vec<usize>>> {
         let cancel = Arc::new(AtomicBool::new(false));
         let config = Config {
-            heuristic: self::heuristic(heuristic)?,
+            heuristic: self::heuristic(heuristic),
             cancel: Some(cancel.clone()),
             ..Config::default()
         };
@@ -421,16 +460,14 @@ impl PyProblem {
     pub(crate) fn count(
         &self,
         py: Python<'_>,
-        threads: usize,
-        heuristic: &str,
-        max_nodes: Option<u64>,
-        time_limit: Option<f64>,
+        #[pyo3(from_py_with = read_threads)] threads: usize,
+        #[pyo3(from_py_with = read_heuristic)] heuristic: &str,
+        #[pyo3(from_py_with = read_max_nodes)] max_nodes: Option<u64>,
+        #[pyo3(from_py_with = read_time_limit)] time_limit: Option<Duration>,
     ) -> PyResult<u128> {
-        let time_limit = crate::interrupt::time_limit(time_limit)?;
-        let threads = crate::interrupt::threads(threads)?;
         let cancel = Arc::new(AtomicBool::new(false));
         let config = Config {
-            heuristic: self::heuristic(heuristic)?,
+            heuristic: self::heuristic(heuristic),
             max_nodes,
             time_limit,
             cancel: Some(cancel.clone()),
@@ -454,9 +491,13 @@ impl PyProblem {
 
     /// All solutions (at most `limit`) as a lazy iterator: each `next` resumes the search.
     #[pyo3(signature = (limit = None, heuristic = "mrv"))]
-    fn solutions(&self, limit: Option<u128>, heuristic: &str) -> PyResult<PySolutions> {
+    fn solutions(
+        &self,
+        #[pyo3(from_py_with = read_limit)] limit: Option<u128>,
+        #[pyo3(from_py_with = read_heuristic)] heuristic: &str,
+    ) -> PyResult<PySolutions> {
         let config = Config {
-            heuristic: self::heuristic(heuristic)?,
+            heuristic: self::heuristic(heuristic),
             max_solutions: limit,
             ..Config::default()
         };

@@ -7,11 +7,12 @@ use dancecard_search::slide::{
     self, Algorithm, Board, Goal, Heuristic, Pdb, SlideError, SolveOptions,
 };
 use dancecard_search::{Limits, Stop};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::interrupt::{run_detached, value_error};
+use crate::args;
+use crate::interrupt::run_detached;
 
 /// The pattern databases built so far in this process, by side and goal (a few seconds and
 /// some megabytes each, so they are kept).
@@ -28,28 +29,78 @@ fn pdb(side: usize, goal: Goal) -> Result<Arc<Pdb>, SlideError> {
     Ok(built)
 }
 
-/// A board from Python: numbers in a string, a flat sequence, or rows.
-fn board(state: &Bound<'_, PyAny>) -> PyResult<Board> {
-    if let Ok(text) = state.downcast::<PyString>() {
-        return text.to_cow()?.parse::<Board>().map_err(value_error);
+/// The largest tile number looked at: sides are 2 to 5, so tiles are below 25; past this
+/// the board is refused as the one with an unknown tile is.
+const MAX_TILE: usize = u8::MAX as usize;
+
+/// A tile of argument `state`, at `at`.
+fn tile(v: &Bound<'_, PyAny>, at: &dyn std::fmt::Display) -> PyResult<u8> {
+    let t = args::usize_in(v, "state", at, 0, MAX_TILE)?;
+    Ok(u8::try_from(t).unwrap_or(u8::MAX))
+}
+
+/// Reads argument `state`: numbers in a string, a flat sequence of ints, or rows.
+fn read_state(obj: &Bound<'_, PyAny>) -> PyResult<Board> {
+    if let Ok(text) = obj.downcast::<PyString>() {
+        let text = args::str_of(text, "state", &args::WHOLE)?;
+        return text.parse::<Board>().map_err(|e| args::invalid("state", e));
     }
-    let tiles = if let Ok(rows) = state.extract::<Vec<Vec<u8>>>() {
-        // Rows of a square board: as many tiles in each row as there are rows.
-        let side = rows.len();
-        if let Some((i, row)) = rows.iter().enumerate().find(|(_, row)| row.len() != side) {
-            return Err(PyValueError::new_err(format!(
-                "state: row {} has {} tiles, but there are {side} rows (a square board)",
-                i + 1,
-                row.len()
-            )));
+    let expected = "a str of numbers, a sequence of ints, or rows of ints";
+    // Flat or rows, as the first item tells.
+    let mut tiles = Vec::new();
+    let mut rows: Option<Vec<usize>> = None;
+    for (i, item) in args::items(obj, &args::WHOLE, expected)?.enumerate() {
+        let item = item?;
+        // A str is not a row of ints (`args::items` says so).
+        let is_row = rows.is_some() || (i == 0 && item.hasattr("__iter__")?);
+        if !is_row {
+            tiles.push(tile(&item, &args::Index::one("state", i))?);
+            continue;
         }
-        rows.concat()
-    } else {
-        state.extract::<Vec<u8>>().map_err(|_| {
-            PyTypeError::new_err("state: expected a string of numbers, a list of ints, or rows")
-        })?
-    };
-    Board::new(tiles).map_err(value_error)
+        let lengths = rows.get_or_insert_with(Vec::new);
+        let mut len = 0;
+        for (j, v) in
+            args::items(&item, &args::Index::one("state", i), "a row of ints")?.enumerate()
+        {
+            tiles.push(tile(&v?, &args::Index::two("state", i, j))?);
+            len += 1;
+        }
+        lengths.push(len);
+    }
+    if let Some(lengths) = rows {
+        // Rows of a square board: as many tiles in each row as there are rows.
+        let side = lengths.len();
+        if let Some((i, len)) = lengths.iter().enumerate().find(|(_, &len)| len != side) {
+            return Err(args::invalid(
+                "state",
+                format!(
+                    "row {} has {len} tiles, but there are {side} rows (a square board)",
+                    i + 1
+                ),
+            ));
+        }
+    }
+    Board::new(tiles).map_err(|e| args::invalid("state", e))
+}
+
+/// Reads argument `goal`.
+fn read_goal(obj: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+    args::choice(obj, "goal", &["blank-first", "blank-last"])
+}
+
+/// Reads argument `heuristic`.
+fn read_heuristic(obj: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+    args::choice(obj, "heuristic", &["manhattan", "linear-conflict", "pdb"])
+}
+
+/// Reads argument `algorithm`.
+fn read_algorithm(obj: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+    args::choice(obj, "algorithm", &["ida", "astar", "bidir", "bfs", "iddfs"])
+}
+
+/// Reads argument `max_nodes`.
+fn read_max_nodes(obj: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+    args::optional_u64(obj, "max_nodes")
 }
 
 /// A solution as Python gets it: length, the blank's moves as letters, the tiles slid, and
@@ -61,43 +112,25 @@ type Found = (usize, String, Vec<u32>, u64, u64);
 #[pyo3(signature = (state, goal = "blank-first", heuristic = "linear-conflict", algorithm = "ida", max_nodes = None))]
 pub(crate) fn slide_solve(
     py: Python<'_>,
-    state: &Bound<'_, PyAny>,
-    goal: &str,
-    heuristic: &str,
-    algorithm: &str,
-    max_nodes: Option<u64>,
+    #[pyo3(from_py_with = read_state)] state: Board,
+    #[pyo3(from_py_with = read_goal)] goal: &str,
+    #[pyo3(from_py_with = read_heuristic)] heuristic: &str,
+    #[pyo3(from_py_with = read_algorithm)] algorithm: &str,
+    #[pyo3(from_py_with = read_max_nodes)] max_nodes: Option<u64>,
 ) -> PyResult<Option<Found>> {
-    let board = board(state)?;
-    let goal = match goal {
-        "blank-first" => Goal::BlankFirst,
-        "blank-last" => Goal::BlankLast,
-        _ => return Err(bad("goal", goal, "\"blank-first\" or \"blank-last\"")),
-    };
+    let board = state;
+    let goal = if goal == "blank-last" { Goal::BlankLast } else { Goal::BlankFirst };
     let heuristic = match heuristic {
         "manhattan" => Heuristic::Manhattan,
-        "linear-conflict" => Heuristic::LinearConflict,
         "pdb" => Heuristic::Pdb,
-        _ => {
-            return Err(bad(
-                "heuristic",
-                heuristic,
-                "\"manhattan\", \"linear-conflict\" or \"pdb\"",
-            ))
-        }
+        _ => Heuristic::LinearConflict,
     };
     let algorithm = match algorithm {
-        "ida" => Algorithm::IdaStar,
         "astar" => Algorithm::AStar,
         "bidir" => Algorithm::Bidirectional,
         "bfs" => Algorithm::Bfs,
         "iddfs" => Algorithm::Iddfs,
-        _ => {
-            return Err(bad(
-                "algorithm",
-                algorithm,
-                "\"ida\", \"astar\", \"bidir\", \"bfs\" or \"iddfs\"",
-            ))
-        }
+        _ => Algorithm::IdaStar,
     };
     if !board.is_solvable(goal) {
         return Ok(None);
@@ -126,10 +159,6 @@ pub(crate) fn slide_solve(
         Err(e @ SlideError::Stopped { stop: Stop::NodeLimit | Stop::MemoryLimit, .. }) => {
             Err(PyRuntimeError::new_err(e.to_string()))
         }
-        Err(e) => Err(value_error(e)),
+        Err(e) => Err(PyValueError::new_err(e.to_string())),
     }
-}
-
-fn bad(what: &str, value: &str, expected: &str) -> PyErr {
-    PyValueError::new_err(format!("unknown {what} {value:?}: expected {expected}"))
 }

@@ -5,10 +5,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dancecard_models::sudoku::{search, Error, Grid, Method, Options, Shape, Stop};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
-use crate::interrupt::{run_interruptible, value_error};
+use crate::args;
+use crate::interrupt::run_interruptible;
 
 /// Reads a puzzle: one line of symbols (`.` or `0` for blanks), or rows of whitespace-separated
 /// numbers, told apart as `dancecard sudoku` does; then checks that no given clashes.
@@ -33,31 +34,89 @@ fn message(e: &Error) -> String {
         .replace("use --box for rectangular boxes", "pass box=\"RxC\" for rectangular boxes")
 }
 
+/// A puzzle as argument `puzzle` gives it: text, or rows of ints written as a text grid of
+/// numbers (one row a line).
+#[derive(Debug)]
+pub(crate) enum Puzzle {
+    /// A line of symbols or a text grid of numbers, told apart as `dancecard sudoku` does.
+    Text(String),
+    /// Rows of ints, as a text grid of numbers.
+    Rows(String),
+}
+
+/// Reads argument `puzzle`: a str, or rows of ints (0 for a blank).
+fn read_puzzle(obj: &Bound<'_, PyAny>) -> PyResult<Puzzle> {
+    if let Ok(text) = obj.downcast::<PyString>() {
+        return Ok(Puzzle::Text(args::str_of(text, "puzzle", &args::WHOLE)?.into_owned()));
+    }
+    let mut text = String::new();
+    let rows = args::items(obj, &args::WHOLE, "a str, or rows of ints")?;
+    for (r, row) in rows.enumerate() {
+        let row = row?;
+        let cells = args::items(&row, &args::Index::one("puzzle", r), "a row of ints")?;
+        for (c, v) in cells.enumerate() {
+            let at = args::Index::two("puzzle", r, c);
+            let v = args::usize_in(&v?, "puzzle", &at, 0, Shape::MAX_SIDE)?;
+            if c > 0 {
+                text.push(' ');
+            }
+            text.push_str(&v.to_string());
+        }
+        text.push('\n');
+    }
+    if text.is_empty() {
+        return Err(args::invalid("puzzle", "expected a str or rows of ints, got no rows"));
+    }
+    Ok(Puzzle::Rows(text))
+}
+
+/// Reads argument `method`.
+fn read_method(obj: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+    args::choice(obj, "method", &["fast", "dlx"])
+}
+
+/// Reads argument `box` (in the body, see [`args::in_body`]): a box shape `"RxC"`, or `None`.
+fn read_box(obj: &Bound<'_, PyAny>) -> PyResult<Option<Shape>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let text = obj
+        .downcast::<PyString>()
+        .map_err(|_| args::wrong_type(&args::WHOLE, "a box shape \"RxC\" or None", obj))?;
+    let text = args::str_of(text, "box", &args::WHOLE)?;
+    text.parse::<Shape>().map(Some).map_err(|e| args::invalid("box", message(&e)))
+}
+
+/// Reads argument `limit`.
+fn read_limit(obj: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+    args::optional_u64(obj, "limit")
+}
+
 /// Solves or counts a sudoku.
 ///
 /// Returns `(solutions, first solution's values row by row or None, side, exact)`, where
 /// `exact` is false when the count was cut short.
 #[pyfunction]
-#[pyo3(signature = (puzzle, limit = None, method = "fast", box_shape = None))]
+// pyo3 shows the default of a raw identifier (`r#box`) as `...`: the text signature says it.
+#[pyo3(
+    signature = (puzzle, limit = None, method = "fast", r#box = None),
+    text_signature = "(puzzle, limit=None, method=\"fast\", box=None)"
+)]
 pub(crate) fn sudoku_search(
     py: Python<'_>,
-    puzzle: &str,
-    limit: Option<u64>,
-    method: &str,
-    box_shape: Option<&str>,
+    #[pyo3(from_py_with = read_puzzle)] puzzle: Puzzle,
+    #[pyo3(from_py_with = read_limit)] limit: Option<u64>,
+    #[pyo3(from_py_with = read_method)] method: &str,
+    // Read in the body: pyo3 would name a raw identifier `r#box` in its errors.
+    r#box: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(u64, Option<Vec<u32>>, usize, bool)> {
-    let method = match method {
-        "fast" => Method::Fast,
-        "dlx" => Method::Dlx,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "unknown method {method:?}: expected \"fast\" or \"dlx\""
-            )))
-        }
+    let shape = args::in_body(py, "box", r#box.map(read_box).transpose())?.flatten();
+    let method = if method == "dlx" { Method::Dlx } else { Method::Fast };
+    let grid = match &puzzle {
+        Puzzle::Text(text) => parse(text, shape),
+        Puzzle::Rows(text) => Grid::parse_numbers(text, shape).and_then(|g| g.check().map(|()| g)),
     };
-    let shape =
-        box_shape.map(str::parse::<Shape>).transpose().map_err(|e| value_error(message(&e)))?;
-    let grid = parse(puzzle, shape).map_err(|e| value_error(message(&e)))?;
+    let grid = grid.map_err(|e| args::invalid("puzzle", message(&e)))?;
     let cancel = Arc::new(AtomicBool::new(false));
     let mut options = Options::new(method).cancel(cancel.clone());
     options.limit = limit;

@@ -102,13 +102,17 @@ def test_bad_puzzles(puzzle, message):
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="bad box shape `3by3`"):
+    with pytest.raises(ValueError, match="^argument 'box': bad box shape `3by3`"):
         sudoku.solve("." * 81, box="3by3")
-    with pytest.raises(ValueError, match="unknown method"):
+    with pytest.raises(TypeError, match="^argument 'box': expected a box shape \"RxC\" or None, got int$"):
+        sudoku.solve("." * 81, box=3)
+    with pytest.raises(ValueError, match="^argument 'method': expected \"fast\" or \"dlx\", got \"magic\"$"):
         sudoku.count("." * 81, method="magic")
-    with pytest.raises(ValueError, match="limit must be >= 0"):
+    with pytest.raises(ValueError, match="^argument 'limit': expected a non-negative int below 2\\*\\*64 or None, got -1$"):
         sudoku.count("." * 81, limit=-1)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^argument 'puzzle': puzzle\[0\]\[1\]: expected an int from 0 to 32, got str$"):
         sudoku.solve([[1, "2"], [3, 4]])
+    with pytest.raises(TypeError, match="^argument 'puzzle': expected a str, or rows of ints, got bytes$"):
+        sudoku.solve(b"." * 16)
     with pytest.raises(ValueError, match="line 2: 3 numbers in a grid row, expected 4"):
         sudoku.solve([[1, 2, 3, 4], [3, 4, 1], [2, 1, 4, 3], [4, 3, 2, 1]])

@@ -1,4 +1,17 @@
-"""Type stubs of the native module ``dancecard._native`` (re-exported by ``dancecard``)."""
+"""Type stubs of the native module ``dancecard._native`` (re-exported by ``dancecard``).
+
+Arguments are checked; a bad one raises ``TypeError`` (wrong type) or ``ValueError`` (out of
+range, or text that does not parse), whose message starts with ``argument 'name': `` and says
+what was expected and what was given:
+
+- an ``int`` argument takes ``int`` and any scalar with ``__index__`` (numpy's integers), not
+  ``bool``, not a float (even ``2.0``), not an array of any shape (0-d included);
+- a flag (``bool``) takes ``True``, ``False`` or ``numpy.bool_``, not 0 or 1;
+- ``time_limit`` takes any real number (not ``bool``): negative or NaN is a ``ValueError``,
+  infinity or a time too far to represent is no limit;
+- a sequence takes any iterable but ``str``, ``bytes`` and ``bytearray`` (numpy arrays too);
+- text must be encodable as UTF-8 (no lone surrogates).
+"""
 
 from typing import Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union
 
@@ -80,13 +93,15 @@ class Problem:
         Raises :class:`DlxParseError` (a ``ValueError``) naming the line and column.
         """
     @staticmethod
-    def from_matrix(rows: Union[str, bytes, Iterable[Iterable[int]]]) -> "Problem":
+    def from_matrix(rows: Union[str, bytes, Iterable[Iterable[Union[int, bool]]]]) -> "Problem":
         """A problem from a 0/1 matrix: every column is a primary item (named ``"1"``,
         ``"2"``...), every row an option (number ``r`` for row ``r``, from 0; rows of zeros
         are options that no solution can take).
 
-        ``rows`` is a sequence of rows of 0/1 values, or the text format: a line ``n m``, then
-        ``n`` rows of ``m`` values (:class:`DlxParseError` names the line and column).
+        ``rows`` is a sequence of rows of 0/1 values (ints or bools, numpy's too: a 2-D
+        numpy array of ints or bools will do; floats will not), or the text format: a line
+        ``n m``, then ``n`` rows of ``m`` values (:class:`DlxParseError` names the line and
+        column).
         """
     def to_dlx(self) -> str:
         """The problem in Knuth's DLX format (``Problem.from_dlx`` reads it back)."""
@@ -102,8 +117,9 @@ class Problem:
     @property
     def stats(self) -> Optional[Stats]:
         """The counters of the last search (``None`` before any)."""
-    def is_solution(self, options: Sequence[int]) -> bool:
-        """Whether these option numbers form a solution."""
+    def is_solution(self, options: Iterable[int]) -> bool:
+        """Whether these option numbers form a solution. Numbers are ints >= 0 (a negative
+        one is a ``ValueError``); one that numbers no option makes the answer ``False``."""
     def first(self, heuristic: Heuristic = "mrv") -> Optional[List[int]]:
         """The first solution in search order, or ``None``.
 
@@ -113,8 +129,9 @@ class Problem:
     def solutions(
         self, limit: Optional[int] = None, heuristic: Heuristic = "mrv"
     ) -> SolutionIterator:
-        """All solutions (at most ``limit``), as a lazy iterator: nothing is searched until
-        the first ``next``, and each ``next`` resumes the search."""
+        """All solutions (at most ``limit``, an int from 0 to 2**128 - 1, or ``None``), as a
+        lazy iterator: nothing is searched until the first ``next``, and each ``next``
+        resumes the search."""
     def count(
         self,
         threads: int = 1,
@@ -125,16 +142,21 @@ class Problem:
         """The number of solutions.
 
         ``threads``: search with this many threads (0: one per core; at most 1024).
-        ``max_nodes`` and ``time_limit`` (seconds; ``inf`` is no limit) bound the search;
-        the count is then a lower bound, and ``stats.complete`` is false.
+        ``max_nodes`` (an int from 0 to 2**64 - 1) and ``time_limit`` (seconds >= 0; ``inf``
+        is no limit) bound the search; the count is then a lower bound, and
+        ``stats.complete`` is false.
         """
 
 def sudoku_search(
-    puzzle: str, limit: Optional[int] = None, method: str = "fast", box_shape: Optional[str] = None
+    puzzle: Union[str, Iterable[Iterable[int]]],
+    limit: Optional[int] = None,
+    method: Literal["fast", "dlx"] = "fast",
+    box: Optional[str] = None,
 ) -> Tuple[int, Optional[List[int]], int, bool]:
     """Solves or counts a sudoku (see :mod:`dancecard.sudoku`): returns the number of
-    solutions, the first one's values row by row (or ``None``), the grid's side, and whether
-    the count is exact."""
+    solutions (at most ``limit``, an int from 0 to 2**64 - 1, or ``None``), the first one's
+    values row by row (or ``None``), the grid's side, and whether the count is exact.
+    ``puzzle``: text, or rows of ints from 0 (blank) to 32."""
 
 Cells = List[Tuple[int, int]]
 Placement = Tuple[str, Cells]
@@ -154,34 +176,38 @@ class Tiling:
     def once(self) -> bool:
         """Whether every piece is used exactly once."""
     def count(self, threads: int = 1) -> int:
-        """The number of tilings (``threads=0``: one thread per core)."""
+        """The number of tilings (``threads``: 0 for one thread per core, at most 1024)."""
     def count_distinct(self) -> int:
         """The number of tilings up to the board's symmetries."""
     def count_dp(self) -> int:
         """The number of tilings by the profile dynamic program: much faster on long
         rectangles, for full rectangles and unlimited copies only (else ``ValueError``)."""
     def solutions(self, limit: Optional[int] = None) -> Iterator[List[Placement]]:
-        """The tilings, lazily: each a list of ``(piece name, cells)``."""
-    def decode(self, solution: Sequence[int]) -> List[Placement]:
-        """The placements of a solution of :attr:`problem`."""
-    def render(self, solution: Sequence[int]) -> str:
-        """A solution of :attr:`problem` drawn as text, one letter per piece."""
+        """The tilings (at most ``limit``, an int from 0 to 2**128 - 1, or ``None``), lazily:
+        each a list of ``(piece name, cells)``."""
+    def decode(self, solution: Iterable[int]) -> List[Placement]:
+        """The placements of a solution of :attr:`problem` (or of any set of its options):
+        distinct option numbers, else ``ValueError``."""
+    def render(self, solution: Iterable[int]) -> str:
+        """A solution of :attr:`problem` drawn as text, one letter per piece (distinct option
+        numbers, else ``ValueError``)."""
 
 def tile(
-    board: Union[str, Tuple[int, int]],
-    pieces: Union[str, Dict[str, Union[str, Cells]]],
+    board: Union[str, Tuple[int, int], Sequence[int]],
+    pieces: Union[str, Dict[str, Union[str, Iterable[Tuple[int, int]]]]],
     once: bool = False,
     *,
     flips: bool = True,
 ) -> Tiling:
     """Tilings of ``board`` by ``pieces``.
 
-    ``board``: ``"6x10"``, ``(6, 10)``, or ASCII art (``#`` a cell, ``.`` no cell).
-    ``pieces``: a set name (``"dominoes"``, ``"trominoes"``, ``"tetrominoes"``,
-    ``"pentominoes"``, ``"hexominoes"``, ``"monomino"``), ASCII art (pieces separated by blank
-    lines, each optionally after a line holding its name), or a dict of names to cells
-    ``[(row, column), ...]`` or to art. ``once``: use every piece exactly once (else any
-    number of copies). ``flips``: whether pieces may be turned over.
+    ``board``: ``"6x10"``, ``(6, 10)`` (or any pair of ints), or ASCII art (``#`` a cell,
+    ``.`` no cell); at most 65,536 cells. ``pieces``: a set name (``"dominoes"``,
+    ``"trominoes"``, ``"tetrominoes"``, ``"pentominoes"``, ``"hexominoes"``, ``"monomino"``),
+    ASCII art (pieces separated by blank lines, each optionally after a line holding its
+    name), or a dict of names to cells ``[(row, column), ...]`` (ints from 0 to 2**63 - 1) or
+    to art. ``once``: use every piece exactly once (else any number of copies). ``flips``:
+    whether pieces may be turned over.
 
     Raises ``ValueError`` for a bad board or piece, or pieces that cannot cover the board's
     area.
@@ -192,24 +218,28 @@ def target_sudoku(
 ) -> Optional[Tuple[int, List[List[int]]]]:
     """The target sudoku (NOIP 2009): the completion of a 9x9 sudoku with the largest score,
     the sum of digit times weight (10 on the centre square, one less per ring out, 6 on the
-    border). ``grid``: 9 lines of 9 digits (``0`` or ``.`` blank) or 9 rows of 9 ints.
+    border). ``grid``: 9 lines of 9 digits (``0`` or ``.`` blank) or 9 rows of 9 ints from 0
+    to 9.
     Returns ``(score, grid)``, or ``None`` when the puzzle has no completion."""
 
-def queens_count(n: int, threads: int = 1) -> Tuple[int, int]:
-    """N-queens solutions: ``(total, distinct up to symmetry)`` (see :mod:`dancecard.queens`)."""
+def queens_count(n: int, threads: int = 1, distinct: bool = False) -> int:
+    """N-queens solutions (``n`` from 1 to 32), or with ``distinct`` those distinct up to
+    symmetry (see :mod:`dancecard.queens`)."""
 
 def queens_solutions(n: int) -> SolutionIterator:
-    """N-queens solutions, lazily, in lexicographic order (see :mod:`dancecard.queens`)."""
+    """N-queens solutions (``n`` from 1 to 32), lazily, in lexicographic order (see
+    :mod:`dancecard.queens`)."""
 
 def queens_problem(n: int) -> Problem:
-    """The exact cover model of N-queens (see :mod:`dancecard.queens`)."""
+    """The exact cover model of N-queens (``n`` from 1 to 256; see :mod:`dancecard.queens`)."""
 
 def slide_solve(
     state: Union[str, Iterable[int], Iterable[Iterable[int]]],
-    goal: str = "blank-first",
-    heuristic: str = "linear-conflict",
-    algorithm: str = "ida",
+    goal: Literal["blank-first", "blank-last"] = "blank-first",
+    heuristic: Literal["manhattan", "linear-conflict", "pdb"] = "linear-conflict",
+    algorithm: Literal["ida", "astar", "bidir", "bfs", "iddfs"] = "ida",
     max_nodes: Optional[int] = None,
 ) -> Optional[Tuple[int, str, List[int], int, int]]:
     """Solves a sliding-tile position (see :mod:`dancecard.slide`): ``(length, moves, tiles,
-    expanded, generated)``, or ``None`` if the goal cannot be reached."""
+    expanded, generated)``, or ``None`` if the goal cannot be reached. ``max_nodes``: an int
+    from 0 to 2**64 - 1, or ``None``."""

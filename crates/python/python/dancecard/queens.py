@@ -27,21 +27,24 @@ MAX_N = 32
 
 def count(n: int, *, distinct: bool = False, threads: int = 1) -> int:
     """The number of solutions on an ``n x n`` board (OEIS A000170), or with ``distinct``
-    the number up to rotations and reflections (A002562). ``threads=0`` uses every core.
+    the number up to rotations and reflections (A002562). ``threads=0`` uses every core
+    (at most 1024).
 
-    Raises ``ValueError`` unless ``1 <= n <= 32``.
+    Raises ``ValueError`` unless ``1 <= n <= 32`` and ``0 <= threads <= 1024``;
+    ``TypeError`` unless ``n`` and ``threads`` are ints (not bools) and ``distinct`` a bool.
     """
-    total, unique = _native.queens_count(n, threads)
-    return unique if distinct else total
+    return _native.queens_count(n, threads, distinct)
 
 
 def solutions(n: int) -> Iterator[List[int]]:
     """Every solution, lazily, in lexicographic order: the file (column, from 0) of the queen
-    on each rank (row). Raises ``ValueError`` unless ``1 <= n <= 32``."""
+    on each rank (row). Raises ``ValueError`` unless ``1 <= n <= 32`` (``TypeError`` unless
+    ``n`` is an int)."""
     return _native.queens_solutions(n)
 
 
 def problem(n: int) -> Problem:
     """The exact cover model: ranks and files are primary items, diagonals secondary; option
-    ``rank * n + file`` puts a queen on that square."""
+    ``rank * n + file`` puts a queen on that square. Raises ``ValueError`` unless
+    ``1 <= n <= 256``."""
     return _native.queens_problem(n)

@@ -40,29 +40,8 @@ Puzzle = Union[str, Sequence[Sequence[int]]]
 _SYMBOLS = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-def _text(puzzle: Puzzle) -> str:
-    if isinstance(puzzle, str):
-        return puzzle
-    if isinstance(puzzle, (bytes, bytearray)):
-        raise TypeError("a sudoku puzzle is a str or rows of ints, not bytes")
-    lines = []
-    for r, row in enumerate(puzzle):
-        values = []
-        for c, v in enumerate(row):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise TypeError(f"row {r}, column {c}: expected an int, got {type(v).__name__}")
-            values.append(str(v))
-        lines.append(" ".join(values))
-    if len(lines) == 1:
-        # One row of numbers would read as a puzzle line: no grid has one row but the 1x1.
-        raise ValueError("a grid given as rows needs as many rows as columns")
-    return "\n".join(lines) + "\n"
-
-
 def _search(puzzle: Puzzle, limit: Optional[int], box: Optional[str], method: str):
-    if limit is not None and limit < 0:
-        raise ValueError(f"limit must be >= 0, got {limit}")
-    return _native.sudoku_search(_text(puzzle), limit, method, box)
+    return _native.sudoku_search(puzzle, limit, method, box)
 
 
 @overload

@@ -1,0 +1,664 @@
+"""Hostile arguments to every public function and method: TypeError or ValueError naming the
+argument, never a panic, an OverflowError, a hang or a crash. See: #16
+
+The public surface is enumerated from the modules themselves (``__all__`` of the Python
+modules, every public name of ``dancecard._native``, every member of every public class), and
+``test_every_public_callable_has_a_row`` fails when something public has no row in ``ROWS``.
+
+Each row says how to call the function and, for each argument, its *kind*: which of the
+hostile values of ``HOSTILE`` it accepts, which it refuses with ``ValueError``, and (all the
+others) which with ``TypeError``. Every argument of every row is then called with every
+hostile value, the other arguments keeping a valid base value.
+
+An error names the argument when its message starts with ``argument 'name': `` (pyo3's own
+form), ``name`` being the public name of the argument (the one callers write); a
+``DlxParseError`` names instead the line and the column of the text it could not read.
+
+Decisions the table encodes (also in the stubs, ``python/dancecard/_native.pyi``):
+
+- An int argument takes ``int`` (and its subclasses) and any scalar with ``__index__``, such
+  as numpy's integers; ``bool`` is refused (``TypeError``), as are floats, even whole ones, and
+  arrays of any shape, 0-d included. Out of range is ``ValueError``.
+- A flag (``once``, ``flips``, ``distinct``) takes ``True``/``False`` or ``numpy.bool_``.
+- ``time_limit`` takes any real number but a bool; a limit too far to represent is no limit.
+- The cells of a 0/1 matrix are 0/1 ints or bools (numpy's too): the matrix is boolean.
+- A sequence argument (rows, option numbers, tiles) takes any iterable but a string, numpy
+  arrays included.
+"""
+
+import faulthandler
+import inspect
+import math
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, FrozenSet, Optional
+
+import pytest
+
+import dancecard
+from dancecard import _native, queens, slide, sudoku
+from conftest import REPO
+
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - scripts/test-python installs numpy
+    np = None
+
+# A call that has not returned after this long is a hang: faulthandler dumps the stacks and
+# ends the process, so that the run fails instead of waiting forever.
+HANG_SECONDS = 60
+
+MB10 = 10 * 1024 * 1024
+
+
+class MyInt(int):
+    """An int subclass: accepted wherever an int is."""
+
+
+class BadIndex:
+    """``__index__`` that returns a str: Python itself calls that a TypeError."""
+
+    def __index__(self):
+        return "seven"
+
+
+def _numpy(make):
+    return None if np is None else make()
+
+
+# id -> value. The numpy ones are None (and their cases skipped) without numpy.
+HOSTILE: Dict[str, Any] = {
+    "none": None,
+    "true": True,
+    "false": False,
+    "zero": 0,
+    "minus_one": -1,
+    "two_64": 2**64,
+    "two_200": 2**200,
+    "minus_two_200": -(2**200),
+    "int_subclass": MyInt(2),
+    "bad_index": BadIndex(),
+    "float": 1.5,
+    "float_whole": 2.0,
+    "nan": math.nan,
+    "inf": math.inf,
+    "minus_inf": -math.inf,
+    "complex": 1j,
+    "empty_str": "",
+    "huge_str": "x" * MB10,
+    "huge_lines": "1 0\n" * (MB10 // 4),
+    "surrogate": "\ud800",
+    "nul": "a\x00b",
+    "bytes": b"ab",
+    "empty_list": [],
+    "nested": [[[None]], {"k": object()}],
+    "dict": {"a": 1},
+    "object": object(),
+    "function": len,
+    "np_int": _numpy(lambda: np.int64(2)),
+    "np_neg": _numpy(lambda: np.int8(-1)),
+    "np_uint_max": _numpy(lambda: np.uint64(2**64 - 1)),
+    "np_float": _numpy(lambda: np.float64(2.0)),
+    "np_nan": _numpy(lambda: np.float64("nan")),
+    "np_bool": _numpy(lambda: np.bool_(True)),
+    "np_0d": _numpy(lambda: np.array(2)),
+    "np_array": _numpy(lambda: np.array([1, 2])),
+    "np_2d": _numpy(lambda: np.array([[1]])),
+    "np_str": _numpy(lambda: np.array(["a", "b"])),
+}
+NUMPY_IDS = {k for k in HOSTILE if k.startswith("np_")}
+
+INTS_IN_RANGE = {"int_subclass", "np_int"}  # 2
+STRINGS = {"empty_str", "huge_str", "huge_lines", "surrogate", "nul"}
+
+OK, TYPE, VALUE, RUNTIME = "ok", "TypeError", "ValueError", "RuntimeError"
+
+TARGET_TEXT = (REPO / "testdata" / "target-sudoku" / "sample1.in").read_text()
+# The same puzzle as rows (an empty grid would take very long: the givens bound the search).
+TARGET_ROWS = [[int(x) for x in line.split()] for line in TARGET_TEXT.splitlines() if line.strip()]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """What an argument does with each hostile value: ``ok`` and ``value`` list the ids that
+    it accepts and refuses with ValueError; every other one is a TypeError. ``extra`` adds
+    values of its own (id -> (value, outcome))."""
+
+    name: str
+    ok: FrozenSet[str] = frozenset()
+    value: FrozenSet[str] = frozenset()
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+    def expect(self, hostile_id):
+        if hostile_id in self.ok:
+            return OK
+        if hostile_id in self.value:
+            return VALUE
+        return TYPE
+
+
+def kind(name, ok=(), value=(), extra=None):
+    return Kind(name, frozenset(ok), frozenset(value), extra or {})
+
+
+NEGATIVE = {"minus_one", "minus_two_200", "np_neg"}
+
+THREADS = kind("threads", ok={"zero"} | INTS_IN_RANGE,
+               value=NEGATIVE | {"two_64", "two_200", "np_uint_max"},
+               extra={"max": (1024, OK), "too_many": (1025, VALUE)})
+BOARD_SIZE = kind("n", ok=INTS_IN_RANGE,
+                  value=NEGATIVE | {"zero", "two_64", "two_200", "np_uint_max"})
+U64_OR_NONE = kind("u64 or None", ok={"none", "zero", "np_uint_max"} | INTS_IN_RANGE,
+                   value=NEGATIVE | {"two_64", "two_200"},
+                   extra={"max": (2**64 - 1, OK)})
+U128_OR_NONE = kind("u128 or None", ok={"none", "zero", "two_64", "np_uint_max"} | INTS_IN_RANGE,
+                    value=NEGATIVE | {"two_200"},
+                    extra={"max": (2**128 - 1, OK), "too_big": (2**128, VALUE)})
+SECONDS = kind("seconds or None",
+               ok={"none", "zero", "two_64", "two_200", "np_uint_max", "float", "float_whole",
+                   "inf", "np_float"} | INTS_IN_RANGE,
+               value=NEGATIVE | {"nan", "minus_inf", "np_nan"})
+FLAG = kind("flag", ok={"true", "false", "np_bool"})
+
+
+def choice(*valid):
+    extra = {f"valid_{v}": (v, OK) for v in valid}
+    if np is not None:
+        extra["np_str_scalar"] = (np.str_(valid[0]), OK)
+    return kind("choice", value=STRINGS, extra=extra)
+
+
+HEURISTIC = choice("mrv", "leftmost")
+METHOD = choice("fast", "dlx")
+GOAL = choice("blank-last", "blank-first")
+SLIDE_HEURISTIC = choice("manhattan", "linear-conflict")
+ALGORITHM = choice("ida", "astar", "bidir", "bfs", "iddfs")
+BOX = kind("box or None", ok={"none"}, value=STRINGS, extra={"valid": ("2x2", OK)})
+
+# Item names: a str (split at whitespace) or an iterable of str (a dict: its keys).
+NAMES_OK = {"empty_str", "huge_str", "nul", "empty_list", "dict", "np_str"}
+NAMES = kind("names", ok=NAMES_OK, value={"surrogate", "huge_lines"},
+             extra={"nested_name": ([["a"]], TYPE), "int_name": (["a", 1], TYPE),
+                    "colon": (["a:b"], VALUE), "twice": ("a a", VALUE),
+                    "surrogate_name": (["a", "\ud800"], VALUE)})
+# The base primary items are "a b": secondary names that repeat them are ValueErrors.
+NAMES_OR_NONE = Kind("names or None", NAMES.ok - {"dict", "np_str"} | {"none"},
+                     NAMES.value | {"dict", "np_str"}, NAMES.extra)
+OPTIONS = kind(
+    "options", ok={"none", "empty_list", "dict", "np_str"},
+    extra={"unknown_item": (["a z"], VALUE), "empty_option": ([[]], VALUE),
+           "color_on_primary": (["a:red"], VALUE), "int_in_option": ([["a", 1]], TYPE),
+           "option_int": ([1], TYPE), "surrogate_in_option": (["a \ud800"], VALUE),
+           "generator": ((o for o in ["a", "b"]), OK)})
+# A line of more than 512 KiB is a DlxParseError: "x" * 10 MB is one.
+DLX_TEXT = kind("DLX text", ok={"huge_lines", "nul", "bytes"},
+                value={"empty_str", "surrogate", "huge_str"},
+                extra={"bytearray": (bytearray(b"a b\na\nb\n"), TYPE),
+                       "bad_utf8": (b"a \xff\n", VALUE)})
+MATRIX = kind(
+    "matrix", ok={"empty_list", "np_2d"}, value={"empty_str", "huge_str", "huge_lines", "nul",
+                                                 "surrogate", "bytes"},
+    extra={"bools": ([[True, False], [False, True]], OK), "two": ([[1, 2]], VALUE),
+           "minus_one": ([[1, -1]], VALUE), "huge": ([[2**200]], VALUE),
+           "float_cell": ([[1.0]], TYPE), "none_cell": ([[None]], TYPE),
+           "str_row": (["10"], TYPE), "ragged": ([[1, 0], [1]], VALUE),
+           "np_int_rows": (_numpy(lambda: np.eye(3, dtype=np.int64)), OK),
+           "np_bool_rows": (_numpy(lambda: np.eye(2, dtype=bool)), OK),
+           "np_float_rows": (_numpy(lambda: np.eye(2)), TYPE)})
+# Option numbers of Problem.is_solution: non-negative ints; one that numbers no option
+# makes the answer False.
+OPTION_NUMBERS = kind(
+    "option numbers", ok={"empty_list", "np_array"},
+    extra={"negative": ([0, -1], VALUE), "huge": ([0, 2**200], OK), "bool": ([True], TYPE),
+           "float": ([0.0], TYPE), "none": ([None], TYPE), "np_ints": (_numpy(lambda: np.array([0, 3, 4])), OK)})
+# A solution of a tiling: distinct option numbers of the tiling's problem.
+SOLUTION = kind(
+    "solution", ok={"empty_list", "np_array"},
+    extra={"negative": ([0, -1], VALUE), "past_end": ([0, 10], VALUE), "huge": ([2**200], VALUE),
+           "twice": ([0, 0], VALUE), "bool": ([True], TYPE), "float": ([0.0], TYPE),
+           "np_ints": (_numpy(lambda: np.array([0, 2, 3, 5])), OK)})
+N32 = BOARD_SIZE
+N256 = BOARD_SIZE
+# np_2d is [[1]]: no 1x1 sudoku (sides are 4 to 32).
+PUZZLE = kind(
+    "sudoku puzzle", value=STRINGS | {"empty_list", "np_2d"},
+    extra={"rows": ([[1, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], OK),
+           "np_rows": (_numpy(lambda: np.zeros((4, 4), dtype=np.int32)), OK),
+           "negative_cell": ([[-1, 0, 0, 0]] + [[0] * 4] * 3, VALUE),
+           "huge_cell": ([[2**200, 0, 0, 0]] + [[0] * 4] * 3, VALUE),
+           "bool_cell": ([[True, 0, 0, 0]] + [[0] * 4] * 3, TYPE),
+           "float_cell": ([[1.0, 0, 0, 0]] + [[0] * 4] * 3, TYPE),
+           "str_cell": ([["1", 0, 0, 0]] + [[0] * 4] * 3, TYPE),
+           "bytearray": (bytearray(b"." * 16), TYPE)})
+TARGET_GRID = kind(
+    "target sudoku grid", value=STRINGS | {"empty_list", "np_2d"},
+    extra={"rows": (TARGET_ROWS, OK),
+           "np_rows": (_numpy(lambda: np.array(TARGET_ROWS, dtype=np.int64)), OK),
+           "ten": ([[10] + [0] * 8] + [[0] * 9] * 8, VALUE),
+           "negative_cell": ([[-1] + [0] * 8] + [[0] * 9] * 8, VALUE),
+           "huge_cell": ([[2**200] + [0] * 8] + [[0] * 9] * 8, VALUE),
+           "bool_cell": ([[True] + [0] * 8] + [[0] * 9] * 8, TYPE),
+           "float_cell": ([[1.0] + [0] * 8] + [[0] * 9] * 8, TYPE),
+           "short": ([[0] * 9] * 8, VALUE)})
+SLIDE_STATE = kind(
+    "slide state", value=STRINGS | {"empty_list", "np_array", "np_2d"},
+    extra={"flat": ([1, 2, 3, 0], OK), "rows": ([[1, 2], [3, 0]], OK),
+           "np_flat": (_numpy(lambda: np.array([1, 2, 3, 0])), OK),
+           "np_rows": (_numpy(lambda: np.array([[1, 2], [3, 0]])), OK),
+           "negative_tile": ([1, 2, -3, 0], VALUE), "huge_tile": ([1, 2, 2**200, 0], VALUE),
+           "bool_tile": ([1, 2, True, 0], TYPE), "float_tile": ([1, 2, 3.0, 0], TYPE),
+           "ragged": ([[1, 2, 3], [0]], VALUE)})
+BOARD = kind(
+    "tiling board", ok={"np_array"}, value=STRINGS | {"empty_list"},
+    extra={"size": ((2, 4), OK), "size_list": ([2, 4], OK),
+           "np_size": (_numpy(lambda: np.array([2, 4])), OK),
+           "np_int_size": (_numpy(lambda: (np.int64(2), np.int32(4))), OK),
+           "negative": ((-2, 4), VALUE), "huge": ((2**64, 1), VALUE),
+           "too_large": ((2**31, 2**31), VALUE), "bool": ((True, 2), TYPE),
+           "float": ((2.0, 4), TYPE), "three": ((2, 4, 1), VALUE), "one": ((2,), VALUE)})
+PIECES = kind(
+    "tiling pieces", value=STRINGS,
+    extra={"set": ("dominoes", OK), "cells": ({"D": [(0, 0), (0, 1)]}, OK),
+           "art": ({"D": "##"}, OK),
+           "np_cells": (_numpy(lambda: {"D": np.array([[0, 0], [0, 1]])}), OK),
+           "far_cells": ({"D": [(2**40, 2**40), (2**40, 2**40 + 1)]}, OK),
+           "negative_cell": ({"D": [(0, -1), (0, 0)]}, VALUE),
+           "huge_cell": ({"D": [(0, 2**200), (0, 0)]}, VALUE),
+           "edge_cells": ({"D": [(0, 2**64 - 1), (0, 2**64 - 2)]}, VALUE),
+           "bool_cell": ({"D": [(True, 0), (0, 0)]}, TYPE),
+           "float_cell": ({"D": [(0.0, 0), (0, 1)]}, TYPE),
+           "three_coordinates": ({"D": [(0, 0, 0)]}, VALUE),
+           "int_name": ({1: [(0, 0)]}, TYPE), "none_shape": ({"D": None}, TYPE),
+           "list_of_sets": (["dominoes"], TYPE)})
+
+
+@dataclass
+class Row:
+    """A public callable: ``call(**kwargs)`` calls it; ``params`` maps each argument (its
+    public name) to its kind; ``base`` holds valid values of every argument."""
+
+    call: Callable[..., Any]
+    params: Dict[str, Kind] = field(default_factory=dict)
+    base: Dict[str, Any] = field(default_factory=dict)
+    # How the caller sees the function: to check the stub's parameters against ``params``.
+    target: Optional[Callable[[], Any]] = None
+
+
+def toy():
+    return dancecard.Problem("a b c d e f g",
+                             options=["c e", "a d g", "b c f", "a d f", "b g", "d e g"])
+
+
+def dominoes():
+    return dancecard.tile("2x4", "dominoes")  # 10 placements, 5 tilings
+
+
+SOLVED_SLIDE = "1 2 3 4 5 6 7 8 0"  # the goal itself (blank-last): no search, any limit
+
+
+def no_args(get):
+    """A method or property that takes no argument."""
+    return Row(call=get)
+
+
+def problem_method(name, params, base):
+    return Row(call=lambda **kw: getattr(toy(), name)(**kw), params=params, base=base)
+
+
+def tiling_method(name, params, base):
+    return Row(call=lambda **kw: getattr(dominoes(), name)(**kw), params=params, base=base)
+
+
+def iterator():
+    return toy().solutions()
+
+
+def stats():
+    p = toy()
+    p.count()
+    return p.stats
+
+
+ROWS: Dict[str, Row] = {
+    # dancecard.Problem
+    "dancecard.Problem": Row(
+        call=lambda **kw: dancecard.Problem(**kw),
+        params={"primary": NAMES, "secondary": NAMES_OR_NONE, "options": OPTIONS},
+        base={"primary": "a b", "secondary": None, "options": None}),
+    "dancecard.Problem.from_dlx": Row(
+        call=lambda **kw: dancecard.Problem.from_dlx(**kw), params={"text": DLX_TEXT},
+        base={"text": "a b\na\nb\n"}),
+    "dancecard.Problem.from_matrix": Row(
+        call=lambda **kw: dancecard.Problem.from_matrix(**kw), params={"rows": MATRIX},
+        base={"rows": [[1, 0], [0, 1]]}),
+    "dancecard.Problem.to_dlx": no_args(lambda: toy().to_dlx),
+    "dancecard.Problem.primary": no_args(lambda: toy().primary),
+    "dancecard.Problem.secondary": no_args(lambda: toy().secondary),
+    "dancecard.Problem.options": no_args(lambda: toy().options),
+    "dancecard.Problem.stats": no_args(lambda: toy().stats),
+    "dancecard.Problem.__repr__": no_args(lambda: toy().__repr__),
+    "dancecard.Problem.is_solution": problem_method(
+        "is_solution", {"options": OPTION_NUMBERS}, {"options": [0, 3, 4]}),
+    "dancecard.Problem.first": problem_method(
+        "first", {"heuristic": HEURISTIC}, {"heuristic": "mrv"}),
+    "dancecard.Problem.solutions": problem_method(
+        "solutions", {"limit": U128_OR_NONE, "heuristic": HEURISTIC},
+        {"limit": None, "heuristic": "mrv"}),
+    "dancecard.Problem.count": problem_method(
+        "count",
+        {"threads": THREADS, "heuristic": HEURISTIC, "max_nodes": U64_OR_NONE,
+         "time_limit": SECONDS},
+        {"threads": 1, "heuristic": "mrv", "max_nodes": None, "time_limit": None}),
+    # dancecard.Stats and dancecard.SolutionIterator: made by searches only.
+    "dancecard.Stats": Row(call=lambda *a, **kw: dancecard.Stats(*a, **kw)),
+    "dancecard.Stats.nodes": no_args(lambda: stats().nodes),
+    "dancecard.Stats.updates": no_args(lambda: stats().updates),
+    "dancecard.Stats.solutions": no_args(lambda: stats().solutions),
+    "dancecard.Stats.seconds": no_args(lambda: stats().seconds),
+    "dancecard.Stats.complete": no_args(lambda: stats().complete),
+    "dancecard.Stats.stop": no_args(lambda: stats().stop),
+    "dancecard.Stats.__repr__": no_args(lambda: stats().__repr__),
+    "dancecard.SolutionIterator": Row(call=lambda *a, **kw: dancecard.SolutionIterator(*a, **kw)),
+    "dancecard.SolutionIterator.__iter__": no_args(lambda: iterator().__iter__),
+    "dancecard.SolutionIterator.__next__": no_args(lambda: iterator().__next__),
+    "dancecard.SolutionIterator.close": no_args(lambda: iterator().close),
+    "dancecard.SolutionIterator.stats": no_args(lambda: iterator().stats),
+    # dancecard.Tiling
+    "dancecard.Tiling": Row(call=lambda *a, **kw: dancecard.Tiling(*a, **kw)),
+    "dancecard.Tiling.problem": no_args(lambda: dominoes().problem),
+    "dancecard.Tiling.pieces": no_args(lambda: dominoes().pieces),
+    "dancecard.Tiling.once": no_args(lambda: dominoes().once),
+    "dancecard.Tiling.count_distinct": no_args(lambda: dominoes().count_distinct),
+    "dancecard.Tiling.count_dp": no_args(lambda: dominoes().count_dp),
+    "dancecard.Tiling.__repr__": no_args(lambda: dominoes().__repr__),
+    "dancecard.Tiling.decode": tiling_method("decode", {"solution": SOLUTION},
+                                             {"solution": [0, 2, 3, 5]}),
+    "dancecard.Tiling.render": tiling_method("render", {"solution": SOLUTION},
+                                             {"solution": [0, 2, 3, 5]}),
+    "dancecard.Tiling.count": tiling_method("count", {"threads": THREADS}, {"threads": 1}),
+    "dancecard.Tiling.solutions": tiling_method("solutions", {"limit": U128_OR_NONE},
+                                                {"limit": None}),
+    "dancecard.DlxParseError": None,  # an exception class: takes any arguments, as all do
+    "dancecard.tile": Row(
+        call=lambda **kw: dancecard.tile(**kw),
+        params={"board": BOARD, "pieces": PIECES, "once": FLAG, "flips": FLAG},
+        base={"board": "1x2", "pieces": "dominoes", "once": False, "flips": True}),
+    "dancecard.target_sudoku": Row(
+        call=lambda **kw: dancecard.target_sudoku(**kw), params={"grid": TARGET_GRID},
+        base={"grid": TARGET_TEXT}),
+    # dancecard.queens
+    "dancecard.queens.count": Row(
+        call=lambda **kw: queens.count(**kw),
+        params={"n": N32, "distinct": FLAG, "threads": THREADS},
+        base={"n": 6, "distinct": False, "threads": 1}),
+    "dancecard.queens.solutions": Row(call=lambda **kw: queens.solutions(**kw),
+                                      params={"n": N32}, base={"n": 6}),
+    "dancecard.queens.problem": Row(call=lambda **kw: queens.problem(**kw),
+                                    params={"n": N256}, base={"n": 6}),
+    # dancecard.slide
+    "dancecard.slide.solve": Row(
+        call=lambda **kw: slide.solve(**kw),
+        params={"state": SLIDE_STATE, "goal": GOAL, "heuristic": SLIDE_HEURISTIC,
+                "algorithm": ALGORITHM, "max_nodes": U64_OR_NONE},
+        base={"state": SOLVED_SLIDE, "goal": "blank-last", "heuristic": "manhattan",
+              "algorithm": "ida", "max_nodes": None}),
+    # A NamedTuple of results, made by solve: it checks nothing, as NamedTuples do not.
+    "dancecard.slide.Solution": None,
+    # dancecard.sudoku
+    "dancecard.sudoku.solve": Row(
+        call=lambda **kw: sudoku.solve(**kw),
+        params={"puzzle": PUZZLE, "box": BOX, "method": METHOD},
+        base={"puzzle": "." * 16, "box": None, "method": "fast"}),
+    "dancecard.sudoku.count": Row(
+        call=lambda **kw: sudoku.count(**kw),
+        params={"puzzle": PUZZLE, "limit": U64_OR_NONE, "box": BOX, "method": METHOD},
+        base={"puzzle": "1" + "." * 15, "limit": None, "box": None, "method": "fast"}),
+    "dancecard.sudoku.is_unique": Row(
+        call=lambda **kw: sudoku.is_unique(**kw),
+        params={"puzzle": PUZZLE, "box": BOX, "method": METHOD},
+        base={"puzzle": "." * 16, "box": None, "method": "fast"}),
+    # dancecard._native: the functions behind the Python modules' wrappers.
+    "dancecard._native.queens_count": Row(
+        call=lambda **kw: _native.queens_count(**kw),
+        params={"n": N32, "threads": THREADS, "distinct": FLAG},
+        base={"n": 6, "threads": 1, "distinct": False}),
+    "dancecard._native.queens_solutions": Row(call=lambda **kw: _native.queens_solutions(**kw),
+                                              params={"n": N32}, base={"n": 6}),
+    "dancecard._native.queens_problem": Row(call=lambda **kw: _native.queens_problem(**kw),
+                                            params={"n": N256}, base={"n": 6}),
+    "dancecard._native.slide_solve": Row(
+        call=lambda **kw: _native.slide_solve(**kw),
+        params={"state": SLIDE_STATE, "goal": GOAL, "heuristic": SLIDE_HEURISTIC,
+                "algorithm": ALGORITHM, "max_nodes": U64_OR_NONE},
+        base={"state": SOLVED_SLIDE, "goal": "blank-last", "heuristic": "manhattan",
+              "algorithm": "ida", "max_nodes": None}),
+    "dancecard._native.sudoku_search": Row(
+        call=lambda **kw: _native.sudoku_search(**kw),
+        params={"puzzle": PUZZLE, "limit": U64_OR_NONE, "method": METHOD, "box": BOX},
+        base={"puzzle": "1" + "." * 15, "limit": None, "method": "fast", "box": None}),
+}
+
+# Public names that are not callables: no arguments to check.
+DATA = {
+    "dancecard.__version__", "dancecard.queens", "dancecard.slide", "dancecard.sudoku",
+    "dancecard.queens.MAX_N", "dancecard.slide.State", "dancecard.sudoku.Rows",
+    "dancecard.sudoku.Puzzle",
+}
+
+MODULES = [dancecard, queens, slide, sudoku, _native]
+# Members of a class's namespace that are Python's machinery, not its API.
+MACHINERY = {
+    "__doc__", "__module__", "__weakref__", "__dict__", "__slots__", "__annotations__",
+    "__match_args__", "__orig_bases__", "__getnewargs__", "__new__", "__init__",
+}
+
+
+def public_names(module):
+    if hasattr(module, "__all__"):
+        names = list(module.__all__)
+        # A function or class defined here but left out of __all__ is public all the same.
+        names += [
+            n for n, v in vars(module).items()
+            if not n.startswith("_") and getattr(v, "__module__", None) == module.__name__
+            and n not in names
+        ]
+        return names
+    return [n for n in dir(module) if not n.startswith("_")]
+
+
+def public_surface():
+    """Every public name: module-level ones and the members of public classes, each under
+    the first module (in MODULES' order) where it appears."""
+    seen = {}
+    for module in MODULES:
+        for name in public_names(module):
+            value = getattr(module, name)
+            if any(v is value for v in seen.values()):
+                continue  # re-exported: dancecard.tile is dancecard._native.tile
+            seen[f"{module.__name__}.{name}"] = value
+    surface = set(seen)
+    for key, value in seen.items():
+        if inspect.isclass(value):
+            for member in vars(value):
+                if member in MACHINERY or (member.startswith("_") and not member.startswith("__")):
+                    continue
+                if issubclass(value, tuple) and hasattr(value, "_fields"):
+                    continue  # a NamedTuple's fields and tuple's methods
+                surface.add(f"{key}.{member}")
+    return surface
+
+
+def test_every_public_callable_has_a_row():
+    surface = public_surface()
+    covered = set(ROWS) | DATA
+    assert sorted(surface - covered) == [], "public names without a row in ROWS (or DATA)"
+    assert sorted(covered - surface) == [], "rows for names that are not public"
+
+
+def test_the_surface_is_what_we_think():
+    # Guards the enumeration itself: a bug there would make the test above vacuous.
+    surface = public_surface()
+    assert {"dancecard.Problem.count", "dancecard.Tiling.decode", "dancecard.queens.count",
+            "dancecard._native.sudoku_search", "dancecard.SolutionIterator.__next__",
+            "dancecard.slide.Solution", "dancecard.Stats.nodes"} <= surface
+    assert len([k for k, r in ROWS.items() if r is not None and r.params]) >= 25
+
+
+def _cases():
+    for key, row in ROWS.items():
+        if row is None or not row.params:
+            continue
+        for param, k in row.params.items():
+            for hid, value in HOSTILE.items():
+                marks = ()
+                if hid in NUMPY_IDS and np is None:
+                    marks = pytest.mark.skip(reason="numpy is not installed")
+                yield pytest.param(key, param, hid, value, k.expect(hid), id=f"{key}-{param}-{hid}",
+                                   marks=marks)
+            for eid, (value, outcome) in k.extra.items():
+                marks = ()
+                if value is None:
+                    marks = pytest.mark.skip(reason="numpy is not installed")
+                yield pytest.param(key, param, eid, value, outcome, id=f"{key}-{param}-{eid}",
+                                   marks=marks)
+
+
+def call_guarded(fn):
+    """Calls ``fn``; returns ("ok", result) or (exception type name, exception). A call that
+    hangs ends the process (faulthandler); BaseException is caught so that pyo3's
+    PanicException (not an Exception) fails the test instead of escaping it."""
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
+    try:
+        result = fn()
+        # An iterator is lazy: take its first item, where the work is.
+        if isinstance(result, dancecard.SolutionIterator):
+            next(result, None)
+        return OK, result
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:  # noqa: BLE001 - a panic is what we look for
+        return type(e).__name__, e
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+def names_the_argument(error, param):
+    if isinstance(error, dancecard.DlxParseError):
+        return isinstance(error.line, int) and isinstance(error.column, int)
+    return str(error).startswith(f"argument '{param}': ")
+
+
+@pytest.mark.parametrize("key, param, hid, value, expected", list(_cases()))
+def test_hostile_argument(key, param, hid, value, expected):
+    row = ROWS[key]
+    kwargs = dict(row.base)
+    kwargs[param] = value
+    got, result = call_guarded(lambda: row.call(**kwargs))
+    if expected == OK:
+        assert got == OK, f"{key}({param}={hid}) raised {got}: {result}"
+        return
+    # ValueError subclasses (DlxParseError) count as ValueError; the type must be exact
+    # otherwise (no OverflowError, no UnicodeEncodeError, no PanicException).
+    if isinstance(result, dancecard.DlxParseError):
+        got = VALUE
+    assert got == expected, f"{key}({param}={hid}): expected {expected}, got {got}: {result}"
+    message = str(result)
+    assert names_the_argument(result, param), f"the message does not name {param!r}: {message[:300]}"
+    assert len(message) <= 1000, f"a message of {len(message)} characters"
+
+
+NO_ARGS = [k for k, r in ROWS.items() if r is not None and not r.params]
+
+
+@pytest.mark.parametrize("key", NO_ARGS)
+def test_no_argument_members(key):
+    """Methods and properties without arguments work, and refuse an argument."""
+    member = ROWS[key].call
+    if key in ("dancecard.Stats", "dancecard.SolutionIterator", "dancecard.Tiling"):
+        # Made by the package only: no constructor.
+        for args in [(), (1,), (None, "x")]:
+            got, error = call_guarded(lambda: member(*args))
+            assert got == TYPE, (key, args, got, error)
+        return
+    got, value = call_guarded(member)
+    assert got == OK, (key, got, value)
+    if callable(value) and not isinstance(value, (dancecard.Problem, list, str, int, float)):
+        got, error = call_guarded(lambda: value(2**200))
+        assert got == TYPE, (key, got, error)
+
+
+def resolve(key):
+    obj = dancecard
+    for part in key.split(".")[1:]:
+        obj = getattr(obj, part)
+    return obj
+
+
+def parameters(obj):
+    """(name, default) of each parameter but self; a required one has default ``REQUIRED``."""
+    return [
+        (p.name, REQUIRED if p.default is inspect.Parameter.empty else p.default)
+        for p in inspect.signature(obj).parameters.values()
+        if p.name != "self"
+    ]
+
+
+REQUIRED = object()
+
+
+@pytest.mark.parametrize("key", [k for k, r in ROWS.items() if r is not None and r.params])
+def test_rows_name_the_real_parameters(key):
+    """A row's parameters are the callable's, by name (errors name what callers write)."""
+    assert set(ROWS[key].params) == {name for name, _ in parameters(resolve(key))}
+
+
+def stub_signatures():
+    """(name, default) of the parameters of each function and method of
+    python/dancecard/_native.pyi, by qualified name (``Problem.count``); properties left out."""
+    import ast
+
+    stub = REPO / "crates" / "python" / "python" / "dancecard" / "_native.pyi"
+    out = {}
+
+    def visit(body, prefix):
+        for node in body:
+            if isinstance(node, ast.ClassDef):
+                visit(node.body, f"{prefix}{node.name}.")
+            elif isinstance(node, ast.FunctionDef):
+                if any(getattr(d, "id", None) == "property" for d in node.decorator_list):
+                    continue
+                args = node.args
+                positional = args.posonlyargs + args.args
+                defaults = [REQUIRED] * (len(positional) - len(args.defaults)) + [
+                    ast.literal_eval(d) for d in args.defaults
+                ]
+                kw_defaults = [REQUIRED if d is None else ast.literal_eval(d) for d in args.kw_defaults]
+                params = list(zip([a.arg for a in positional], defaults))
+                params += list(zip([a.arg for a in args.kwonlyargs], kw_defaults))
+                out[prefix + node.name] = [(n, d) for n, d in params if n != "self"]
+
+    visit(ast.parse(stub.read_text()).body, "")
+    return out
+
+
+def test_stubs_match_the_native_signatures():
+    """Every native function and method with parameters is in the stubs, with the same
+    parameters in the same order and the same defaults."""
+    stubs = stub_signatures()
+    native = {}
+    for name in dir(_native):
+        value = getattr(_native, name)
+        if inspect.isclass(value) and issubclass(value, BaseException):
+            continue  # DlxParseError: an exception, made as every exception is
+        if inspect.isclass(value) and value.__module__ == "dancecard":
+            if name not in ("Stats", "SolutionIterator", "Tiling"):  # made by the package
+                native[f"{name}.__init__"] = value
+            for member, v in vars(value).items():
+                if callable(v) and not member.startswith("__") or member in ("__iter__", "__next__"):
+                    native[f"{name}.{member}"] = getattr(value, member)
+        elif inspect.isbuiltin(value):
+            native[name] = value
+    assert len(native) >= 20
+    for name, obj in sorted(native.items()):
+        assert name in stubs, f"{name} is not in _native.pyi"
+        assert parameters(obj) == stubs[name], name
