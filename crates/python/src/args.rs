@@ -307,20 +307,47 @@ pub(crate) fn choice(
         .ok_or_else(|| wrong_value(name, &WHOLE, &expected, &self::quoted(&s)))
 }
 
-/// The items of a sequence argument (see the module doc): an iterator, or a `TypeError`
-/// saying what was `expected` at `place`.
+/// The items of a sequence argument (see the module doc), or a `TypeError` saying what was
+/// `expected` at `place`.
 pub(crate) fn items<'py>(
     obj: &Bound<'py, PyAny>,
     place: &dyn Display,
     expected: &str,
-) -> PyResult<Bound<'py, PyIterator>> {
+) -> PyResult<Items<'py>> {
     let text = obj.is_instance_of::<PyString>()
         || obj.is_instance_of::<PyBytes>()
         || obj.is_instance_of::<PyByteArray>();
     if text {
         return Err(wrong_type(place, expected, obj));
     }
-    obj.try_iter().map_err(|_| wrong_type(place, expected, obj))
+    let iter = obj.try_iter().map_err(|_| wrong_type(place, expected, obj))?;
+    Ok(Items { iter, count: 0 })
+}
+
+/// How many items [`Items`] reads between two looks at pending signals.
+const SIGNALS_EVERY: usize = 4096;
+
+/// The items of a sequence argument, looking at pending signals every [`SIGNALS_EVERY`]
+/// items: an endless iterator written in C (`itertools.count()`) runs no bytecode, so
+/// without this Ctrl-C could not stop its reading.
+#[derive(Debug)]
+pub(crate) struct Items<'py> {
+    iter: Bound<'py, PyIterator>,
+    count: usize,
+}
+
+impl<'py> Iterator for Items<'py> {
+    type Item = PyResult<Bound<'py, PyAny>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.count += 1;
+        if self.count % SIGNALS_EVERY == 0 {
+            if let Err(e) = self.iter.py().check_signals() {
+                return Some(Err(e));
+            }
+        }
+        self.iter.next()
+    }
 }
 
 /// A place in a sequence: `name[i]`, `name[i][j]`.

@@ -212,11 +212,15 @@ pub(crate) fn tile(
     Ok(PyTiling { tiling: Arc::new(tiling), problem })
 }
 
-/// Reads argument `solution` of `Tiling.decode` and `Tiling.render`: option numbers
-/// (non-negative ints; see [`PyTiling::answer`] for the rest).
-fn read_solution(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+/// Reads argument `solution` of `Tiling.decode` and `Tiling.render`: option numbers, at most
+/// `max` of them (see [`PyTiling::answer`] for the rest).
+fn read_solution(obj: &Bound<'_, PyAny>, max: usize) -> PyResult<Vec<usize>> {
     let mut out = Vec::new();
     for (i, v) in args::items(obj, &args::WHOLE, "a sequence of option numbers")?.enumerate() {
+        if i == max {
+            let message = format!("expected at most {max} distinct option numbers, got more");
+            return Err(args::invalid("solution", message));
+        }
         let at = args::Index::one("solution", i);
         out.push(args::index_saturating(&v?, "solution", &at, "an option number (an int >= 0)")?);
     }
@@ -224,9 +228,11 @@ fn read_solution(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
 }
 
 impl PyTiling {
-    /// The placements of distinct option numbers of the tiling's problem.
-    fn answer(&self, solution: &[usize]) -> PyResult<TilingAnswer> {
+    /// The placements of distinct option numbers of the tiling's problem, read from argument
+    /// `solution` (here, not by pyo3, to read no more numbers than there are options).
+    fn answer(&self, py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResult<TilingAnswer> {
         let count = self.tiling.exact_cover().option_count();
+        let solution = args::in_body(py, "solution", read_solution(solution, count))?;
         let mut seen = vec![false; count];
         let placements = solution
             .iter()
@@ -276,11 +282,8 @@ impl PyTiling {
     }
 
     /// The placements of a solution: `(piece name, [(row, column)...])` for each option.
-    fn decode(
-        &self,
-        #[pyo3(from_py_with = read_solution)] solution: Vec<usize>,
-    ) -> PyResult<Vec<NamedPlacement>> {
-        let answer = self.answer(&solution)?;
+    fn decode(&self, py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResult<Vec<NamedPlacement>> {
+        let answer = self.answer(py, solution)?;
         let pieces = self.tiling.pieces();
         Ok(answer
             .placements
@@ -290,11 +293,8 @@ impl PyTiling {
     }
 
     /// A solution drawn as text, one letter per piece.
-    fn render(
-        &self,
-        #[pyo3(from_py_with = read_solution)] solution: Vec<usize>,
-    ) -> PyResult<String> {
-        Ok(self.tiling.render(&self.answer(&solution)?))
+    fn render(&self, py: Python<'_>, solution: &Bound<'_, PyAny>) -> PyResult<String> {
+        Ok(self.tiling.render(&self.answer(py, solution)?))
     }
 
     /// The number of tilings (`threads`: 0 for one per core).

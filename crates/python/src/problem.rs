@@ -296,14 +296,18 @@ fn read_matrix(obj: &Bound<'_, PyAny>) -> PyResult<PyProblem> {
 }
 
 /// Reads argument `options` of `Problem.is_solution`: option numbers, non-negative ints (one
-/// too large for a `usize` numbers no option, nor does `usize::MAX`).
-fn read_option_numbers(obj: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+/// too large for a `usize` numbers no option, nor does `usize::MAX`). Reads at most `max`
+/// of them (more are no solution: `None` then).
+fn read_option_numbers(obj: &Bound<'_, PyAny>, max: usize) -> PyResult<Option<Vec<usize>>> {
     let mut out = Vec::new();
     for (i, v) in args::items(obj, &args::WHOLE, "a sequence of option numbers")?.enumerate() {
+        if i == max {
+            return Ok(None);
+        }
         let at = args::Index::one("options", i);
         out.push(args::index_saturating(&v?, "options", &at, "an option number (an int >= 0)")?);
     }
-    Ok(out)
+    Ok(Some(out))
 }
 
 impl PyProblem {
@@ -418,14 +422,18 @@ impl PyProblem {
 
     /// Whether these option numbers form a solution (a number that is no option's makes it
     /// false; a negative one is a `ValueError`).
-    fn is_solution(&self, #[pyo3(from_py_with = read_option_numbers)] options: Vec<usize>) -> bool {
+    fn is_solution(&self, py: Python<'_>, options: &Bound<'_, PyAny>) -> PyResult<bool> {
+        // Read here, not by pyo3, to stop reading past the number of options: an endless
+        // iterator is no solution.
+        let read = read_option_numbers(options, self.given);
+        let Some(options) = args::in_body(py, "options", read)? else { return Ok(false) };
         let mut by_given = vec![None; self.given];
         for (k, &g) in self.index.iter().enumerate() {
             by_given[g] = OptionId::new(k);
         }
         let ids: Option<Vec<OptionId>> =
             options.iter().map(|&g| by_given.get(g).copied().flatten()).collect();
-        ids.is_some_and(|ids| self.problem.verify(&ids).is_ok())
+        Ok(ids.is_some_and(|ids| self.problem.verify(&ids).is_ok()))
     }
 
     /// The first solution in search order, or `None`. `heuristic`: `"mrv"` (the item with

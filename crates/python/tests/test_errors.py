@@ -1,5 +1,7 @@
 """Bad input raises ValueError (or TypeError for values of the wrong type) with the reason."""
 
+import itertools
+
 import pytest
 
 import dancecard
@@ -174,3 +176,31 @@ def test_text_that_utf8_cannot_encode_is_a_value_error():
         dancecard.Problem("a", options=["\ud800"])
     with pytest.raises(ValueError, match="^argument 'puzzle': expected text"):
         dancecard.sudoku.solve("\ud800")
+
+
+def test_endless_iterators_are_read_no_further_than_needed():
+    toy = dancecard.Problem("a b c d e f g", options=["c e", "a d g", "b c f", "a d f", "b g", "d e g"])
+    # More numbers than options: no solution, whatever follows.
+    assert toy.is_solution(itertools.count()) is False
+    assert toy.is_solution(itertools.chain([0, 3, 4], itertools.repeat(0))) is False
+    t = dancecard.tile("2x4", "dominoes")
+    with pytest.raises(ValueError, match="^argument 'solution': expected at most 10 distinct option numbers, got more$"):
+        t.decode(itertools.count())
+    with pytest.raises(ValueError, match="^argument 'board': expected \\(rows, cols\\), got more than 2 values$"):
+        dancecard.tile(itertools.count(1), "dominoes")
+    with pytest.raises(ValueError, match="^argument 'grid': expected 9 rows of 9 ints, got more than 9 rows$"):
+        dancecard.target_sudoku(itertools.repeat([0] * 9))
+    with pytest.raises(ValueError, match=r"^argument 'grid': expected 9 rows of 9 ints: row 0 has more than 9$"):
+        dancecard.target_sudoku(itertools.repeat(itertools.repeat(0)))
+
+
+def test_tiling_solutions_are_distinct_option_numbers():
+    t = dancecard.tile("2x4", "dominoes")
+    first = t.problem.first()
+    assert t.decode(first) == t.decode(tuple(first)) == t.decode(iter(first))
+    with pytest.raises(ValueError, match="^argument 'solution': option 0 is given twice$"):
+        t.decode([0, 0])
+    with pytest.raises(ValueError, match=r"^argument 'solution': solution\[1\]: expected an option number from 0 to 9, got 10$"):
+        t.render([0, 10])
+    with pytest.raises(TypeError, match=r"^argument 'solution': solution\[0\]: expected an option number \(an int >= 0\), got float$"):
+        t.render([0.0])
