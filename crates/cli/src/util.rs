@@ -17,6 +17,9 @@ pub(crate) const FOUND: u8 = 0;
 pub(crate) const NOT_FOUND: u8 = 1;
 /// Exit code: bad input or usage (also clap's code for usage errors).
 pub(crate) const BAD_INPUT: u8 = 2;
+/// Exit code: a limit stopped the search (`--time-limit`, `--node-limit`, or a budget such
+/// as `--max-states`) after printing what was found, marked incomplete.
+pub(crate) const LIMITED: u8 = 3;
 /// Exit code: interrupted by Ctrl-C (after printing what was found, marked incomplete).
 pub(crate) const INTERRUPTED: u8 = 130;
 
@@ -25,10 +28,12 @@ pub(crate) const INTERRUPTED: u8 = 130;
 macro_rules! exit_codes_help {
     () => {
         "Exit codes:
-  0    at least one solution found, or a count printed
+  0    at least one solution found, or a complete count printed
   1    no solution
   2    bad input or usage
-  130  interrupted by Ctrl-C (partial results are printed, marked incomplete)"
+  3    stopped by a limit (--time-limit, --node-limit...): the results printed are partial,
+       marked incomplete (`incomplete:` on stderr, \"complete\": false in JSON)
+  130  interrupted by Ctrl-C: the results printed are partial, marked incomplete"
     };
 }
 pub(crate) use exit_codes_help;
@@ -58,6 +63,24 @@ pub(crate) enum OutputFormat {
     Text,
     /// One JSON document on stdout.
     Json,
+}
+
+/// `--time-limit` and `--node-limit`, for the commands that run one search that can run long.
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub(crate) struct Limits {
+    /// Stop after this many seconds: print what was found, marked incomplete, and exit 3.
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<f64>,
+    /// Stop after N search-tree nodes: print what was found, marked incomplete, and exit 3.
+    #[arg(long, value_name = "N")]
+    pub(crate) node_limit: Option<u64>,
+}
+
+impl Limits {
+    /// Arms the time limit (see [`arm_time_limit`]): call it when the search starts.
+    pub(crate) fn arm(&self) -> anyhow::Result<()> {
+        arm_time_limit(self.time_limit)
+    }
 }
 
 /// The item-choice heuristic, as a command-line value.
@@ -111,17 +134,24 @@ pub(crate) fn input_name(path: &Option<PathBuf>) -> Option<&Path> {
     path.as_deref()
 }
 
-/// The process-wide Ctrl-C flag: the first Ctrl-C sets it (searches poll it and stop with
-/// what they found); a second one exits at once.
-pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
+/// Raised by the first Ctrl-C.
+static INTERRUPTED_FLAG: AtomicBool = AtomicBool::new(false);
+/// Raised when the time limit armed by [`arm_time_limit`] passes.
+static EXPIRED_FLAG: AtomicBool = AtomicBool::new(false);
+
+/// The process-wide stop flag that every search polls: raised by the first Ctrl-C (searches
+/// stop with what they found; a second Ctrl-C exits at once) and by the timer of
+/// [`arm_time_limit`]. [`interrupted`] and [`expired`] tell the two apart.
+pub(crate) fn stop_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let handler = flag.clone();
         let _ = ctrlc::set_handler(move || {
-            if handler.swap(true, Ordering::SeqCst) {
+            if INTERRUPTED_FLAG.swap(true, Ordering::SeqCst) {
                 std::process::exit(i32::from(INTERRUPTED));
             }
+            handler.store(true, Ordering::SeqCst);
         });
         flag
     })
@@ -130,7 +160,35 @@ pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
 
 /// Whether the user pressed Ctrl-C.
 pub(crate) fn interrupted() -> bool {
-    interrupt_flag().load(Ordering::Relaxed)
+    INTERRUPTED_FLAG.load(Ordering::Relaxed)
+}
+
+/// Whether the time limit armed by [`arm_time_limit`] has passed.
+pub(crate) fn expired() -> bool {
+    EXPIRED_FLAG.load(Ordering::Relaxed)
+}
+
+/// Arms `--time-limit` (seconds, checked by [`time_limit`]) for the rest of the run: a timer
+/// thread raises the [`stop_flag`] when it passes, so that every solver that polls the flag
+/// stops in time, and [`expired`] says why. Nothing with `None`.
+pub(crate) fn arm_time_limit(seconds: Option<f64>) -> anyhow::Result<()> {
+    let Some(limit) = time_limit(seconds)? else { return Ok(()) };
+    let flag = stop_flag();
+    let _ = std::thread::Builder::new().name("time-limit".to_owned()).spawn(move || {
+        std::thread::sleep(limit);
+        EXPIRED_FLAG.store(true, Ordering::SeqCst);
+        flag.store(true, Ordering::SeqCst);
+    })?;
+    Ok(())
+}
+
+/// The stop reason of a search that polls the [`stop_flag`]: a cancel that the time limit
+/// raised (not Ctrl-C) is [`Stop::TimeLimit`].
+pub(crate) fn refine(stop: Stop) -> Stop {
+    match stop {
+        Stop::Cancelled if !interrupted() && expired() => Stop::TimeLimit,
+        other => other,
+    }
 }
 
 /// How progress is shown.
@@ -261,7 +319,7 @@ pub(crate) fn print_stats(stats: &Stats) {
 
 /// Says on stderr why a search stopped early, if it did.
 pub(crate) fn report_stop(stop: Stop) {
-    let why = match stop {
+    let why = match refine(stop) {
         Stop::Exhausted | Stop::SolutionLimit | Stop::Visitor => return,
         Stop::NodeLimit => "the node limit was reached",
         Stop::TimeLimit => "the time limit was reached",
@@ -273,7 +331,7 @@ pub(crate) fn report_stop(stop: Stop) {
 /// A stop reason as a JSON string: `exhausted`, `solution-limit`, `node-limit`,
 /// `time-limit`, `cancelled` or `visitor`.
 pub(crate) fn stop_name(stop: Stop) -> &'static str {
-    match stop {
+    match refine(stop) {
         Stop::Exhausted => "exhausted",
         Stop::SolutionLimit => "solution-limit",
         Stop::NodeLimit => "node-limit",
@@ -283,14 +341,14 @@ pub(crate) fn stop_name(stop: Stop) -> &'static str {
     }
 }
 
-/// The exit code of a search: interrupted, found, or not found.
+/// The exit code of a search: interrupted (130), stopped by a limit (3), found (0), or not
+/// found (1).
 pub(crate) fn exit_code(found: bool, stop: Stop) -> ExitCode {
-    if stop == Stop::Cancelled && interrupted() {
-        ExitCode::from(INTERRUPTED)
-    } else if found {
-        ExitCode::from(FOUND)
-    } else {
-        ExitCode::from(NOT_FOUND)
+    match refine(stop) {
+        Stop::Cancelled => ExitCode::from(INTERRUPTED),
+        Stop::NodeLimit | Stop::TimeLimit => ExitCode::from(LIMITED),
+        Stop::Exhausted | Stop::SolutionLimit | Stop::Visitor if found => ExitCode::from(FOUND),
+        Stop::Exhausted | Stop::SolutionLimit | Stop::Visitor => ExitCode::from(NOT_FOUND),
     }
 }
 
@@ -384,9 +442,10 @@ pub(crate) fn search_stats_json(stats: &dancecard_search::Stats) -> serde_json::
     })
 }
 
-/// The limits of a heuristic search: an optional node budget, and Ctrl-C wired to cancel.
+/// The limits of a heuristic search: an optional node budget, and the [`stop_flag`] (Ctrl-C
+/// and `--time-limit`) wired to cancel.
 pub(crate) fn search_limits(node_limit: Option<u64>) -> dancecard_search::Limits {
-    let limits = dancecard_search::Limits::new().cancel(interrupt_flag());
+    let limits = dancecard_search::Limits::new().cancel(stop_flag());
     match node_limit {
         Some(n) => limits.max_nodes(n),
         None => limits,
@@ -402,17 +461,8 @@ pub(crate) fn search_stopped_json(
     stats: &dancecard_search::Stats,
     mut fields: serde_json::Value,
 ) -> anyhow::Result<ExitCode> {
-    use dancecard_search::Stop as S;
     if format == OutputFormat::Json {
-        let name = match stop {
-            S::Found => "found",
-            S::Exhausted => "exhausted",
-            S::CostLimit => "cost-limit",
-            S::NodeLimit => "node-limit",
-            S::MemoryLimit => "memory-limit",
-            S::Cancelled => "cancelled",
-            _ => "stopped",
-        };
+        let name = search_stop_name(stop);
         if let Some(map) = fields.as_object_mut() {
             map.insert("complete".into(), false.into());
             map.insert("stop".into(), name.into());
@@ -423,20 +473,38 @@ pub(crate) fn search_stopped_json(
     Ok(search_stopped(stop))
 }
 
+/// A heuristic search's stop reason as a JSON string: `found`, `exhausted`, `cost-limit`,
+/// `node-limit`, `memory-limit`, `time-limit` (the [`stop_flag`] raised by `--time-limit`)
+/// or `cancelled` (Ctrl-C).
+pub(crate) fn search_stop_name(stop: dancecard_search::Stop) -> &'static str {
+    use dancecard_search::Stop as S;
+    match stop {
+        S::Cancelled if !interrupted() && expired() => "time-limit",
+        other => other.name(),
+    }
+}
+
 /// Says on stderr why a heuristic search stopped early (nothing if it did not), and returns
-/// the exit code for "no answer": 130 after Ctrl-C, else 1.
+/// the exit code: 130 after Ctrl-C, 3 for a limit, else 1 ("no answer").
 pub(crate) fn search_stopped(stop: dancecard_search::Stop) -> ExitCode {
     use dancecard_search::Stop as S;
-    let why = match stop {
-        S::NodeLimit => "the node limit was reached",
-        S::MemoryLimit => "the state budget was reached",
-        S::Cancelled => "interrupted",
+    let why = match (stop, search_stop_name(stop)) {
+        (_, "time-limit") => "the time limit was reached",
+        (S::NodeLimit, _) => "the node limit was reached",
+        (S::MemoryLimit, _) => "the state budget was reached",
+        (S::Cancelled, _) => "interrupted",
         _ => return ExitCode::from(NOT_FOUND),
     };
     eprintln!("incomplete: {why}");
-    if stop == S::Cancelled && interrupted() {
-        ExitCode::from(INTERRUPTED)
-    } else {
-        ExitCode::from(NOT_FOUND)
+    search_exit_code(stop)
+}
+
+/// The exit code of a heuristic search cut short: 130 after Ctrl-C, else 3 (a limit); 1 for
+/// a search that ended without an answer.
+pub(crate) fn search_exit_code(stop: dancecard_search::Stop) -> ExitCode {
+    match (stop, search_stop_name(stop)) {
+        (dancecard_search::Stop::Cancelled, "cancelled") => ExitCode::from(INTERRUPTED),
+        _ if !stop.is_complete() => ExitCode::from(LIMITED),
+        _ => ExitCode::from(NOT_FOUND),
     }
 }

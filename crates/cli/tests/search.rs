@@ -113,10 +113,12 @@ fn slide_refuses_memory_hungry_searches() {
         .args(["--algorithm", "astar", "--max-states", "20000", korf1])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    // A budget reached during the search: exit code 3, as for any limit.
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(stdout(&out), "incomplete\n");
     assert!(stderr(&out).contains("--algorithm ida"), "{}", stderr(&out));
     let out = slide(cache.path()).args(["--node-limit", "1000", korf1]).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(3));
     assert_eq!(stdout(&out), "incomplete\n");
     assert!(stderr(&out).contains("incomplete: the node limit"), "{}", stderr(&out));
 
@@ -496,7 +498,7 @@ fn a_search_cut_short_still_writes_its_json() {
     ];
     for (args, answer) in runs {
         let out = dancecard().args(args).args(["--format", "json"]).output().unwrap();
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {}", stderr(&out));
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(json["complete"], false, "{args:?}");
         assert_eq!(json["stop"], "node-limit", "{args:?}");

@@ -147,7 +147,7 @@ fn node_and_time_limits_mark_the_result_incomplete() {
         .arg(testdata("instances/queens8.dlx"))
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(3));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["complete"], false);
     assert_eq!(v["stop"], "node-limit");
@@ -158,6 +158,33 @@ fn node_and_time_limits_mark_the_result_incomplete() {
         .output()
         .unwrap();
     assert!(stderr(&out).contains("incomplete: the time limit was reached"), "{}", stderr(&out));
+}
+
+// See: #16. `dancecard solve --count --time-limit 1` printed a partial count and exited 0, so
+// that a script could not tell it from a real one.
+#[test]
+fn issue_16_a_count_stopped_by_a_limit_exits_3() {
+    for limit in [["--time-limit", "0"], ["--node-limit", "10"]] {
+        let out = dancecard()
+            .args(["solve", "--count"])
+            .args(limit)
+            .arg(testdata("instances/pent6x10.dlx"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{limit:?}: {}", stderr(&out));
+        let partial: u64 = stdout(&out).trim().parse().expect("the partial count on stdout");
+        assert!(partial < 9356, "{limit:?}");
+        assert!(stderr(&out).contains("incomplete: the "), "{}", stderr(&out));
+    }
+    // A complete count, and a first solution found within the limits, still exit 0.
+    let out = dancecard()
+        .args(["solve", "--count", "--node-limit", "100000000", "--time-limit", "1000"])
+        .arg(testdata("instances/queens8.dlx"))
+        .output()
+        .unwrap();
+    assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "92\n"));
+    let out = dancecard().args(["solve", "--help"]).output().unwrap();
+    assert!(stdout(&out).contains("  3    stopped by a limit"), "{}", stdout(&out));
 }
 
 #[test]

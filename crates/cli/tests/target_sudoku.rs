@@ -110,7 +110,7 @@ fn limits_print_the_best_found_as_a_lower_bound() {
         .write_stdin(empty.clone())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(3));
     let score: u64 = stdout(&out).trim().parse().unwrap();
     assert!(score > 0, "a completion is found within 200 nodes");
     assert!(stderr(&out).contains("incomplete: the node limit was reached"), "{}", stderr(&out));
@@ -120,15 +120,16 @@ fn limits_print_the_best_found_as_a_lower_bound() {
         .write_stdin(empty)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(3));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["complete"], false);
+    assert_eq!(json["stop"], "time-limit");
     assert!(json["score"].as_i64().unwrap() > 0);
     assert!(stderr(&out).contains("incomplete: the time limit was reached"), "{}", stderr(&out));
 
     // Stopped before a first grid: no score (-1 would read as "no solution").
     let out = run_file(&["--node-limit", "0"], "target-sudoku/sample1.in");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(3));
     assert_eq!(stdout(&out), "");
     assert!(stderr(&out).contains("before a first grid was found"), "{}", stderr(&out));
     let out = run_file(&["--node-limit", "0", "--format", "json"], "target-sudoku/sample1.in");

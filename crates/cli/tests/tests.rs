@@ -2,6 +2,7 @@
 
 mod util;
 
+mod interrupt;
 mod langford;
 #[cfg(feature = "mpi")]
 mod mpi;

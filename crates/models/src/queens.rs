@@ -52,7 +52,7 @@
 
 use std::cmp::Ordering;
 use std::ops::ControlFlow;
-use std::sync::atomic::{self, AtomicBool, AtomicUsize};
+use std::sync::atomic::{self, AtomicBool, AtomicU64, AtomicU8, AtomicUsize};
 
 use dancecard_engine::{Config, OptionId, Problem, ProblemBuilder, Solver, Stats, Stop};
 use rayon::prelude::*;
@@ -330,8 +330,11 @@ pub struct QueensCount {
     pub distinct: u64,
     /// Queens placed by the search (its nodes); pre-placed border queens count one per task.
     pub nodes: u64,
-    /// False when the search was cancelled (the counts are then partial).
+    /// False when the search was stopped early (the counts are then partial).
     pub complete: bool,
+    /// Why the count ended: [`Stop::Exhausted`] (complete), [`Stop::NodeLimit`] or
+    /// [`Stop::Cancelled`].
+    pub stop: Stop,
 }
 
 /// Options of [`count`].
@@ -339,8 +342,13 @@ pub struct QueensCount {
 pub struct CountOptions<'a> {
     /// Worker threads; 0 or 1 counts on the calling thread.
     pub threads: usize,
-    /// Raised to stop the count early (looked at between tasks).
+    /// Raised to stop the count early: looked at every [`POLL_STEPS`] branching steps of
+    /// each thread (well under a millisecond), and between tasks.
     pub cancel: Option<&'a AtomicBool>,
+    /// Stop after about this many nodes (queens placed), over all threads: the nodes are
+    /// added up every [`POLL_STEPS`] branching steps, so the count may pass the limit by that
+    /// many steps per thread.
+    pub max_nodes: Option<u64>,
     /// Called after each task with the fraction of tasks done.
     pub progress: Option<&'a (dyn Fn(f64) + Sync)>,
 }
@@ -350,6 +358,7 @@ impl std::fmt::Debug for CountOptions<'_> {
         f.debug_struct("CountOptions")
             .field("threads", &self.threads)
             .field("cancel", &self.cancel)
+            .field("max_nodes", &self.max_nodes)
             .field("progress", &self.progress.is_some())
             .finish()
     }
@@ -372,36 +381,48 @@ pub fn count_with(n: usize, options: &CountOptions<'_>) -> Result<QueensCount, Q
     if n <= 3 {
         // One queen on one square; no solution on 2 x 2 and 3 x 3.
         let total = u64::from(n == 1);
-        return Ok(QueensCount { total, distinct: total, nodes: 1, complete: true });
+        let stop = Stop::Exhausted;
+        return Ok(QueensCount { total, distinct: total, nodes: 1, complete: true, stop });
     }
     let searcher = Searcher::new(n);
     let tasks = searcher.tasks();
     let done = AtomicUsize::new(0);
-    let run = |task: &Task| -> Option<Tally> {
-        if options.cancel.is_some_and(|c| c.load(atomic::Ordering::Relaxed)) {
-            return None;
+    let control = Control::new(options);
+    // A task's counts, and whether it ran to its end (a task cut short, or not started, makes
+    // the total partial; what it counted is still in it).
+    let run = |task: &Task| -> (Tally, bool) {
+        if control.poll(0) {
+            return (Tally::default(), false);
         }
-        let tally = searcher.run(task);
+        let tally = searcher.run(task, &control);
+        if control.stopped().is_some() {
+            return (tally, false);
+        }
         let finished = done.fetch_add(1, atomic::Ordering::Relaxed) + 1;
         if let Some(progress) = options.progress {
             progress(finished as f64 / tasks.len() as f64);
         }
-        Some(tally)
+        (tally, true)
     };
     let sum = |a: (Tally, bool), b: (Tally, bool)| (a.0.add(b.0), a.1 && b.1);
-    let lift = |t: Option<Tally>| (t.unwrap_or_default(), t.is_some());
     let (tally, complete) = if options.threads <= 1 {
-        tasks.iter().map(run).map(lift).fold((Tally::default(), true), sum)
+        tasks.iter().map(run).fold((Tally::default(), true), sum)
     } else {
         let pool =
             rayon::ThreadPoolBuilder::new().num_threads(options.threads).build().map_err(|e| {
                 QueensError::Threads { threads: options.threads, reason: e.to_string() }
             })?;
-        pool.install(|| {
-            tasks.par_iter().map(run).map(lift).reduce(|| (Tally::default(), true), sum)
-        })
+        pool.install(|| tasks.par_iter().map(run).reduce(|| (Tally::default(), true), sum))
     };
-    Ok(QueensCount { total: tally.total, distinct: tally.distinct, nodes: tally.nodes, complete })
+    let stop =
+        if complete { Stop::Exhausted } else { control.stopped().unwrap_or(Stop::Cancelled) };
+    Ok(QueensCount {
+        total: tally.total,
+        distinct: tally.distinct,
+        nodes: tally.nodes,
+        complete,
+        stop,
+    })
 }
 
 /// Counters of one task.
@@ -418,6 +439,64 @@ impl Tally {
             total: self.total + o.total,
             distinct: self.distinct + o.distinct,
             nodes: self.nodes + o.nodes,
+        }
+    }
+}
+
+/// Branching steps of a task between two looks at the cancel flag and the node budget
+/// ([`CountOptions::cancel`], [`CountOptions::max_nodes`]): a step costs a few nanoseconds,
+/// so a look comes well under a millisecond apart, and costs nothing measurable.
+pub const POLL_STEPS: u32 = 4096;
+
+/// The stopping rules of a count, shared by its threads.
+struct Control<'a> {
+    cancel: Option<&'a AtomicBool>,
+    /// The node budget (`u64::MAX`: none).
+    max_nodes: u64,
+    /// Nodes reported by the polls of every task so far.
+    spent: AtomicU64,
+    /// Why the count stops: 0 not yet, 1 the node budget, 2 the cancel flag.
+    stop: AtomicU8,
+}
+
+impl<'a> Control<'a> {
+    fn new(options: &CountOptions<'a>) -> Control<'a> {
+        Control {
+            cancel: options.cancel,
+            max_nodes: options.max_nodes.unwrap_or(u64::MAX),
+            spent: AtomicU64::new(0),
+            stop: AtomicU8::new(0),
+        }
+    }
+
+    /// Adds `nodes` newly placed queens and says whether the count must stop (and records
+    /// why, the first time).
+    #[cold]
+    #[inline(never)]
+    fn poll(&self, nodes: u64) -> bool {
+        let spent = self.spent.fetch_add(nodes, atomic::Ordering::Relaxed) + nodes;
+        let why = if self.cancel.is_some_and(|c| c.load(atomic::Ordering::Relaxed)) {
+            2
+        } else if spent >= self.max_nodes {
+            1
+        } else {
+            return self.stop.load(atomic::Ordering::Relaxed) != 0;
+        };
+        let _ = self.stop.compare_exchange(
+            0,
+            why,
+            atomic::Ordering::Relaxed,
+            atomic::Ordering::Relaxed,
+        );
+        true
+    }
+
+    /// Why the count stopped, if it did.
+    fn stopped(&self) -> Option<Stop> {
+        match self.stop.load(atomic::Ordering::Relaxed) {
+            0 => None,
+            1 => Some(Stop::NodeLimit),
+            _ => Some(Stop::Cancelled),
         }
     }
 }
@@ -457,10 +536,10 @@ impl Searcher {
         }
     }
 
-    fn run(&self, task: &Task) -> Tally {
+    fn run(&self, task: &Task, control: &Control<'_>) -> Tally {
         match self {
-            Searcher::Narrow(lanes) => lanes.run(task),
-            Searcher::Wide(lanes) => lanes.run(task),
+            Searcher::Narrow(lanes) => lanes.run(task, control),
+            Searcher::Wide(lanes) => lanes.run(task, control),
         }
     }
 }
@@ -543,6 +622,8 @@ struct Board<W, const L: usize> {
 /// The counting search of one task (see [`Lanes::run`]).
 struct Walk<'l, W, const L: usize> {
     lanes: &'l Lanes<W, L>,
+    /// The count's stopping rules, looked at every [`POLL_STEPS`] branching steps.
+    control: &'l Control<'l>,
     /// Whether rank 0's queen is in a corner (each board found is then an orbit of 8).
     corner: bool,
     /// `p[r]`: the file of the queen on rank `r`, for the ranks filled on the current path.
@@ -744,9 +825,10 @@ impl<W: Word, const L: usize> Lanes<W, L> {
     }
 
     /// Counts the boards of `task`.
-    fn run(&self, task: &Task) -> Tally {
+    fn run(&self, task: &Task, control: &Control<'_>) -> Tally {
         let mut walk = Walk {
             lanes: self,
+            control,
             corner: task.top == 0,
             p: [0; MAX_BITS_N],
             tally: Tally::default(),
@@ -812,6 +894,10 @@ impl<W: Word, const L: usize> Walk<'_, W, L> {
         let mut frames = [Frame { board, x: 0, by_file: false, open: 0 }; MAX_BITS_N];
         // Frames in use: `frames[..level]`.
         let mut level = 0;
+        // Branching steps until the next look at the stopping rules, and the nodes counted
+        // at the last look.
+        let mut poll = POLL_STEPS;
+        let mut polled = nodes;
         'enter: loop {
             if board.ranks_left == W::ZERO {
                 // A complete board.
@@ -838,8 +924,19 @@ impl<W: Word, const L: usize> Walk<'_, W, L> {
             // The next square of the deepest frame with one left.
             loop {
                 if level == 0 {
+                    let _ = self.control.spent.fetch_add(nodes - polled, atomic::Ordering::Relaxed);
                     self.tally = Tally { total, distinct, nodes };
                     return;
+                }
+                poll -= 1;
+                if poll == 0 {
+                    poll = POLL_STEPS;
+                    if self.control.poll(nodes - polled) {
+                        // Stopped: the counts so far are partial.
+                        self.tally = Tally { total, distinct, nodes };
+                        return;
+                    }
+                    polled = nodes;
                 }
                 let frame = &mut frames[(level - 1) % MAX_BITS_N];
                 if frame.open == 0 {
@@ -933,10 +1030,56 @@ fn compare(p: &[usize], image: impl Fn(usize) -> usize) -> Ordering {
 /// assert_eq!(all, [[1, 3, 0, 2], [2, 0, 3, 1]]);
 /// # Ok::<(), dancecard_models::queens::QueensError>(())
 /// ```
-pub fn solutions<F>(n: usize, mut visit: F) -> Result<u64, QueensError>
+pub fn solutions<F>(n: usize, visit: F) -> Result<u64, QueensError>
 where
     F: FnMut(&[usize]) -> ControlFlow<()>,
 {
+    solutions_limited(n, &ListLimits::default(), visit).map(|listing| listing.nodes)
+}
+
+/// Limits of [`solutions_limited`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ListLimits<'a> {
+    /// Raised to stop the listing (looked at every 4,096 queens placed: well under a
+    /// millisecond).
+    pub cancel: Option<&'a AtomicBool>,
+    /// Stop before placing more than this many queens.
+    pub max_nodes: Option<u64>,
+}
+
+/// What [`solutions_limited`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// Queens placed.
+    pub nodes: u64,
+    /// Why it ended: [`Stop::Exhausted`] (every solution visited), [`Stop::Visitor`] (the
+    /// visitor returned `Break`), [`Stop::NodeLimit`] or [`Stop::Cancelled`].
+    pub stop: Stop,
+}
+
+/// [`solutions`] under limits: a node budget and a cancel flag, for boards whose next
+/// solution may be far away (the lexicographic search is rank by rank, with no heuristic).
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use dancecard_engine::Stop;
+/// use dancecard_models::queens::{solutions_limited, ListLimits};
+///
+/// let limits = ListLimits { max_nodes: Some(10), ..ListLimits::default() };
+/// let listing = solutions_limited(8, &limits, |_| ControlFlow::Continue(()))?;
+/// assert_eq!((listing.nodes, listing.stop), (10, Stop::NodeLimit));
+/// # Ok::<(), dancecard_models::queens::QueensError>(())
+/// ```
+pub fn solutions_limited<F>(
+    n: usize,
+    limits: &ListLimits<'_>,
+    mut visit: F,
+) -> Result<Listing, QueensError>
+where
+    F: FnMut(&[usize]) -> ControlFlow<()>,
+{
+    /// Queens placed between two looks at the cancel flag.
+    const POLL: u64 = 4096;
     check_size(n, MAX_BITS_N)?;
     let full: u32 = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
     let mut avail = vec![0u32; n];
@@ -945,15 +1088,27 @@ where
     let mut rd = vec![0u32; n];
     let mut p = vec![0usize; n];
     let mut nodes = 0u64;
+    let max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
+    // The node count at which to look at the limits next.
+    let mut check = max_nodes.min(POLL);
     let mut level = 0;
     avail[0] = full;
     loop {
         if avail[level] == 0 {
             if level == 0 {
-                return Ok(nodes);
+                return Ok(Listing { nodes, stop: Stop::Exhausted });
             }
             level -= 1;
             continue;
+        }
+        if nodes == check {
+            if nodes >= max_nodes {
+                return Ok(Listing { nodes, stop: Stop::NodeLimit });
+            }
+            if limits.cancel.is_some_and(|c| c.load(atomic::Ordering::Relaxed)) {
+                return Ok(Listing { nodes, stop: Stop::Cancelled });
+            }
+            check = max_nodes.min(nodes.saturating_add(POLL));
         }
         let bit = avail[level] & avail[level].wrapping_neg();
         avail[level] ^= bit;
@@ -961,7 +1116,7 @@ where
         p[level] = bit.trailing_zeros() as usize;
         if level + 1 == n {
             if visit(&p).is_break() {
-                return Ok(nodes);
+                return Ok(Listing { nodes, stop: Stop::Visitor });
             }
             continue;
         }
@@ -1021,6 +1176,82 @@ mod tests {
         })
         .unwrap();
         (total, distinct)
+    }
+
+    /// Runs `job` on a thread, raises `flag` after `after`, and returns the job's result, or
+    /// panics if the job does not end within 30 s of the flag (it ignored it).
+    fn cancelled_after<T: Send + 'static>(
+        after: std::time::Duration,
+        flag: &'static AtomicBool,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let _ = std::thread::spawn(move || tx.send(job()));
+        std::thread::sleep(after);
+        flag.store(true, atomic::Ordering::Relaxed);
+        rx.recv_timeout(std::time::Duration::from_secs(30)).expect("the search stops on its flag")
+    }
+
+    // See: #16. `dancecard queens 30 --count` ignored Ctrl-C: the flag was only looked at
+    // between tasks, and one task of n = 30 runs for hours.
+    #[test]
+    fn issue_16_count_stops_inside_a_task() {
+        for threads in [1, 2] {
+            let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+            let c = cancelled_after(std::time::Duration::from_millis(100), flag, move || {
+                count_with(30, &CountOptions { threads, cancel: Some(flag), ..Default::default() })
+            })
+            .unwrap();
+            assert_eq!((c.complete, c.stop), (false, Stop::Cancelled), "{threads} threads");
+            assert!(c.nodes > 0);
+        }
+    }
+
+    #[test]
+    fn count_node_limit_stops_near_it_with_a_partial_count() {
+        let full = count(13).unwrap();
+        assert_eq!(full.stop, Stop::Exhausted);
+        for threads in [1, 2] {
+            let limit = full.nodes / 3;
+            let options = CountOptions { threads, max_nodes: Some(limit), ..Default::default() };
+            let c = count_with(13, &options).unwrap();
+            assert_eq!((c.complete, c.stop), (false, Stop::NodeLimit), "{threads} threads");
+            // Each thread overshoots by at most one poll interval of branching steps (and
+            // each step places a few queens).
+            let slack = threads as u64 * u64::from(POLL_STEPS) * 13;
+            assert!(c.nodes >= limit && c.nodes <= limit + slack, "{} of {limit}", c.nodes);
+            assert!(c.total < full.total && c.distinct < full.distinct);
+        }
+        let none = count_with(13, &CountOptions { max_nodes: Some(0), ..Default::default() });
+        assert_eq!(none.map(|c| (c.nodes, c.stop)), Ok((0, Stop::NodeLimit)));
+        // A budget the count does not reach changes nothing.
+        let options = CountOptions { max_nodes: Some(full.nodes + 1), ..Default::default() };
+        assert_eq!(count_with(13, &options), Ok(full));
+    }
+
+    #[test]
+    fn listing_stops_on_its_limits() {
+        let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+        let listing = cancelled_after(std::time::Duration::from_millis(50), flag, move || {
+            let limits = ListLimits { cancel: Some(flag), ..ListLimits::default() };
+            // Never ends on its own: 32 queens listed one by one.
+            solutions_limited(32, &limits, |_| ControlFlow::Continue(()))
+        })
+        .unwrap();
+        assert_eq!(listing.stop, Stop::Cancelled);
+        let limits = ListLimits { max_nodes: Some(1000), ..ListLimits::default() };
+        let mut found = 0;
+        let listing = solutions_limited(10, &limits, |_| {
+            found += 1;
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        assert_eq!((listing.nodes, listing.stop), (1000, Stop::NodeLimit));
+        assert!(found > 0 && found < 724);
+        let all = solutions_limited(8, &ListLimits::default(), |_| ControlFlow::Continue(()));
+        assert_eq!(all.map(|l| l.stop), Ok(Stop::Exhausted));
+        let first = solutions_limited(8, &ListLimits::default(), |_| ControlFlow::Break(()));
+        assert_eq!(first.map(|l| l.stop), Ok(Stop::Visitor));
     }
 
     #[test]
@@ -1137,7 +1368,8 @@ mod tests {
                 let config = Config { kernel: Kernel::Links, ..Config::default() };
                 let mut solver = Solver::with_config(&problem, config);
                 let outcome = solver.count();
-                let tally = lanes.run(&task);
+                let control = Control::new(&CountOptions::default());
+                let tally = lanes.run(&task, &control);
                 assert_eq!(tally.nodes, solver.stats().nodes, "n = {n}, {task:?}");
                 if task.top == 0 {
                     assert_eq!(u128::from(tally.distinct), outcome.solutions, "n = {n}, {task:?}");

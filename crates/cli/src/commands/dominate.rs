@@ -36,6 +36,9 @@ pub(crate) struct Args {
     /// Stop after N placements tried.
     #[arg(long, value_name = "N")]
     pub(crate) node_limit: Option<u64>,
+    /// Stop after this many seconds: say so, and exit 3.
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<f64>,
     /// Print nodes and seconds on stderr.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -90,6 +93,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             (rows, args.cols.unwrap_or(rows), None)
         }
     };
+    util::arm_time_limit(args.time_limit)?;
     let d = dominate::dominate(
         piece,
         rows,

@@ -36,6 +36,9 @@ pub(crate) struct Args {
     /// Stop after N search nodes.
     #[arg(long, value_name = "N")]
     pub(crate) node_limit: Option<u64>,
+    /// Stop after this many seconds: say so, and exit 3.
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<f64>,
     /// Print nodes and seconds on stderr.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -54,6 +57,7 @@ fn positive(what: &str, text: &str) -> anyhow::Result<u128> {
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let a = positive("A", &args.a)?;
     let b = positive("B", &args.b)?;
+    util::arm_time_limit(args.time_limit)?;
     let options = Options {
         max_terms: args.max_terms,
         max_denominator: args.max_denominator.unwrap_or(u128::MAX),

@@ -20,13 +20,21 @@ Examples:
   printf '2 2\\nX.\\n.X\\n0\\n' | dancecard guard        # Case 1: 1
   dancecard guard boards.txt --format json
 
-", crate::util::exit_codes_help!()))]
+", crate::util::exit_codes_help!(), "
+(A board whose search --node-limit stops prints `Case k: incomplete` and the next boards
+are still solved; --time-limit and Ctrl-C stop the whole run there.)"))]
 pub(crate) struct Args {
     /// The input; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
     /// The piece (the problem's is the queen).
     #[arg(long, value_enum, default_value_t = PieceArg::Queen)]
     pub(crate) piece: PieceArg,
+    /// Stop each board's search after N placements tried.
+    #[arg(long, value_name = "N")]
+    pub(crate) node_limit: Option<u64>,
+    /// Stop after this many seconds in all.
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub(crate) format: OutputFormat,
@@ -37,16 +45,35 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cases =
         dominate::parse_guard_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let piece = Piece::from(args.piece);
-    let limits = util::search_limits(None);
+    util::arm_time_limit(args.time_limit)?;
+    let limits = util::search_limits(args.node_limit);
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut json = Vec::new();
+    let mut cut_short = None;
     for (k, (rows, cols, marks)) in cases.iter().enumerate() {
         let d = dominate::dominate(piece, *rows, *cols, Some(marks), &limits)
             .map_err(|e| bad_input(format!("{name}: case {}: {e}", k + 1)))?;
         let Some(minimum) = d.minimum else {
-            out.flush()?;
-            return Ok(util::search_stopped(d.stop));
+            // No answer for this board: the node limit holds per board; Ctrl-C and the time
+            // limit end the run.
+            cut_short = Some(d.stop);
+            eprint!("case {}: ", k + 1);
+            let _ = util::search_stopped(d.stop);
+            match args.format {
+                OutputFormat::Text => writeln!(out, "Case {}: incomplete", k + 1)?,
+                OutputFormat::Json => json.push(serde_json::json!({
+                    "case": k + 1,
+                    "minimum": null,
+                    "placement": null,
+                    "complete": false,
+                    "stop": util::search_stop_name(d.stop),
+                })),
+            }
+            if d.stop == dancecard_search::Stop::Cancelled {
+                break;
+            }
+            continue;
         };
         match args.format {
             OutputFormat::Text => writeln!(out, "Case {}: {minimum}", k + 1)?,
@@ -57,8 +84,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     if args.format == OutputFormat::Json {
-        writeln!(out, "{}", serde_json::json!({ "cases": json }))?;
+        let complete = cut_short.is_none();
+        writeln!(out, "{}", serde_json::json!({ "cases": json, "complete": complete }))?;
     }
     out.flush()?;
+    if let Some(stop) = cut_short {
+        return Ok(util::search_exit_code(stop));
+    }
     Ok(ExitCode::from(util::FOUND))
 }

@@ -31,7 +31,9 @@ Examples:
   dancecard knights --format json --moves boards.txt
 
 ", crate::util::exit_codes_help!(), "
-(Exit code 0 when some board reaches the target, 1 when none does.)"))]
+(Exit code 0 when some board reaches the target, 1 when none does. A board whose search
+--node-limit stops prints `incomplete` and the next boards are still solved; --time-limit
+and Ctrl-C stop the whole run there.)"))]
 pub(crate) struct Args {
     /// The input; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
@@ -41,6 +43,12 @@ pub(crate) struct Args {
     /// Also print the squares (0 to 24, row-major) of the knights that jump.
     #[arg(long)]
     pub(crate) moves: bool,
+    /// Stop each board's search after N generated nodes.
+    #[arg(long, value_name = "N")]
+    pub(crate) node_limit: Option<u64>,
+    /// Stop after this many seconds in all.
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<f64>,
     /// Print nodes and seconds per board on stderr.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -52,19 +60,38 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (text, name) = util::read_nonempty_text(util::input_name(&args.file))?;
     let boards = knights::parse_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
-    let limits = util::search_limits(None);
+    util::arm_time_limit(args.time_limit)?;
+    let limits = util::search_limits(args.node_limit);
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut json = Vec::new();
     let mut any = false;
-    for board in &boards {
+    let mut cut_short = None;
+    for (k, board) in boards.iter().enumerate() {
         let answer = knights::solve(board, args.max, &limits);
-        if !answer.stop.is_complete() {
-            out.flush()?;
-            return Ok(util::search_stopped(answer.stop));
-        }
         if args.stats {
             util::print_search_stats(&answer.stats);
+        }
+        if !answer.stop.is_complete() {
+            // No answer for this board: the node limit holds per board (the next boards are
+            // still solved); Ctrl-C and the time limit end the run.
+            cut_short = Some(answer.stop);
+            eprint!("board {}: ", k + 1);
+            let _ = util::search_stopped(answer.stop);
+            match args.format {
+                OutputFormat::Text => writeln!(out, "incomplete")?,
+                OutputFormat::Json => json.push(serde_json::json!({
+                    "answer": null,
+                    "moves": null,
+                    "complete": false,
+                    "stop": util::search_stop_name(answer.stop),
+                    "stats": util::search_stats_json(&answer.stats),
+                })),
+            }
+            if answer.stop == Stop::Cancelled {
+                break;
+            }
+            continue;
         }
         any |= answer.moves.is_some();
         let moves = answer.moves.clone().unwrap_or_default();
@@ -83,9 +110,18 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     if args.format == OutputFormat::Json {
-        let answers: Vec<i64> = json.iter().filter_map(|c| c["answer"].as_i64()).collect();
-        writeln!(out, "{}", serde_json::json!({ "answers": answers, "cases": json }))?;
+        // One answer per board solved, in order (`null` for a board cut short).
+        let answers: Vec<serde_json::Value> = json.iter().map(|c| c["answer"].clone()).collect();
+        let complete = cut_short.is_none();
+        writeln!(
+            out,
+            "{}",
+            serde_json::json!({ "answers": answers, "cases": json, "complete": complete })
+        )?;
     }
     out.flush()?;
+    if let Some(stop) = cut_short {
+        return Ok(util::search_exit_code(stop));
+    }
     Ok(ExitCode::from(if any { util::FOUND } else { util::NOT_FOUND }))
 }

@@ -21,6 +21,7 @@ Examples:
   dancecard langford 7            # prints 26
   dancecard langford 7 --all      # the 26 arrangements, one a line
   dancecard langford 12 --format json --stats
+  dancecard langford 16 --time-limit 5  # a partial count after 5 s, exit code 3
   dancecard langford 4 --emit-dlx
 
 ", crate::util::exit_codes_help!()))]
@@ -36,6 +37,8 @@ pub(crate) struct Args {
     /// Stop after N arrangements.
     #[arg(long, value_name = "N")]
     pub(crate) limit: Option<u128>,
+    #[command(flatten)]
+    pub(crate) limits: util::Limits,
     /// Print nodes, updates, solutions and seconds on stderr.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -53,15 +56,17 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.emit_dlx {
         return watch::emit_dlx(&problem);
     }
+    args.limits.arm()?;
     let mut progress = Progress::new(args.format);
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut error: Option<std::io::Error> = None;
     let mut json: Vec<Vec<usize>> = Vec::new();
     let (stats, stop) = if !args.all {
-        let (outcome, stats) = watch::count(&problem, watch::config(args.limit), &mut progress);
+        let (outcome, stats) =
+            watch::count(&problem, watch::config(args.limit, &args.limits), &mut progress);
         (stats, outcome.stop)
     } else {
-        let config = watch::config(args.limit);
+        let config = watch::config(args.limit, &args.limits);
         let (outcome, stats) = watch::search(&problem, config, &mut progress, |s| {
             if !args.all {
                 return ControlFlow::Continue(());

@@ -31,6 +31,9 @@ pub(crate) struct Args {
     /// Stop after N options tried.
     #[arg(long, value_name = "N")]
     pub(crate) node_limit: Option<u64>,
+    /// Stop after this many seconds: say so, and exit 3.
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<f64>,
     /// Print nodes, iterations and seconds on stderr.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -64,6 +67,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let doc = dancecard_format::parse_auto(&bytes)
         .map(|(d, _): (Document, InputFormat)| d)
         .map_err(|e| bad_input(format!("{name}: {e}")))?;
+    util::arm_time_limit(args.time_limit)?;
     let (items, options) = repeat_cover_of(&doc);
     // One pass over the options (not one per item: 10^5 items and options made 10^10 steps).
     let mut covered = vec![false; items.len()];

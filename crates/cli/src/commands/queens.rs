@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use dancecard_engine::{Stats, Stop};
-use dancecard_models::queens::{self, CountOptions, Queens};
+use dancecard_models::queens::{self, CountOptions, ListLimits, Queens};
 use dancecard_models::Model;
 
 use super::watch;
@@ -37,6 +37,7 @@ Examples:
   dancecard queens 16 --count --threads 2 # prints 14772512
   dancecard queens 12 --distinct          # up to rotations and reflections: 1787
   dancecard queens 10 --count --method dlx --stats
+  dancecard queens 30 --count --time-limit 10   # a partial count after 10 s, exit code 3
   dancecard queens 8 --emit-dlx > queens8.dlx
 
 ", crate::util::exit_codes_help!()))]
@@ -61,6 +62,8 @@ pub(crate) struct Args {
     /// Stop after N solutions (a count with a limit runs on dlx).
     #[arg(long, value_name = "N")]
     pub(crate) limit: Option<u128>,
+    #[command(flatten)]
+    pub(crate) limits: util::Limits,
     /// Print nodes and seconds (and updates for dlx) on stderr.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -89,6 +92,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.threads != 1 && !(counting && method == Method::Bits) {
         return Err(bad_input("--threads applies to counting with --method bits"));
     }
+    args.limits.arm()?;
     if counting {
         match method {
             Method::Bits => count_bits(&args),
@@ -132,7 +136,7 @@ fn report_count(
 
 fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
     let threads = util::threads_or_cores(args.threads);
-    let flag = util::interrupt_flag();
+    let flag = util::stop_flag();
     let progress = Mutex::new(Progress::new(args.format));
     let report = |fraction: f64| {
         if let Ok(mut p) = progress.lock() {
@@ -140,7 +144,12 @@ fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
         }
     };
     let started = Instant::now();
-    let options = CountOptions { threads, cancel: Some(&flag), progress: Some(&report) };
+    let options = CountOptions {
+        threads,
+        cancel: Some(&flag),
+        max_nodes: args.limits.node_limit,
+        progress: Some(&report),
+    };
     let c = queens::count_with(args.n, &options).map_err(|e| bad_input(e.to_string()))?;
     if let Ok(mut p) = progress.lock() {
         p.finish();
@@ -151,8 +160,7 @@ fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
         solutions: u128::from(c.total),
         elapsed: started.elapsed(),
     };
-    let stop = if c.complete { Stop::Exhausted } else { Stop::Cancelled };
-    report_count(args, "bits", c.total, Some(c.distinct), &stats, stop)
+    report_count(args, "bits", c.total, Some(c.distinct), &stats, c.stop)
 }
 
 fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
@@ -161,7 +169,7 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
     let mut progress = Progress::new(args.format);
     let mut distinct = 0u64;
     let want_distinct = args.distinct || args.format == OutputFormat::Json;
-    let config = watch::config(args.limit);
+    let config = watch::config(args.limit, &args.limits);
     if !want_distinct {
         let (outcome, stats) = watch::count(&problem, config, &mut progress);
         let total = u64::try_from(outcome.solutions).unwrap_or(u64::MAX);
@@ -208,26 +216,28 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
             let started = Instant::now();
             let mut found = 0u128;
             let mut stop = Stop::Exhausted;
-            let flag = util::interrupt_flag();
+            let flag = util::stop_flag();
             let nodes = if limit == Some(0) {
                 stop = Stop::SolutionLimit;
                 0
             } else {
-                queens::solutions(args.n, |p| {
+                let limits = ListLimits { cancel: Some(&flag), max_nodes: args.limits.node_limit };
+                let listing = queens::solutions_limited(args.n, &limits, |p| {
                     found += 1;
                     if keep(p).is_break() {
                         ControlFlow::Break(())
                     } else if limit.is_some_and(|l| found >= l) {
                         stop = Stop::SolutionLimit;
                         ControlFlow::Break(())
-                    } else if flag.load(std::sync::atomic::Ordering::Relaxed) {
-                        stop = Stop::Cancelled;
-                        ControlFlow::Break(())
                     } else {
                         ControlFlow::Continue(())
                     }
                 })
-                .map_err(|e| bad_input(e.to_string()))?
+                .map_err(|e| bad_input(e.to_string()))?;
+                if listing.stop != Stop::Visitor {
+                    stop = listing.stop;
+                }
+                listing.nodes
             };
             let stats = Stats { nodes, updates: 0, solutions: found, elapsed: started.elapsed() };
             (stats, stop)
@@ -235,7 +245,8 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
         Method::Dlx if limit == Some(1) => {
             // One board: the search restarts on shuffled options where it stalls (large n).
             let mut progress = Progress::new(args.format);
-            let found = queens::first(args.n, &watch::config(None), &mut |solver| {
+            let config = watch::config(None, &args.limits);
+            let found = queens::first(args.n, &config, &mut |solver| {
                 let stats = solver.stats();
                 progress.update(solver.progress(), || format!("{} nodes", stats.nodes));
                 ControlFlow::Continue(())
@@ -253,7 +264,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
             let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
             let problem = model.problem();
             let mut progress = Progress::new(args.format);
-            let config = watch::config(limit);
+            let config = watch::config(limit, &args.limits);
             let (outcome, stats) = watch::search(&problem, config, &mut progress, |s| {
                 keep(&model.decode(&s.to_vec()))
             });

@@ -34,9 +34,10 @@ Examples:
   dancecard slide --file states.txt --format json
 
 ", crate::util::exit_codes_help!(), "
-An unsolvable state (wrong parity) prints `unsolvable` and gives exit code 1, as does a
-state whose search --node-limit stops (it prints `incomplete`; the next states are still
-solved); a state the chosen algorithm refuses gives 2."))]
+An unsolvable state (wrong parity) prints `unsolvable` and gives exit code 1. A state
+whose search --node-limit or --max-states stops prints `incomplete` (the next states
+are still solved) and gives 3; --time-limit and Ctrl-C stop the whole run there (3 and
+130). A state the chosen algorithm refuses before searching gives 2."))]
 pub(crate) struct Args {
     /// The state: n*n numbers (or one quoted argument).
     #[arg(value_name = "TILE", num_args = 0.., conflicts_with = "file")]
@@ -56,6 +57,9 @@ pub(crate) struct Args {
     /// Stop after N generated nodes (per state).
     #[arg(long, value_name = "N")]
     pub(crate) node_limit: Option<u64>,
+    /// Stop after this many seconds in all (the pattern database's build included).
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<f64>,
     /// The most states A*, BFS and bidirectional BFS may store [default: 16777216].
     #[arg(long, value_name = "N")]
     pub(crate) max_states: Option<usize>,
@@ -129,8 +133,26 @@ fn states(args: &Args) -> anyhow::Result<(Vec<(usize, Board)>, bool)> {
     Ok((boards, true))
 }
 
-/// The pattern database of a side and goal: from the cache, or built (and cached).
-fn load_pdb(side: usize, goal: Goal, quiet: bool) -> anyhow::Result<Arc<Pdb>> {
+/// The JSON answer of a state whose search was cut short.
+fn incomplete_json(line: usize, stop: Stop) -> serde_json::Value {
+    serde_json::json!({
+        "line": line, "solvable": null, "length": null, "moves": null,
+        "complete": false, "stop": util::search_stop_name(stop),
+    })
+}
+
+/// `line N` of the state file, or `the state` (on the command line, line 0).
+fn line_place(line: usize) -> String {
+    if line > 0 {
+        format!("line {line}")
+    } else {
+        "the state".to_owned()
+    }
+}
+
+/// The pattern database of a side and goal: from the cache, or built (and cached); the build
+/// stops with [`SlideError::Stopped`] on the [`util::stop_flag`].
+fn load_pdb(side: usize, goal: Goal, quiet: bool) -> Result<Arc<Pdb>, SlideError> {
     let path = util::cache_dir().map(|d| d.join(Pdb::file_name(side, goal)));
     if let Some(path) = &path {
         match Pdb::load(path) {
@@ -144,7 +166,7 @@ fn load_pdb(side: usize, goal: Goal, quiet: bool) -> anyhow::Result<Arc<Pdb>> {
     if !quiet {
         eprintln!("building the {side}x{side} pattern database (once; seconds)...");
     }
-    let pdb = Pdb::build(side, goal).map_err(|e| bad_input(e.to_string()))?;
+    let pdb = Pdb::build_with(side, goal, Some(&util::stop_flag()))?;
     match &path {
         Some(path) => {
             if let Err(e) = pdb.save(path) {
@@ -174,6 +196,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         AlgorithmArg::Bfs => Algorithm::Bfs,
         AlgorithmArg::Iddfs => Algorithm::Iddfs,
     };
+    util::arm_time_limit(args.time_limit)?;
     let mut limits = util::search_limits(args.node_limit);
     if let Some(n) = args.max_states {
         limits = limits.max_states(n);
@@ -190,15 +213,28 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             let side = board.side();
             let pdb = match &pdbs[side] {
                 Some(p) => p.clone(),
-                None => {
-                    let p = load_pdb(side, goal, args.format == OutputFormat::Json)?;
-                    pdbs[side] = Some(p.clone());
-                    p
-                }
+                None => match load_pdb(side, goal, args.format == OutputFormat::Json) {
+                    Ok(p) => {
+                        pdbs[side] = Some(p.clone());
+                        p
+                    }
+                    Err(SlideError::Stopped { stop, .. }) => {
+                        // Stopped while building the database: no answer for this state, and
+                        // the run ends here.
+                        eprint!("{}: building the pattern database: ", line_place(*line));
+                        code = util::search_stopped(stop);
+                        match args.format {
+                            OutputFormat::Text => writeln!(out, "incomplete")?,
+                            OutputFormat::Json => json.push(incomplete_json(*line, stop)),
+                        }
+                        break;
+                    }
+                    Err(e) => return Err(bad_input(e.to_string())),
+                },
             };
             options = options.pdb(pdb);
         }
-        let place = if *line > 0 { format!("line {line}: ") } else { String::new() };
+        let place = if *line > 0 { format!("{}: ", line_place(*line)) } else { String::new() };
         match slide::solve(board, &options) {
             Ok(s) => {
                 let letters: String = s.moves.iter().map(|d| d.letter()).collect();
@@ -255,25 +291,21 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     util::print_search_stats(&stats);
                 }
                 if stop == Stop::MemoryLimit {
-                    out.flush()?;
                     eprintln!(
                         "{place}{} stored {} states, its budget (--max-states), without \
                          finishing; use --algorithm ida",
                         algorithm.name(),
                         stats.stored
                     );
-                    return Ok(ExitCode::from(util::BAD_INPUT));
                 }
-                // The limits hold per state: this one gets an "incomplete" answer and the
-                // next states are still solved (unless Ctrl-C stopped the whole run).
+                // The node and state budgets hold per state: this one gets an "incomplete"
+                // answer and the next states are still solved (unless Ctrl-C or the time
+                // limit stopped the whole run).
                 eprint!("{place}");
                 code = util::search_stopped(stop);
                 match args.format {
                     OutputFormat::Text => writeln!(out, "incomplete")?,
-                    OutputFormat::Json => json.push(serde_json::json!({
-                        "line": line, "solvable": null, "length": null, "moves": null,
-                        "complete": false,
-                    })),
+                    OutputFormat::Json => json.push(incomplete_json(*line, stop)),
                 }
                 if stop == Stop::Cancelled {
                     break;

@@ -112,7 +112,7 @@ pub(crate) fn config(args: &Args) -> anyhow::Result<Config> {
         max_solutions: args.limit,
         max_nodes: args.node_limit,
         time_limit,
-        cancel: Some(util::interrupt_flag()),
+        cancel: Some(util::stop_flag()),
         ..Config::default()
     })
 }

@@ -30,6 +30,11 @@ Examples:
   dancecard sudoku --method dlx --stats puzzle.txt   # exact cover, with node counts
   dancecard sudoku --box 2x3 six_by_six.txt
   dancecard sudoku --emit-dlx puzzle.txt | dancecard solve -
+  dancecard sudoku --count --node-limit 1000000 --time-limit 60 puzzles.txt
+
+A puzzle whose search --node-limit, --time-limit or Ctrl-C stops gets what was found (a
+blank line when solving, a lower bound when counting) and an `incomplete` note on stderr;
+after --time-limit or Ctrl-C the output stops there.
 
 ", crate::util::exit_codes_help!()))]
 pub(crate) struct Args {
@@ -51,6 +56,14 @@ pub(crate) struct Args {
     /// Print each puzzle's nodes and microseconds on stderr, then puzzles per second.
     #[arg(long)]
     pub(crate) stats: bool,
+    /// Stop after this many seconds in all: the puzzles solved so far are printed, then the
+    /// run stops, marked incomplete (exit code 3).
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) time_limit: Option<f64>,
+    /// Stop each puzzle's search after N nodes: its answer is partial, marked incomplete
+    /// (exit code 3).
+    #[arg(long, value_name = "N")]
+    pub(crate) node_limit: Option<u64>,
     /// Solve the puzzles of the file on N threads (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::util::parse_threads)]
     pub(crate) threads: usize,
@@ -128,7 +141,8 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Mode::Solve
     };
-    let mut options = Options::new(args.method.into()).cancel(util::interrupt_flag());
+    let mut options = Options::new(args.method.into()).cancel(util::stop_flag());
+    options.max_nodes = args.node_limit;
     options.limit = match mode {
         Mode::Solve => Some(1),
         Mode::Count => None,
@@ -138,6 +152,7 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     options.skip_solution = mode != Mode::Solve && args.format == OutputFormat::Text;
     // Per-puzzle times are shown by `--stats` and in JSON only.
     options.skip_timing = !args.stats && args.format == OutputFormat::Text;
+    util::arm_time_limit(args.time_limit)?;
     let started = Instant::now();
     let reports = solve_all(&valid, &options, args.threads, args.format);
     let elapsed = started.elapsed();
@@ -163,10 +178,13 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
             Ok(p) => p,
         };
         let Some(report) = reports_iter.next().and_then(Option::as_ref) else {
-            // Not reached: interrupted before this puzzle.
-            continue;
+            // Not reached before Ctrl-C or the time limit: the output stops here.
+            break;
         };
         nodes += report.nodes;
+        if !report.is_exact() {
+            writeln!(err, "{name}: line {}: incomplete: {}", p.line, stop_text(report))?;
+        }
         let no_solution = report.solutions == 0 && report.is_exact();
         if mode == Mode::Solve && no_solution {
             failed += 1;
@@ -185,9 +203,6 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
                     },
                     Mode::Count => writeln!(out, "{}", report.solutions)?,
                     Mode::Unique => writeln!(out, "{}", report.uniqueness())?,
-                }
-                if !report.is_exact() {
-                    writeln!(err, "{name}: line {}: incomplete: {}", p.line, stop_text(report))?;
                 }
                 if args.stats {
                     writeln!(
@@ -211,8 +226,11 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     let solved = reports.iter().filter(|r| r.is_some()).count();
-    let interrupted = solved < valid.len()
-        || reports.iter().flatten().any(|r| r.stop == Stop::Cancelled) && util::interrupted();
+    // Stopped by Ctrl-C or the time limit (puzzles left unsolved or cut short), or some
+    // puzzle's search cut by the node limit.
+    let stopped =
+        solved < valid.len() || reports.iter().flatten().any(|r| r.stop == Stop::Cancelled);
+    let limited = reports.iter().flatten().any(|r| r.stop == Stop::NodeLimit);
     let rate = solved as f64 / elapsed.as_secs_f64().max(1e-9);
     if args.format == OutputFormat::Json {
         let value = serde_json::json!({
@@ -226,7 +244,7 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
                 "nodes": nodes,
                 "seconds": elapsed.as_secs_f64(),
                 "puzzles_per_second": rate,
-                "complete": !interrupted,
+                "complete": !stopped && !limited,
             },
         });
         writeln!(out, "{value}")?;
@@ -246,12 +264,16 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
             if args.threads == 1 { "" } else { "s" },
         )?;
     }
-    if interrupted {
-        writeln!(err, "incomplete: interrupted; the results above are partial")?;
+    if stopped {
+        let why = if util::interrupted() { "interrupted" } else { "the time limit was reached" };
+        writeln!(err, "incomplete: {why}; the results above are partial")?;
     }
     err.flush()?;
-    if interrupted {
+    if stopped && util::interrupted() {
         return Ok(ExitCode::from(util::INTERRUPTED));
+    }
+    if stopped || limited {
+        return Ok(ExitCode::from(util::LIMITED));
     }
     Ok(exit(valid.is_empty(), failed > 0))
 }
@@ -282,7 +304,8 @@ fn error_line(e: &Error) -> Option<usize> {
 fn stop_text(report: &Report) -> &'static str {
     match report.stop {
         Stop::NodeLimit => "the node limit was reached",
-        Stop::Cancelled => "interrupted",
+        Stop::Cancelled if util::interrupted() => "interrupted",
+        Stop::Cancelled => "the time limit was reached",
         _ => "stopped",
     }
 }
@@ -290,7 +313,8 @@ fn stop_text(report: &Report) -> &'static str {
 /// Puzzles solved between two progress reports (and per parallel batch).
 const BATCH: usize = 1024;
 
-/// Solves every puzzle; `None` for those not reached before an interruption.
+/// Solves every puzzle; `None` for those after the first one that Ctrl-C or the time limit
+/// cut short.
 fn solve_all(
     puzzles: &[&Puzzle],
     options: &Options,
@@ -305,8 +329,9 @@ fn solve_all(
         None
     };
     let mut solver = sudoku::Solver::new();
+    let stop = util::stop_flag();
     for batch in puzzles.chunks(BATCH) {
-        if util::interrupted() {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;
         }
         match &pool {
@@ -329,6 +354,14 @@ fn solve_all(
         });
     }
     progress.finish();
+    // The first puzzle whose search the stop flag cut short keeps its partial answer; the
+    // puzzles after it have none (with threads, some may have been solved: they are dropped,
+    // so that the output stays in step with the input).
+    if let Some(first) =
+        reports.iter().position(|r| r.as_ref().is_some_and(|r| r.stop == Stop::Cancelled))
+    {
+        reports.truncate(first + 1);
+    }
     reports.resize(puzzles.len(), None);
     reports
 }

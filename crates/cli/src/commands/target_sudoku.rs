@@ -27,7 +27,7 @@ Examples:
 Puzzles with 24 or more givens take milliseconds; a puzzle with very few givens can take a long
 time: --node-limit, --time-limit or Ctrl-C stop the search, which then prints the best score
 found so far (a lower bound; nothing, and `null` in JSON, if no grid was found yet), says so
-on stderr, and exits 1 (130 after Ctrl-C).
+on stderr, and exits 3 (130 after Ctrl-C).
 
 ", crate::util::exit_codes_help!()))]
 pub(crate) struct Args {
@@ -72,7 +72,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         return watch::emit_dlx(&puzzle.problem());
     }
     let time_limit = util::time_limit(args.time_limit)?;
-    let cancel = util::interrupt_flag();
+    let cancel = util::stop_flag();
     let started = Instant::now();
     let result = puzzle.solve_limited(&TargetLimits {
         max_nodes: args.node_limit,
@@ -94,6 +94,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             "score": score,
             "grid": result.best.as_ref().map(|b| b.grid),
             "complete": result.is_complete(),
+            "stop": util::stop_name(result.stop),
             "stats": { "nodes": result.nodes, "seconds": seconds },
         }))?,
     }
@@ -101,7 +102,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("nodes {} seconds {seconds:.3}", result.nodes);
     }
     if !result.is_complete() {
-        let why = match result.stop {
+        let why = match util::refine(result.stop) {
             Stop::NodeLimit => "the node limit was reached",
             Stop::TimeLimit => "the time limit was reached",
             _ => "interrupted",
@@ -111,10 +112,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             eprintln!("incomplete: {why} before a first grid was found; no score");
         }
-        if result.stop == Stop::Cancelled && util::interrupted() {
-            return Ok(ExitCode::from(util::INTERRUPTED));
-        }
-        return Ok(ExitCode::from(util::NOT_FOUND));
+        return Ok(util::exit_code(false, result.stop));
     }
     let code = if result.best.is_some() { util::FOUND } else { util::NOT_FOUND };
     Ok(ExitCode::from(code))

@@ -44,6 +44,7 @@ Examples:
   dancecard tile --board 12x12 --pieces dominoes --count --method dp
   dancecard tile --board ring.txt --pieces my-pieces.txt --all --limit 5
   dancecard tile --board 4x5 --pieces tetrominoes --emit-dlx > t.dlx
+  dancecard tile --board 10x10 --pieces dominoes --count --method dlx --time-limit 5
 
 ", crate::util::exit_codes_help!()))]
 pub(crate) struct Args {
@@ -74,6 +75,8 @@ pub(crate) struct Args {
     /// Stop after N tilings (a count with a limit runs on dlx).
     #[arg(long, value_name = "N")]
     pub(crate) limit: Option<u128>,
+    #[command(flatten)]
+    pub(crate) limits: util::Limits,
     /// Print nodes, updates, solutions and seconds on stderr.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -129,6 +132,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         return watch::emit_dlx(tiling.exact_cover());
     }
     let dp_fits = !args.once && tiling.board().is_rectangle();
+    args.limits.arm()?;
     match args.method {
         Method::Dp if args.distinct => {
             Err(bad_input("--distinct needs --method dlx (the profile DP counts all tilings)"))
@@ -137,9 +141,19 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         Method::Dp if args.limit.is_some() => {
             Err(bad_input("--limit needs --method dlx (the profile DP counts all tilings)"))
         }
+        Method::Dp if args.limits.node_limit.is_some() => {
+            Err(bad_input("--node-limit needs --method dlx (the profile DP has no search nodes)"))
+        }
         Method::Dp => count_dp(&args, &tiling),
-        // A limit stops the count after that many tilings: the DLX search can, the DP not.
-        Method::Auto if args.count && !args.distinct && dp_fits && args.limit.is_none() => {
+        // A limit stops the count after that many tilings or nodes: the DLX search can, the DP
+        // not.
+        Method::Auto
+            if args.count
+                && !args.distinct
+                && dp_fits
+                && args.limit.is_none()
+                && args.limits.node_limit.is_none() =>
+        {
             count_dp(&args, &tiling)
         }
         _ if args.count || args.distinct => count_dlx(&args, &tiling),
@@ -149,11 +163,21 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn count_dp(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let flag = util::interrupt_flag();
+    let flag = util::stop_flag();
     let count = match tiling.count_dp_with(Some(&flag)) {
         Ok(n) => n,
         Err(tiling::TilingError::Dp(tiling::DpError::Cancelled)) => {
+            // The DP has no partial count: say so, and how it stopped.
+            if args.format == OutputFormat::Json {
+                watch::print_json(&serde_json::json!({
+                    "method": "dp",
+                    "count": null,
+                    "complete": false,
+                    "stop": util::stop_name(Stop::Cancelled),
+                }))?;
+            }
             util::report_stop(Stop::Cancelled);
+            eprintln!("(the profile DP has no partial count)");
             return Ok(util::exit_code(false, Stop::Cancelled));
         }
         Err(e) => return Err(bad_input(e.to_string())),
@@ -196,7 +220,7 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let canon = tiling.canonicalizer();
     let mut distinct = 0u128;
     let mut options = Vec::new();
-    let config = watch::config(args.limit);
+    let config = watch::config(args.limit, &args.limits);
     if !args.distinct {
         let (outcome, stats) = watch::count(tiling.exact_cover(), config, &mut progress);
         return report_count(args, "dlx", outcome.solutions, None, &stats, outcome.stop);
@@ -221,7 +245,7 @@ fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let mut json: Vec<Vec<String>> = Vec::new();
     let mut printed = 0u64;
     let (stats, stop) = {
-        let config = watch::config(limit);
+        let config = watch::config(limit, &args.limits);
         let (outcome, stats) = watch::search(tiling.exact_cover(), config, &mut progress, |s| {
             let art = tiling.render(&tiling.decode(&s.to_vec()));
             if args.format == OutputFormat::Json {

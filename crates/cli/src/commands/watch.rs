@@ -54,9 +54,16 @@ pub(crate) fn count(
     (outcome, *solver.stats())
 }
 
-/// A search configuration that stops after `limit` solutions (if any) and on Ctrl-C.
-pub(crate) fn config(limit: Option<u128>) -> Config {
-    Config { max_solutions: limit, cancel: Some(util::interrupt_flag()), ..Config::default() }
+/// A search configuration that stops after `limit` solutions (if any), after the node limit
+/// of `limits` (if any), and on the [`util::stop_flag`] (Ctrl-C, and the time limit that
+/// [`util::Limits::arm`] armed).
+pub(crate) fn config(limit: Option<u128>, limits: &util::Limits) -> Config {
+    Config {
+        max_solutions: limit,
+        max_nodes: limits.node_limit,
+        cancel: Some(util::stop_flag()),
+        ..Config::default()
+    }
 }
 
 /// Whether a search's results are complete: the tree was exhausted, or it stopped at the

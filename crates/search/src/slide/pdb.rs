@@ -46,6 +46,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::board::{Goal, MAX_SIDE, MIN_SIDE};
 use super::packed::Word;
@@ -167,6 +168,17 @@ impl Pdb {
     /// seconds for the 15-puzzle (6-6-3 partition), about a second for the 24-puzzle
     /// (six 4-tile patterns).
     pub fn build(side: usize, goal: Goal) -> Result<Pdb, super::SlideError> {
+        Pdb::build_with(side, goal, None)
+    }
+
+    /// [`Pdb::build`] that stops, with [`SlideError::Stopped`](super::SlideError::Stopped)
+    /// and [`Stop::Cancelled`](crate::Stop::Cancelled), soon after `cancel` is raised (it is
+    /// looked at every 65,536 states: well under a millisecond).
+    pub fn build_with(
+        side: usize,
+        goal: Goal,
+        cancel: Option<&AtomicBool>,
+    ) -> Result<Pdb, super::SlideError> {
         if !(MIN_SIDE..=MAX_SIDE).contains(&side) {
             return Err(super::SlideError::Size { side });
         }
@@ -175,7 +187,12 @@ impl Pdb {
         let mut patterns = Vec::new();
         let mut first = 1;
         for &len in partition(side) {
-            let table = build_pattern(&geo, bits, first, len);
+            let Some(table) = build_pattern(&geo, bits, first, len, cancel) else {
+                return Err(super::SlideError::Stopped {
+                    stop: crate::Stop::Cancelled,
+                    stats: crate::Stats::default(),
+                });
+            };
             patterns.push(Pattern { first, len, table });
             first += len;
         }
@@ -361,7 +378,18 @@ impl Pdb {
 /// cells reached so far. Each layer is sorted by configuration (and entries of the same
 /// configuration merged) before it is processed, so that the tables are swept in order
 /// rather than hit at random: this is what makes the build take seconds, not minutes.
-fn build_pattern(geo: &Geometry, bits: u32, first: usize, len: usize) -> Vec<u8> {
+///
+/// `None` when `cancel` was raised.
+fn build_pattern(
+    geo: &Geometry,
+    bits: u32,
+    first: usize,
+    len: usize,
+    cancel: Option<&AtomicBool>,
+) -> Option<Vec<u8>> {
+    /// States between two looks at the cancel flag.
+    const POLL: usize = 1 << 16;
+    let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     let (n, cells) = (geo.n, geo.cells);
     let b = bits as usize;
     let field = (1usize << b) - 1;
@@ -423,7 +451,10 @@ fn build_pattern(geo: &Geometry, bits: u32, first: usize, len: usize) -> Vec<u8>
             *entry = ((config as u64) << 32) | u64::from(region);
         }
         // The 1-cost moves: a pattern tile next to the region slides into it.
-        for &entry in &layer {
+        for (i, &entry) in layer.iter().enumerate() {
+            if i % POLL == 0 && cancelled() {
+                return None;
+            }
             let config = (entry >> 32) as usize;
             let region = entry as u32;
             for (j, p) in positions.iter_mut().enumerate().take(len) {
@@ -447,12 +478,30 @@ fn build_pattern(geo: &Geometry, bits: u32, first: usize, len: usize) -> Vec<u8>
         next.clear();
         cost = cost.saturating_add(1);
     }
-    table
+    Some(table)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_raised_flag_stops_the_build() {
+        let raised = AtomicBool::new(true);
+        let stopped = Pdb::build_with(4, Goal::BlankFirst, Some(&raised));
+        assert!(
+            matches!(
+                stopped,
+                Err(crate::slide::SlideError::Stopped { stop: crate::Stop::Cancelled, .. })
+            ),
+            "{stopped:?}"
+        );
+        let lowered = AtomicBool::new(false);
+        assert_eq!(
+            Pdb::build_with(3, Goal::BlankLast, Some(&lowered)).unwrap(),
+            Pdb::build(3, Goal::BlankLast).unwrap()
+        );
+    }
 
     #[test]
     fn bytes_round_trip_and_damage_is_detected() {

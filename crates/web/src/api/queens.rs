@@ -109,7 +109,8 @@ fn bad(e: queens::QueensError) -> ApiError {
 
 fn count_bits(n: usize, budget: &Budget) -> Result<Value, ApiError> {
     let started = Instant::now();
-    let options = CountOptions { threads: 1, cancel: Some(&budget.cancel), progress: None };
+    let options =
+        CountOptions { threads: 1, cancel: Some(&budget.cancel), ..CountOptions::default() };
     let c = queens::count_with(n, &options).map_err(bad)?;
     let stats = Stats {
         nodes: c.nodes,
