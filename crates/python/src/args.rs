@@ -67,7 +67,7 @@ fn clip(text: &str, max: usize) -> Cow<'_, str> {
 }
 
 /// A `str` in quotes for a message (clipped).
-fn quoted(text: &str) -> String {
+pub(crate) fn quoted(text: &str) -> String {
     format!("{:?}", clip(text, SHOWN))
 }
 
@@ -93,7 +93,8 @@ pub(crate) fn in_body<T>(py: Python<'_>, name: &str, read: PyResult<T>) -> PyRes
 /// A value of the wrong type, at `place` in an argument (an item of a sequence, or [`WHOLE`]):
 /// `expected {expected}, got {type}`; pyo3 adds `argument 'name': ` (see the module doc).
 pub(crate) fn wrong_type(place: &dyn Display, expected: &str, got: &Bound<'_, PyAny>) -> PyErr {
-    PyTypeError::new_err(format!("{}expected {expected}, got {}", At(place), type_name(got)))
+    let message = format!("{}expected {expected}, got {}", At(place), type_name(got));
+    PyTypeError::new_err(clip(&message, MESSAGE).into_owned())
 }
 
 /// A value of the right type that is wrong, at `place` in argument `name`:

@@ -105,7 +105,7 @@ fn read_board(obj: &Bound<'_, PyAny>) -> PyResult<Board> {
 fn piece_cells(shape: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<(usize, usize)>> {
     const EXPECTED: &str = "ASCII art or a sequence of (row, column) cells";
     let mut cells = Vec::new();
-    let piece = format!("pieces[{name:?}]");
+    let piece = format!("pieces[{}]", args::quoted(name));
     for (i, cell) in args::items(shape, &piece, EXPECTED)?.enumerate() {
         let cell = cell?;
         let at = format!("{piece}[{i}]");
@@ -165,7 +165,8 @@ fn read_pieces(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Piece>> {
             .map_err(|_| args::wrong_type(&args::WHOLE, "a dict whose names are str", &name))?;
         let name = args::str_of(name, "pieces", &args::WHOLE)?;
         let cells = if let Ok(art) = shape.downcast::<PyString>() {
-            let art = args::str_of(art, "pieces", &format_args!("pieces[{name:?}]"))?;
+            let art =
+                args::str_of(art, "pieces", &format_args!("pieces[{}]", args::quoted(&name)))?;
             let parsed = parse_pieces(&art).map_err(|e| args::invalid("pieces", e))?;
             match parsed.as_slice() {
                 [one] => one.cells().to_vec(),

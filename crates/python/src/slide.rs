@@ -18,13 +18,14 @@ use crate::interrupt::run_detached;
 /// some megabytes each, so they are kept).
 static PDBS: Mutex<Vec<(usize, Goal, Arc<Pdb>)>> = Mutex::new(Vec::new());
 
-/// The pattern database of this side and goal, built on first use.
-fn pdb(side: usize, goal: Goal) -> Result<Arc<Pdb>, SlideError> {
+/// The pattern database of this side and goal, built on first use (a build stopped by
+/// `cancel` is not kept).
+fn pdb(side: usize, goal: Goal, cancel: &AtomicBool) -> Result<Arc<Pdb>, SlideError> {
     let mut pdbs = PDBS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, _, p)) = pdbs.iter().find(|(s, g, _)| *s == side && *g == goal) {
         return Ok(p.clone());
     }
-    let built = Arc::new(Pdb::build(side, goal)?);
+    let built = Arc::new(Pdb::build_with(side, goal, Some(cancel))?);
     pdbs.push((side, goal, built.clone()));
     Ok(built)
 }
@@ -140,12 +141,13 @@ pub(crate) fn slide_solve(
     if let Some(n) = max_nodes {
         limits = limits.max_nodes(n);
     }
-    // Building a pattern database cannot be cancelled: on Ctrl-C it finishes alone.
+    // The search and the build of a pattern database look at the cancel flag.
+    let flag = cancel.clone();
     let found = run_detached(py, &cancel, move || {
         let mut options =
             SolveOptions::new(goal).algorithm(algorithm).heuristic(heuristic).limits(limits);
         if heuristic == Heuristic::Pdb {
-            options = options.pdb(pdb(board.side(), goal)?);
+            options = options.pdb(pdb(board.side(), goal, &flag)?);
         }
         slide::solve(&board, &options)
     })?;
@@ -158,6 +160,11 @@ pub(crate) fn slide_solve(
         Err(SlideError::Unsolvable { .. }) => Ok(None),
         Err(e @ SlideError::Stopped { stop: Stop::NodeLimit | Stop::MemoryLimit, .. }) => {
             Err(PyRuntimeError::new_err(e.to_string()))
+        }
+        // BFS would need too much memory: the algorithm is the wrong one for this state.
+        Err(e @ SlideError::TooMuchMemory { .. }) => Err(args::invalid("algorithm", e)),
+        Err(e @ (SlideError::Pdb(_) | SlideError::PdbMissing | SlideError::PdbMismatch { .. })) => {
+            Err(args::invalid("heuristic", e))
         }
         Err(e) => Err(PyValueError::new_err(e.to_string())),
     }

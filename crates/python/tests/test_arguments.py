@@ -269,6 +269,9 @@ PIECES = kind(
            "float_cell": ({"D": [(0.0, 0), (0, 1)]}, TYPE),
            "three_coordinates": ({"D": [(0, 0, 0)]}, VALUE),
            "int_name": ({1: [(0, 0)]}, TYPE), "none_shape": ({"D": None}, TYPE),
+           # Found by fuzz/arguments.py: the name was quoted whole in the message.
+           "long_name": ({"x" * 100_000: None}, TYPE),
+           "long_name_art": ({"x" * 100_000: "#\n#\n\n#"}, VALUE),
            "list_of_sets": (["dominoes"], TYPE)})
 
 

@@ -94,6 +94,9 @@ def test_errors():
         slide.solve("0 1 2 3", goal="middle")
     with pytest.raises(ValueError, match="^argument 'algorithm': expected "):
         slide.solve("0 1 2 3", algorithm="dfs")
+    # BFS on a far state: the algorithm is the argument to change.
+    with pytest.raises(ValueError, match="^argument 'algorithm': bfs would store about .* use IDA\\*$"):
+        slide.solve("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", algorithm="bfs")
     with pytest.raises(RuntimeError, match="node limit"):
         slide.solve("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", max_nodes=1000)
     with pytest.raises(TypeError):

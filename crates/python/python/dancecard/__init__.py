@@ -15,8 +15,14 @@ Python values, hands out solutions as lists of option numbers, and wraps the puz
 - :mod:`dancecard.slide`: sliding-tile puzzles solved optimally (IDA* and others).
 
 Every search releases the GIL, and Ctrl-C (``KeyboardInterrupt``) stops it within a fraction
-of a second. Bad input raises ``ValueError`` (for problem text, :class:`DlxParseError`, with
-the line and column).
+of a second.
+
+Every argument is checked: a value of the wrong type raises ``TypeError``, a value out of
+range or text that does not parse ``ValueError`` (for problem text, :class:`DlxParseError`,
+with the line and column). The message names the argument and says what was expected and
+what was given: ``argument 'threads': expected an int from 0 (one per core) to 1024, got -1``.
+Where an int is expected, numpy's integers will do, but not ``bool``, floats or arrays; where a
+sequence is expected, any iterable but ``str`` and ``bytes`` will do, numpy arrays included.
 
 Example: Knuth's toy problem has exactly one solution.
 

@@ -1,7 +1,8 @@
 """Sliding-tile puzzles (the 8-, 15- and 24-puzzle), solved optimally.
 
 A state is the tiles row by row, ``0`` for the blank: a string of numbers
-(``"1 2 3 4 5 6 0 7 8"``), a flat list of ints, or rows. Sides 2 to 5.
+(``"1 2 3 4 5 6 0 7 8"``), a flat sequence of ints, or rows (numpy arrays will do). Sides 2
+to 5.
 
 :func:`solve` returns the moves of the blank (``U``, ``D``, ``L``, ``R``) to the goal, by IDA*
 (or A*, BFS, bidirectional BFS, IDDFS) with the Manhattan distance, linear conflicts, or an
@@ -53,8 +54,12 @@ def solve(
     ``heuristic``: ``"manhattan"``, ``"linear-conflict"`` or ``"pdb"``. ``algorithm``:
     ``"ida"``, ``"astar"``, ``"bidir"``, ``"bfs"`` or ``"iddfs"``.
 
-    Raises ``ValueError`` for a state that is not a permutation of a square board, or when
-    BFS would need too much memory; ``RuntimeError`` when ``max_nodes`` runs out.
+    ``max_nodes``: an int from 0 to 2**64 - 1, or ``None`` (no limit).
+
+    Raises ``ValueError`` for a state that is not a permutation of a square board, an unknown
+    ``goal``, ``heuristic`` or ``algorithm``, or when BFS would need too much memory;
+    ``TypeError`` for arguments of the wrong type; ``RuntimeError`` when ``max_nodes`` runs
+    out.
     """
     found = _native.slide_solve(state, goal, heuristic, algorithm, max_nodes)
     return None if found is None else Solution(*found)

@@ -5,7 +5,8 @@ A puzzle is either a string or rows of numbers:
 - a line of symbols, row by row: ``.`` or ``0`` for a blank, ``1``-``9`` then ``A``-``Z`` for
   larger values (16, 81, 256 or 625 cells give 4x4 to 25x25 grids with square boxes);
 - a text grid of whitespace-separated numbers, one row a line (``0`` for blanks);
-- a sequence of rows, each a sequence of ints (``0`` for blanks).
+- a sequence of rows, each a sequence of ints from 0 (blank) to 32 (a 2-D numpy array of
+  ints will do).
 
 Rectangular boxes need ``box="RxC"`` (``box="2x3"`` for a 6x6 grid of 2-row, 3-column boxes).
 ``method="fast"`` (the default) uses the dedicated solver (bit sets, propagation; for 9x9 a
@@ -13,7 +14,9 @@ band-oriented bitboard solver); ``method="dlx"`` the exact cover model on the da
 engine. Both give the same answers.
 
 A puzzle that cannot be read, or whose givens clash, raises ``ValueError`` with the reason
-(and where, for text). Long counts release the GIL and stop on Ctrl-C.
+(and where, for text); a puzzle of another type (``bytes``, rows of floats) ``TypeError``.
+``limit`` is an int from 0 to 2**64 - 1, or ``None``. Long counts release the GIL and stop on
+Ctrl-C.
 
 >>> from dancecard import sudoku
 >>> line = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
