@@ -97,16 +97,41 @@ use tokio::sync::Semaphore;
 
 mod api;
 mod assets;
+mod conn;
 
 /// Bounds and settings of the server. Every request is bounded by them.
 ///
 /// The defaults suit one person on their own machine: see each field.
+///
+/// # What one request may take
+///
+/// Its body ([`max_body_bytes`](Self::max_body_bytes)), its answer
+/// ([`max_reply_bytes`](Self::max_reply_bytes): lists stop there with `"stop": "reply-limit"`,
+/// or the request gets `413`), its search's time and nodes, and the memory its endpoint
+/// estimates from above before it starts (a parsed problem: 64 bytes per byte of its text; a
+/// puzzle's model: by its size), reserved from [`max_memory_bytes`](Self::max_memory_bytes).
+///
+/// # What all requests may take together
+///
+/// At most [`max_requests`](Self::max_requests) in progress, whose reservations sum to at
+/// most [`max_memory_bytes`](Self::max_memory_bytes) (a request that does not fit gets
+/// `503`), at most [`max_searches`](Self::max_searches) of them searching, on at most
+/// [`max_connections`](Self::max_connections) connections (a client that takes longer than
+/// [`client_timeout`](Self::client_timeout) to send a request or to read an answer is cut
+/// off). So the server's resident memory stays under about the memory budget, plus 10 MB for
+/// the program and 128 KiB per connection: 300 MB with the defaults. The soak test
+/// (`crates/cli/tests/soak.rs`) checks 512 MB under hostile load.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ServerConfig {
     /// Largest request body, in bytes; a larger one gets `413 Payload Too Large`.
     /// [default: 1 MiB]
     pub max_body_bytes: usize,
+    /// Largest answer, in bytes. A list (solutions, trace events, tilings) stops at the first
+    /// entry that would not fit, with `"complete": false` and `"stop": "reply-limit"`; an
+    /// answer that cannot be cut (a problem's description for `/api/parse` and `/api/trace`,
+    /// a DLX file) gets `413` with `"bound": "max_reply_bytes"`. [default: 4 MiB]
+    pub max_reply_bytes: usize,
     /// Time budget of one search; past it the answer holds what was found, with
     /// `"complete": false`. [default: 2 s]
     pub time_limit: Duration,
@@ -120,11 +145,26 @@ pub struct ServerConfig {
     pub max_nodes: u64,
     /// Searches running at once, at most. [default: the number of cores, at least 2]
     pub max_searches: usize,
-    /// How long a request waits for a search slot before it gets `503 Service Unavailable`.
-    /// [default: 2 s]
+    /// How long a request waits for its memory and a search slot before it gets
+    /// `503 Service Unavailable`. [default: 2 s]
     pub queue_wait: Duration,
-    /// Most solutions listed by `/api/solve?mode=all`; the search stops there, with
-    /// `"complete": false` unless the request's own `limit` was reached. [default: 1,000]
+    /// API requests in progress at once (from their head to the last byte of their answer),
+    /// at most; one more gets `503` at once. [default: 64]
+    pub max_requests: usize,
+    /// The memory budget, in bytes: what the requests in progress may reserve together (their
+    /// bodies, their searches' estimated work, their answers until sent). A request that
+    /// cannot reserve its part within [`queue_wait`](Self::queue_wait) gets `503`; one that
+    /// needs more than the whole budget gets `413`. [default: 256 MiB]
+    pub max_memory_bytes: usize,
+    /// Connections open at once, at most; more clients wait to be accepted. [default: 256]
+    pub max_connections: usize,
+    /// How long a client may take to send a request (its head, or its body: `408`), or leave
+    /// its answer unread, before its connection is closed; also how long an idle connection
+    /// stays open. [default: 30 s]
+    pub client_timeout: Duration,
+    /// Most solutions listed by `/api/solve?mode=all` (and `/api/queens`, `/api/tile`); the
+    /// search stops there, with `"complete": false` unless the request's own `limit` was
+    /// reached. [default: 1,000]
     pub max_listed_solutions: u64,
     /// Most events in a `/api/trace` answer (the request's `limit` is capped to it).
     /// [default: 20,000]
@@ -135,40 +175,53 @@ impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
             max_body_bytes: 1024 * 1024,
+            max_reply_bytes: 4 * 1024 * 1024,
             time_limit: Duration::from_secs(2),
             count_time_limit: Duration::from_secs(10),
             max_nodes: 50_000_000,
             max_searches: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
             queue_wait: Duration::from_secs(2),
+            max_requests: 64,
+            max_memory_bytes: 256 * 1024 * 1024,
+            max_connections: 256,
+            client_timeout: Duration::from_secs(30),
             max_listed_solutions: 1_000,
             max_trace_events: 20_000,
         }
     }
 }
 
-/// What every handler shares: the configuration and the search slots.
+/// What every handler shares: the configuration, the places and the budgets.
 #[derive(Clone, Debug)]
 struct AppState {
     config: Arc<ServerConfig>,
     /// One permit per search allowed to run (see [`ServerConfig::max_searches`]).
     searches: Arc<Semaphore>,
+    /// One permit per request allowed in progress (see [`ServerConfig::max_requests`]).
+    requests: Arc<Semaphore>,
+    /// One permit per KiB of the memory budget (see [`ServerConfig::max_memory_bytes`]).
+    memory: Arc<Semaphore>,
 }
 
 /// The whole application: the JSON API under `/api/` and the page.
 ///
-/// Serve it with [`Server`], [`serve`], or `axum::serve` on a listener of your own.
+/// Serve it with [`Server`], [`serve`], or `axum::serve` on a listener of your own (then
+/// only the connection bounds, [`ServerConfig::max_connections`] and the idle part of
+/// [`ServerConfig::client_timeout`], are yours to keep: [`Server`] keeps them).
 pub fn router(config: ServerConfig) -> Router {
     let state = AppState {
         searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
+        requests: Arc::new(Semaphore::new(config.max_requests.max(1))),
+        memory: Arc::new(Semaphore::new(api::limits::budget_permits(config.max_memory_bytes))),
         config: Arc::new(config),
     };
-    api::routes(&state.config).merge(assets::routes()).with_state(state)
+    api::routes(&state).merge(assets::routes()).with_state(state)
 }
 
 /// A bound listener and the application, ready to serve.
 #[derive(Debug)]
 pub struct Server {
-    listener: TcpListener,
+    listener: conn::Listener,
     app: Router,
 }
 
@@ -176,12 +229,13 @@ impl Server {
     /// Binds `addr` (port 0 picks a free port: see [`Server::local_addr`]).
     pub async fn bind(addr: SocketAddr, config: ServerConfig) -> io::Result<Server> {
         let listener = TcpListener::bind(addr).await?;
+        let listener = conn::Listener::new(listener, config.max_connections, config.client_timeout);
         Ok(Server { listener, app: router(config) })
     }
 
     /// The address the server listens on.
     pub fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.listener.local_addr()
+        axum::serve::Listener::local_addr(&self.listener)
     }
 
     /// Serves until `shutdown` completes, then finishes the requests in flight (their
@@ -190,7 +244,8 @@ impl Server {
     where
         F: Future<Output = ()> + Send + 'static,
     {
-        axum::serve(self.listener, self.app).with_graceful_shutdown(shutdown).await
+        let app = self.app.into_make_service_with_connect_info::<conn::Handle>();
+        axum::serve(self.listener, app).with_graceful_shutdown(shutdown).await
     }
 }
 

@@ -1,9 +1,10 @@
 //! Integration tests of the web explorer, all in one test binary (as ripgrep does): the JSON
-//! API over real HTTP, a load test, and end-to-end tests in a headless Chromium.
+//! API over real HTTP, its bounds, a load test, and end-to-end tests in a headless Chromium.
 
 mod util;
 
 mod api;
 mod browser;
+mod limits;
 mod load;
 mod puzzles;

@@ -10,8 +10,12 @@ use dancecard_web::ServerConfig;
 /// engine, and its JSON API (see README.md). Stops on Ctrl-C.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "The server has no authentication: it binds 127.0.0.1 unless --host says
-otherwise. Every request is bounded (1 MB bodies, a time and node budget per search, a
-few searches at once).
+otherwise. Every request is bounded: its body (--max-body), its answer (--max-reply: lists
+stop there with \"stop\": \"reply-limit\"), its search's time and nodes, and the memory it
+reserves from the budget (--max-memory) before it starts; requests beyond --max-requests,
+or that cannot reserve their memory or a search slot within 2 s, get 503. With the defaults
+the server's resident memory stays under about 300 MB. Sizes take K, M or G (powers of
+1024).
 
 Examples:
   dancecard serve                 # http://127.0.0.1:8000/
@@ -40,6 +44,49 @@ pub(crate) struct Args {
     /// Node budget of one search.
     #[arg(long, value_name = "N", default_value_t = 50_000_000)]
     pub(crate) node_limit: u64,
+    /// Largest request body; a larger one gets 413.
+    #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_size)]
+    pub(crate) max_body: usize,
+    /// Largest answer: lists (solutions, trace events, tilings) stop there, and an answer
+    /// that cannot be cut (a problem's description) gets 413.
+    #[arg(long, value_name = "SIZE", default_value = "4M", value_parser = parse_size)]
+    pub(crate) max_reply: usize,
+    /// The memory budget: what the requests in progress may reserve together (their bodies,
+    /// their searches' estimated work, their answers until sent).
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
+    pub(crate) max_memory: usize,
+    /// Searches running at once [default: the number of cores, at least 2].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) max_searches: Option<u32>,
+    /// API requests in progress at once; one more gets 503.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) max_requests: u32,
+    /// Connections open at once; more clients wait to be accepted.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(crate) max_connections: u32,
+}
+
+/// A size in bytes: a number, optionally followed by `K`, `M` or `G` (powers of 1024; `KiB`,
+/// `MB` and such read the same).
+fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        _ => return Err(format!("`{text}` is not a size: write bytes, or a number and K, M or G")),
+    };
+    let n: usize = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size: write bytes, or a number and K, M or G"))?;
+    match n.checked_mul(1 << shift) {
+        Some(0) => Err("a size must be more than 0".to_owned()),
+        Some(bytes) => Ok(bytes),
+        None => Err(format!("`{text}` is too large")),
+    }
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -56,6 +103,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.time_limit = budget(args.time_limit, "--time-limit")?;
     config.count_time_limit = budget(args.count_time_limit, "--count-time-limit")?;
     config.max_nodes = args.node_limit;
+    config.max_body_bytes = args.max_body;
+    config.max_reply_bytes = args.max_reply;
+    config.max_memory_bytes = args.max_memory;
+    if let Some(n) = args.max_searches {
+        config.max_searches = n as usize;
+    }
+    config.max_requests = args.max_requests as usize;
+    config.max_connections = args.max_connections as usize;
     dancecard_web::serve(addr, config, |bound| {
         let url = format!("http://{bound}/");
         println!("dancecard serve: listening on {url} (Ctrl-C stops)");
@@ -76,4 +131,21 @@ fn open_browser(url: &str) -> bool {
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_take_bytes_and_binary_units() {
+        assert_eq!(parse_size("1048576"), Ok(1 << 20));
+        assert_eq!(parse_size("512K"), Ok(512 << 10));
+        assert_eq!(parse_size("4M"), Ok(4 << 20));
+        assert_eq!(parse_size("4MiB"), Ok(4 << 20));
+        assert_eq!(parse_size("1g"), Ok(1 << 30));
+        for bad in ["", "M", "4X", "-1", "1.5M", "0", "99999999999999999999G"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
 }

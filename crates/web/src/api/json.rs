@@ -1,9 +1,18 @@
 //! The JSON shapes of the answers. Stats, stop reasons and big counts are written exactly as
 //! `dancecard solve --format json` writes them, so that one client reads both.
+//!
+//! Small values are `serde_json::Value`s; what grows with the input (the problem's items and
+//! options) is written straight into the [`Reply`], entry by entry.
 
 use dancecard_engine::{Event, ItemKind, OptionId, Stats, Stop};
 use dancecard_format::Document;
+use serde::Serialize;
 use serde_json::{json, Value};
+
+use super::reply::{Full, Reply};
+
+/// The stop reason of an answer cut short by [`ServerConfig::max_reply_bytes`](crate::ServerConfig).
+pub(crate) const REPLY_LIMIT: &str = "reply-limit";
 
 /// `{"nodes": N, "updates": N, "solutions": N, "seconds": S}`.
 pub(crate) fn stats(stats: &Stats) -> Value {
@@ -43,36 +52,54 @@ pub(crate) fn option_index(doc: &Document, option: OptionId) -> usize {
     doc.input_index[option.index()]
 }
 
-/// The problem as the page draws it:
-/// `{"items": [{"name", "primary"}], "options": [{"index", "label", "items", "colors"?}]}`.
+/// An item as the page draws it.
+#[derive(Serialize)]
+struct ItemJson<'a> {
+    name: &'a str,
+    primary: bool,
+}
+
+/// An option as the page draws it.
+#[derive(Serialize)]
+struct OptionJson<'a> {
+    index: usize,
+    label: &'a str,
+    items: Vec<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    colors: Option<Vec<Option<&'a str>>>,
+}
+
+/// Writes the problem as the page draws it, as the fields
+/// `"items": [{"name", "primary"}], "options": [{"index", "label", "items", "colors"?}]`, or
+/// `Full` if it does not fit in the reply.
 ///
 /// Items are numbered in declaration order (their position in `items`); an option's `index`
 /// is [`option_index`]; `colors` (present only when the problem has colors) gives each of the
 /// option's items its color or `null`.
-pub(crate) fn problem(doc: &Document) -> Value {
+pub(crate) fn problem(reply: &mut Reply, doc: &Document) -> Result<(), Full> {
     let p = &doc.problem;
     let colored = p.has_colors();
-    let items: Vec<Value> = p
-        .items()
-        .map(|i| json!({ "name": p.item_name(i), "primary": p.item_kind(i) == ItemKind::Primary }))
-        .collect();
-    let options: Vec<Value> = p
-        .options()
-        .map(|o| {
-            let entries = p.option(o);
-            let mut option = json!({
-                "index": option_index(doc, o),
-                "label": doc.label(o),
-                "items": entries.iter().map(|e| e.item.index()).collect::<Vec<_>>(),
-            });
-            if colored {
-                option["colors"] =
-                    entries.iter().map(|e| e.color.map(|c| p.color_name(c))).collect();
-            }
-            option
-        })
-        .collect();
-    json!({ "items": items, "options": options })
+    let mut items = reply.list("items")?;
+    for i in p.items() {
+        items.push(&ItemJson {
+            name: p.item_name(i),
+            primary: p.item_kind(i) == ItemKind::Primary,
+        })?;
+    }
+    items.close();
+    let mut options = reply.list("options")?;
+    for o in p.options() {
+        let entries = p.option(o);
+        options.push(&OptionJson {
+            index: option_index(doc, o),
+            label: doc.label(o),
+            items: entries.iter().map(|e| e.item.index()).collect(),
+            colors: colored
+                .then(|| entries.iter().map(|e| e.color.map(|c| p.color_name(c))).collect()),
+        })?;
+    }
+    options.close();
+    Ok(())
 }
 
 /// One event of a trace, with the node count when it happened:
@@ -114,9 +141,15 @@ mod tests {
         dancecard_format::parse_dlx(b"a b | x\na x:red\nb\nb x:blue\n").unwrap()
     }
 
+    fn problem_value(doc: &Document) -> Value {
+        let mut reply = Reply::json(1 << 20);
+        problem(&mut reply, doc).unwrap();
+        serde_json::from_slice(&reply.finish().into_bytes()).unwrap()
+    }
+
     #[test]
     fn problem_lists_items_options_and_colors() {
-        let value = problem(&doc());
+        let value = problem_value(&doc());
         assert_eq!(
             value,
             json!({
@@ -137,10 +170,16 @@ mod tests {
     #[test]
     fn matrix_rows_of_zeros_keep_their_input_index() {
         let doc = dancecard_format::parse_matrix(b"3 2\n1 0\n0 0\n0 1\n").unwrap();
-        let value = problem(&doc);
+        let value = problem_value(&doc);
         assert_eq!(value["options"][1]["index"], 2);
         assert_eq!(value["options"][1]["label"], "3");
         assert!(value["options"][0].get("colors").is_none());
+    }
+
+    #[test]
+    fn a_problem_too_large_for_the_reply_is_full() {
+        let mut reply = Reply::json(super::super::reply::TAIL_ROOM + 60);
+        assert_eq!(problem(&mut reply, &doc()), Err(Full));
     }
 
     #[test]

@@ -6,18 +6,28 @@ use std::time::Instant;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::{header, HeaderValue};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use dancecard_engine::{Solver, Stats, Stop};
 use dancecard_models::queens::{self, CountOptions, Queens, MAX_DLX_N};
 use dancecard_models::Model;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
-use super::search::{self, Budget};
+use super::reply::{Finished, Reply};
+use super::search::{self, Budget, Need, SMALL_REPLY};
 use super::solve::Mode;
-use super::{json, json_ok, ApiError};
+use super::{json, ApiError};
 use crate::AppState;
+
+/// Memory of a search per square of the board (the model has an option per square; with the
+/// engine's arena and the restarts' shuffled copies, N = 256 was measured at about 8 MB in
+/// all), rounded far up: 32 MiB for N = 256, 96 KiB for N = 8.
+const BYTES_PER_SQUARE: usize = 512;
+
+/// Memory a queens request may take, at most.
+fn board_bytes(n: usize) -> usize {
+    (64 << 10) + n * n * BYTES_PER_SQUARE
+}
 
 /// The largest board the bitwise methods take here. The bitwise counter looks at its cancel
 /// flag between tasks (the placements of the first two ranks), and one task of a board of 19
@@ -82,7 +92,11 @@ pub(super) async fn handle(
     }
     let time_limit = if counting { state.config.count_time_limit } else { state.config.time_limit };
     let cap = state.config.max_listed_solutions;
-    let value = search::run_timed(&state, time_limit, move |budget| {
+    let need = Need {
+        work: board_bytes(params.n),
+        reply: if counting { SMALL_REPLY } else { state.config.max_reply_bytes },
+    };
+    search::run_timed(&state, need, time_limit, move |budget| {
         match (method, counting) {
             (MethodParam::Bits, true) => count_bits(params.n, &budget),
             (MethodParam::Dlx, true) => count_dlx(params.n, params.limit, &budget),
@@ -98,8 +112,7 @@ pub(super) async fn handle(
             }
         }
     })
-    .await?;
-    Ok(json_ok(value))
+    .await
 }
 
 /// A queens error (a size out of range) as a `400`.
@@ -107,7 +120,7 @@ fn bad(e: queens::QueensError) -> ApiError {
     ApiError::bad_request(e.to_string())
 }
 
-fn count_bits(n: usize, budget: &Budget) -> Result<Value, ApiError> {
+fn count_bits(n: usize, budget: &Budget) -> Result<Finished, ApiError> {
     let started = Instant::now();
     let options =
         CountOptions { threads: 1, cancel: Some(&budget.cancel), ..CountOptions::default() };
@@ -118,7 +131,7 @@ fn count_bits(n: usize, budget: &Budget) -> Result<Value, ApiError> {
         solutions: u128::from(c.total),
         elapsed: started.elapsed(),
     };
-    Ok(json!({
+    budget.answer(&json!({
         "n": n,
         "method": "bits",
         "count": c.total,
@@ -129,7 +142,7 @@ fn count_bits(n: usize, budget: &Budget) -> Result<Value, ApiError> {
     }))
 }
 
-fn count_dlx(n: usize, limit: Option<u64>, budget: &Budget) -> Result<Value, ApiError> {
+fn count_dlx(n: usize, limit: Option<u64>, budget: &Budget) -> Result<Finished, ApiError> {
     let model = Queens::new(n).map_err(bad)?;
     let problem = model.problem();
     let mut config = budget.config();
@@ -143,7 +156,7 @@ fn count_dlx(n: usize, limit: Option<u64>, budget: &Budget) -> Result<Value, Api
         });
         (outcome, *solver.stats())
     };
-    Ok(json!({
+    budget.answer(&json!({
         "n": n,
         "method": "dlx",
         "count": json::count(outcome.solutions),
@@ -154,26 +167,36 @@ fn count_dlx(n: usize, limit: Option<u64>, budget: &Budget) -> Result<Value, Api
     }))
 }
 
+/// Lists boards into the reply as they are found; a board that would not fit stops the
+/// search (`reply-limit`).
 fn list(
     n: usize,
     method: MethodParam,
     limit: u64,
     capped: bool,
     budget: &Budget,
-) -> Result<Value, ApiError> {
-    let mut boards: Vec<Vec<usize>> = Vec::new();
+) -> Result<Finished, ApiError> {
+    let mut reply = budget.reply();
+    let tail = |_| ApiError::reply_too_large("the answer", budget.reply_cap);
+    let mut boards = reply.list("solutions").map_err(tail)?;
+    let mut full = false;
     // Searches restarted on shuffled options (DLX, one board: `queens::first`).
     let mut restarts = None;
-    let (stats, stop) = if limit == 0 {
+    let (stats, mut stop) = if limit == 0 {
         (Stats::default(), "solution-limit")
     } else {
         match method {
             MethodParam::Bits => {
                 let started = Instant::now();
                 let mut stop = "exhausted";
+                let mut found = 0u64;
                 let nodes = queens::solutions(n, |p| {
-                    boards.push(p.to_vec());
-                    if boards.len() as u64 >= limit {
+                    if boards.push(p).is_err() {
+                        full = true;
+                        return ControlFlow::Break(());
+                    }
+                    found += 1;
+                    if found >= limit {
                         stop = "solution-limit";
                         ControlFlow::Break(())
                     } else if budget.cancelled() {
@@ -184,14 +207,16 @@ fn list(
                     }
                 })
                 .map_err(bad)?;
-                let solutions = boards.len() as u128;
+                let solutions = u128::from(found);
                 (Stats { nodes, updates: 0, solutions, elapsed: started.elapsed() }, stop)
             }
             MethodParam::Dlx if limit == 1 => {
                 // One board: restarts on shuffled options where the search stalls (large n).
                 let found = queens::first(n, &budget.config(), &mut |_| ControlFlow::Continue(()))
                     .map_err(bad)?;
-                boards.extend(found.board);
+                if let Some(board) = &found.board {
+                    full = boards.push(board).is_err();
+                }
                 restarts = Some(found.restarts);
                 (found.stats, budget.stop_name(found.stop))
             }
@@ -202,28 +227,37 @@ fn list(
                 config.max_solutions = Some(u128::from(limit));
                 let mut solver = Solver::with_config(&problem, config);
                 let outcome = solver.solve_with(|s| {
-                    boards.push(model.decode(&s.to_vec()));
+                    if boards.push(&model.decode(&s.to_vec())).is_err() {
+                        full = true;
+                        return ControlFlow::Break(());
+                    }
                     ControlFlow::Continue(())
                 });
                 (*solver.stats(), budget.stop_name(outcome.stop))
             }
         }
     };
+    let listed = boards.len();
+    boards.close();
+    if full {
+        stop = json::REPLY_LIMIT;
+    }
     let complete = match stop {
         "exhausted" => true,
         "solution-limit" => !capped,
         _ => false,
     };
-    Ok(json!({
-        "n": n,
-        "method": if method == MethodParam::Bits { "bits" } else { "dlx" },
-        "solutions": boards,
-        "count": json::count(stats.solutions),
-        "complete": complete,
-        "stop": stop,
-        "restarts": restarts,
-        "stats": json::stats(&stats),
-    }))
+    let count = if full { json::count(listed as u128) } else { json::count(stats.solutions) };
+    reply.field("n", &n).map_err(tail)?;
+    reply
+        .field("method", if method == MethodParam::Bits { "bits" } else { "dlx" })
+        .map_err(tail)?;
+    reply.field("count", &count).map_err(tail)?;
+    reply.field("complete", &complete).map_err(tail)?;
+    reply.field("stop", stop).map_err(tail)?;
+    reply.field("restarts", &restarts).map_err(tail)?;
+    reply.field("stats", &json::stats(&stats)).map_err(tail)?;
+    Ok(reply.finish())
 }
 
 /// Answers the exact cover model of the board in Knuth's DLX format, as `dancecard queens N
@@ -234,14 +268,13 @@ pub(super) async fn dlx(
 ) -> Result<Response, ApiError> {
     let Query(params) = params?;
     check_n(params.n, MAX_DLX_N, "dlx")?;
-    let text = search::run(&state, move |_| {
-        Ok(dancecard_format::write_dlx(&Queens::new(params.n).map_err(bad)?.problem()))
+    // The text is about 16 bytes an option (n^2 options): 1 MB for n = 256.
+    let need = Need { work: board_bytes(params.n), reply: state.config.max_reply_bytes };
+    search::run(&state, need, move |budget| {
+        let text = dancecard_format::write_dlx(&Queens::new(params.n).map_err(bad)?.problem());
+        Reply::text(budget.reply_cap, &text)
+            .map(Reply::finish)
+            .map_err(|_| ApiError::reply_too_large("the model's DLX text", budget.reply_cap))
     })
-    .await?;
-    let mut response = text.into_response();
-    let headers = response.headers_mut();
-    let _ =
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
-    let _ = headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    Ok(response)
+    .await
 }

@@ -1,5 +1,12 @@
-//! The budget of a search: a slot among [`ServerConfig::max_searches`](crate::ServerConfig),
-//! a blocking thread, and the time and node limits.
+//! The budget of a search: its memory, a slot among
+//! [`ServerConfig::max_searches`](crate::ServerConfig), a blocking thread, the time and node
+//! limits, and the cap on its answer.
+//!
+//! Before it starts, a search reserves from the server's memory budget what it may take
+//! ([`Need`]: its work, estimated from above by its endpoint, and its answer, whose cap it
+//! is given), then waits for a slot; both within
+//! [`ServerConfig::queue_wait`](crate::ServerConfig), or `503`. When it ends, the reservation
+//! shrinks to the answer's bytes, which keep it until they are sent.
 //!
 //! A search never runs on the async workers (a long one would stall every other request): it
 //! runs on tokio's blocking pool, holding its slot until it ends. If the client goes away, the
@@ -15,10 +22,27 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
+use axum::response::Response;
 use dancecard_engine::{Config, Stop};
+use tokio::time::Instant;
 
-use super::ApiError;
+use super::reply::{Finished, Reply};
+use super::{limits, ApiError};
 use crate::AppState;
+
+/// What a search may take: memory for its work, and the cap of its answer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Need {
+    /// Bytes of memory its work may take, at most (parsing, models, the search, lists kept
+    /// before they are written).
+    pub(crate) work: usize,
+    /// Bytes of its answer, at most.
+    pub(crate) reply: usize,
+}
+
+/// The cap of an answer of a fixed shape (counts, one grid of at most 25x25, stats): far
+/// more than any needs.
+pub(crate) const SMALL_REPLY: usize = 16 * 1024;
 
 /// Raises the cancel flag when dropped (the request finished, or was abandoned).
 struct CancelOnDrop(Arc<AtomicBool>);
@@ -49,9 +73,26 @@ pub(crate) struct Budget {
     pub(crate) cancel: Arc<AtomicBool>,
     /// Raised by the timer of [`run_timed`] when the time is up.
     expired: Arc<AtomicBool>,
+    /// The cap of the answer.
+    pub(crate) reply_cap: usize,
 }
 
 impl Budget {
+    /// An empty JSON answer, capped as the search's [`Need`] said.
+    pub(crate) fn reply(&self) -> Reply {
+        Reply::json(self.reply_cap)
+    }
+
+    /// `value` as the whole answer (a small one, of a fixed shape), or `413` naming
+    /// `max_reply_bytes` if it passes the cap.
+    pub(crate) fn answer<T: serde::Serialize + ?Sized>(
+        &self,
+        value: &T,
+    ) -> Result<Finished, ApiError> {
+        Reply::whole(self.reply_cap, value)
+            .map_err(|_| ApiError::reply_too_large("the answer", self.reply_cap))
+    }
+
     /// An engine configuration with this budget (the job sets the heuristic and its own
     /// solution limit).
     pub(crate) fn config(&self) -> Config {
@@ -88,63 +129,67 @@ impl Budget {
     }
 }
 
-/// Runs `job` on a blocking thread once a search slot is free, handing it an engine
-/// [`Config`] that carries the server's time and node budget and a cancel flag (the job sets
-/// the heuristic and its own limits).
+/// Runs `job` on a blocking thread once its memory is reserved and a search slot is free,
+/// handing it a [`Budget`] that carries the server's time and node budget, a cancel flag and
+/// the cap of its answer (the job sets the heuristic and its own limits).
 ///
-/// Answers `503` if no slot frees up within the configured wait, `500` if the job panicked.
-pub(crate) async fn run<T, F>(state: &AppState, job: F) -> Result<T, ApiError>
+/// Answers `503` if the memory or a slot does not free up within the configured wait, `413`
+/// if the need is more than the whole memory budget, `500` if the job panicked.
+pub(crate) async fn run<F>(state: &AppState, need: Need, job: F) -> Result<Response, ApiError>
 where
-    F: FnOnce(Config) -> Result<T, ApiError> + Send + 'static,
-    T: Send + 'static,
+    F: FnOnce(Budget) -> Result<Finished, ApiError> + Send + 'static,
 {
-    run_budget(state, state.config.time_limit, false, move |budget| job(budget.config())).await
+    run_budget(state, need, state.config.time_limit, false, job).await
 }
 
 /// Like [`run`], for solvers that stop on a cancel flag but have no time limit of their own:
 /// a timer raises the flag after `time_limit` (and [`Budget::cancel_reason`] then says
 /// `time-limit`).
-pub(crate) async fn run_timed<T, F>(
+pub(crate) async fn run_timed<F>(
     state: &AppState,
+    need: Need,
     time_limit: Duration,
     job: F,
-) -> Result<T, ApiError>
+) -> Result<Response, ApiError>
 where
-    F: FnOnce(Budget) -> Result<T, ApiError> + Send + 'static,
-    T: Send + 'static,
+    F: FnOnce(Budget) -> Result<Finished, ApiError> + Send + 'static,
 {
-    run_budget(state, time_limit, true, job).await
+    run_budget(state, need, time_limit, true, job).await
 }
 
-async fn run_budget<T, F>(
+async fn run_budget<F>(
     state: &AppState,
+    need: Need,
     time_limit: Duration,
     timer: bool,
     job: F,
-) -> Result<T, ApiError>
+) -> Result<Response, ApiError>
 where
-    F: FnOnce(Budget) -> Result<T, ApiError> + Send + 'static,
-    T: Send + 'static,
+    F: FnOnce(Budget) -> Result<Finished, ApiError> + Send + 'static,
 {
-    let wait = state.config.queue_wait;
-    let permit = match tokio::time::timeout(wait, state.searches.clone().acquire_owned()).await {
-        Ok(Ok(permit)) => permit,
-        // The semaphore is never closed; treat it like a full one all the same.
-        Ok(Err(_)) | Err(_) => {
-            return Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "the server is busy: {} searches are running; try again shortly",
-                    state.config.max_searches
-                ),
-            ))
-        }
-    };
+    let deadline = Instant::now() + state.config.queue_wait;
+    let memory = limits::reserve(state, need.work.saturating_add(need.reply), deadline).await?;
+    let permit =
+        match tokio::time::timeout_at(deadline, state.searches.clone().acquire_owned()).await {
+            Ok(Ok(permit)) => permit,
+            // The semaphore is never closed; treat it like a full one all the same.
+            Ok(Err(_)) | Err(_) => {
+                return Err(ApiError::busy(
+                    format!(
+                        "the server is busy: {} searches are running (max_searches); try again \
+                     shortly",
+                        state.config.max_searches
+                    ),
+                    "max_searches",
+                ))
+            }
+        };
     let budget = Budget {
         max_nodes: state.config.max_nodes,
         time_limit,
         cancel: Arc::new(AtomicBool::new(false)),
         expired: Arc::new(AtomicBool::new(false)),
+        reply_cap: need.reply,
     };
     let _guard = CancelOnDrop(budget.cancel.clone());
     let _timer = timer.then(|| {
@@ -160,7 +205,12 @@ where
         job(budget)
     });
     match task.await {
-        Ok(result) => result,
+        Ok(Ok(finished)) => {
+            // The work's memory is free again; the answer keeps its own until it is sent.
+            let kept = memory.keep(finished.held());
+            Ok(finished.into_response(Some(kept)))
+        }
+        Ok(Err(e)) => Err(e),
         Err(_) => Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "the search failed")),
     }
 }

@@ -9,9 +9,9 @@ use axum::extract::{Query, State};
 use axum::response::Response;
 use dancecard_engine::{Solver, Stop};
 use serde::Deserialize;
-use serde_json::json;
 
-use super::{json, json_ok, parse_problem, search, ApiError, HeuristicParam};
+use super::search::{self, Need, SMALL_REPLY};
+use super::{json, parse_problem, ApiError, HeuristicParam, PROBLEM_BYTES_PER_BYTE};
 use crate::AppState;
 
 /// What to search for.
@@ -44,7 +44,9 @@ pub(super) struct Params {
 ///
 /// `complete` is true when the search did what was asked: it searched the whole tree, or it
 /// stopped at the first solution (`mode=first`) or at the request's `limit`. It is false when
-/// the time or node budget, or the server's cap on listed solutions, cut the search short.
+/// the time or node budget, the server's cap on listed solutions, or the reply's cap
+/// (`reply-limit`: a solution that would not fit in the answer stops the search, and `count`
+/// is the number listed) cut the search short.
 pub(super) async fn handle(
     State(state): State<AppState>,
     params: Result<Query<Params>, QueryRejection>,
@@ -53,8 +55,13 @@ pub(super) async fn handle(
     let Query(params) = params?;
     let body = body?;
     let cap = state.config.max_listed_solutions;
-    let value = search::run(&state, move |mut config| {
+    let need = Need {
+        work: body.len() * PROBLEM_BYTES_PER_BYTE,
+        reply: if params.mode == Mode::Count { SMALL_REPLY } else { state.config.max_reply_bytes },
+    };
+    search::run(&state, need, move |budget| {
         let doc = parse_problem(&body)?;
+        let mut config = budget.config();
         config.heuristic = params.heuristic.into();
         // The solution limit, and whether reaching it means the server's cap cut the list.
         let (limit, capped) = match (params.mode, params.limit) {
@@ -64,32 +71,44 @@ pub(super) async fn handle(
             (Mode::Count, limit) => (limit, false),
         };
         config.max_solutions = limit.map(u128::from);
-        let mut solutions: Vec<Vec<usize>> = Vec::new();
+        let mut reply = budget.reply();
+        let tail = |_| ApiError::reply_too_large("the answer", budget.reply_cap);
+        let mut list = reply.list("solutions").map_err(tail)?;
+        let mut full = false;
         let (outcome, stats) = {
             let mut solver = Solver::with_config(&doc.problem, config);
             let outcome = if params.mode == Mode::Count {
                 solver.count()
             } else {
                 solver.solve_with(|s| {
-                    solutions.push(s.options().map(|o| json::option_index(&doc, o)).collect());
+                    let options: Vec<usize> =
+                        s.options().map(|o| json::option_index(&doc, o)).collect();
+                    if list.push(&options).is_err() {
+                        full = true;
+                        return ControlFlow::Break(());
+                    }
                     ControlFlow::Continue(())
                 })
             };
             (outcome, *solver.stats())
         };
-        let complete = match outcome.stop {
-            Stop::Exhausted => true,
-            Stop::SolutionLimit => !capped,
-            Stop::NodeLimit | Stop::TimeLimit | Stop::Cancelled | Stop::Visitor => false,
+        let listed = list.len();
+        list.close();
+        let (count, complete, stop) = if full {
+            (json::count(listed as u128), false, json::REPLY_LIMIT)
+        } else {
+            let complete = match outcome.stop {
+                Stop::Exhausted => true,
+                Stop::SolutionLimit => !capped,
+                Stop::NodeLimit | Stop::TimeLimit | Stop::Cancelled | Stop::Visitor => false,
+            };
+            (json::count(outcome.solutions), complete, json::stop_name(outcome.stop))
         };
-        Ok(json!({
-            "solutions": solutions,
-            "count": json::count(outcome.solutions),
-            "complete": complete,
-            "stop": json::stop_name(outcome.stop),
-            "stats": json::stats(&stats),
-        }))
+        reply.field("count", &count).map_err(tail)?;
+        reply.field("complete", &complete).map_err(tail)?;
+        reply.field("stop", stop).map_err(tail)?;
+        reply.field("stats", &json::stats(&stats)).map_err(tail)?;
+        Ok(reply.finish())
     })
-    .await?;
-    Ok(json_ok(value))
+    .await
 }

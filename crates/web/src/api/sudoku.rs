@@ -9,9 +9,31 @@ use dancecard_models::sudoku::{self, Method, Options, Shape, Stop};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::search::{self, Budget};
-use super::{body_text, json_ok, ApiError};
+use super::search::{self, Budget, Need, SMALL_REPLY};
+use super::{body_text, ApiError};
 use crate::AppState;
+
+/// Memory of a puzzle's search per option of its exact cover model (a side of `n` has `n^3`
+/// options of 4 items; the engine's arena and the model), or of the fast solver's state,
+/// which is smaller; rounded up.
+const BYTES_PER_OPTION: usize = 512;
+
+/// Memory the parser may take per byte of the body: the body holds at most
+/// [`MAX_PUZZLE_LINES`] lines, so at most that many grids of at most 1,024 cells.
+const PARSE_BYTES_PER_BYTE: usize = 8;
+
+/// Memory a sudoku request may take, at most: a grid has no more cells than the body has
+/// bytes, and no side over [`Shape::MAX_SIDE`] (32: 32,768 options, 16 MiB); 9x9 puzzles
+/// reserve about 0.5 MiB.
+fn puzzle_bytes(body_len: usize) -> usize {
+    let side = (1..=Shape::MAX_SIDE).find(|s| s * s >= body_len).unwrap_or(Shape::MAX_SIDE);
+    (64 << 10) + side.pow(3) * BYTES_PER_OPTION + body_len * PARSE_BYTES_PER_BYTE
+}
+
+/// The most non-empty lines a body may have: one puzzle is one line, or a grid of numbers of
+/// at most 32 rows. More is refused before parsing (a 1 MiB body of short lines would be
+/// hundreds of thousands of puzzles, each parsed, to be refused at the end).
+const MAX_PUZZLE_LINES: usize = Shape::MAX_SIDE;
 
 /// The solver, as `dancecard sudoku --method` names it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -82,8 +104,17 @@ pub(super) async fn handle(
     } else {
         state.config.time_limit
     };
-    let value = search::run_timed(&state, time_limit, move |budget| {
+    let need = Need { work: puzzle_bytes(body.len()), reply: SMALL_REPLY };
+    search::run_timed(&state, need, time_limit, move |budget| {
         let text = body_text(&body)?;
+        let lines =
+            text.lines().map(str::trim).filter(|t| !t.is_empty() && !t.starts_with('#')).count();
+        if lines > MAX_PUZZLE_LINES {
+            return Err(ApiError::bad_request(format!(
+                "{lines} lines in the request body: send one puzzle (one line, or a grid of \
+                 numbers of at most {MAX_PUZZLE_LINES} rows)"
+            )));
+        }
         let mut entries = sudoku::parse_puzzles(text, shape);
         let count = entries.len();
         let puzzle =
@@ -117,7 +148,7 @@ pub(super) async fn handle(
         };
         let report = sudoku::search(&puzzle.grid, &options);
         let grid = &puzzle.grid;
-        Ok(json!({
+        let value = json!({
             "line": puzzle.line,
             "puzzle": grid.to_string(),
             "solution": report.solution.as_ref().map(ToString::to_string),
@@ -137,8 +168,8 @@ pub(super) async fn handle(
             "size": grid.side(),
             "box": grid.shape().to_string(),
             "givens": grid.givens(),
-        }))
+        });
+        budget.answer(&value)
     })
-    .await?;
-    Ok(json_ok(value))
+    .await
 }

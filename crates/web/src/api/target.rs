@@ -17,8 +17,17 @@ use dancecard_models::target::{TargetLimits, TargetOutcome, TargetSudoku};
 use serde_json::json;
 
 use super::json::stop_name;
-use super::{body_text, json_ok, search, ApiError};
+use super::search::{self, Need, SMALL_REPLY};
+use super::{body_text, ApiError};
 use crate::AppState;
+
+/// Memory of the branch and bound (a 9x9 grid, its candidates and the best completion, level
+/// by level), rounded far up.
+const WORK_BYTES: usize = 4 << 20;
+
+/// Memory of parsing per byte of the body: the parser lists the body's lines first (a
+/// 1 MiB body of empty lines: 524,288 of them, 24 bytes each).
+const PARSE_BYTES_PER_BYTE: usize = 32;
 
 /// The branch and bound under `config`'s node and time budget and cancel flag, with the
 /// seconds it took and why it stopped (`exhausted`, `node-limit`, `time-limit` or
@@ -51,11 +60,12 @@ pub(super) async fn handle(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let body = body?;
-    let value = search::run(&state, move |config| {
+    let need = Need { work: WORK_BYTES + body.len() * PARSE_BYTES_PER_BYTE, reply: SMALL_REPLY };
+    search::run(&state, need, move |budget| {
         let puzzle = TargetSudoku::parse(body_text(&body)?)
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
-        let (found, seconds, stop) = best_completion(&puzzle, &config);
-        Ok(json!({
+        let (found, seconds, stop) = best_completion(&puzzle, &budget.config());
+        budget.answer(&json!({
             "score": (found.best.is_some() || found.is_complete()).then(|| found.score()),
             "grid": found.best.as_ref().map(|b| b.grid),
             "complete": found.is_complete(),
@@ -65,8 +75,7 @@ pub(super) async fn handle(
             "givens": puzzle.givens(),
         }))
     })
-    .await?;
-    Ok(json_ok(value))
+    .await
 }
 
 #[cfg(test)]

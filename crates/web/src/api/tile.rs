@@ -10,13 +10,23 @@ use axum::response::Response;
 use dancecard_engine::{OptionId, Stats, Stop};
 use dancecard_models::tiling::{self, Board, DpError, Tiling, TilingError};
 use dancecard_models::Model;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::search::{self, Budget};
+use super::reply::{self, Finished, TAIL_ROOM};
+use super::search::{self, Budget, Need, SMALL_REPLY};
 use super::solve::Mode;
-use super::{json, json_ok, ApiError};
+use super::{json, ApiError};
 use crate::AppState;
+
+/// Memory of the model and its search per placement of a piece (an option of the exact cover
+/// problem, its copy in the engine's arena, and the placement's cells kept for drawing).
+/// Measured at about 250 bytes (the hexominoes on 30x34: 220,320 placements, 56 MB); rounded
+/// up.
+const BYTES_PER_PLACEMENT: usize = 512;
+
+/// Memory of the profile DP per state at its peak (measured by `dancecard-models`).
+const BYTES_PER_DP_STATE: usize = 128;
 
 /// The most squares of a board here: enough for every classic tiling, small enough that the
 /// model of any piece set builds in a moment.
@@ -28,9 +38,9 @@ pub(crate) const MAX_SQUARES: usize = 1024;
 pub(crate) const MAX_DP_SIDE: usize = 16;
 
 /// The most states the profile DP keeps for one request (its memory peaks near 128 bytes a
-/// state: 128 MiB). Past it, `method=auto` counts with the engine instead, and `method=dp`
+/// state: 32 MiB). Past it, `method=auto` counts with the engine instead, and `method=dp`
 /// answers 400.
-pub(crate) const MAX_DP_STATES: usize = 1 << 20;
+pub(crate) const MAX_DP_STATES: usize = 1 << 18;
 
 /// How to count, as `dancecard tile --method` names it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -121,7 +131,19 @@ pub(super) async fn handle(
     };
     let time_limit = if counting { state.config.count_time_limit } else { state.config.time_limit };
     let cap = state.config.max_listed_solutions;
-    let value = search::run_timed(&state, time_limit, move |budget| {
+    // The placements, at most: each orientation of each piece at each square.
+    let placements: usize =
+        pieces.iter().map(|p| p.orientations(params.flips).len()).sum::<usize>()
+            * board.cell_count();
+    let reply = if counting { SMALL_REPLY } else { state.config.max_reply_bytes };
+    let need = Need {
+        work: placements * BYTES_PER_PLACEMENT
+            + if dp { MAX_DP_STATES * BYTES_PER_DP_STATE } else { 0 }
+            // A listing writes its two lists apart before the answer: up to the reply again.
+            + if counting { 0 } else { reply },
+        reply,
+    };
+    search::run_timed(&state, need, time_limit, move |budget| {
         let tiling = Tiling::builder(board, pieces)
             .once(params.once)
             .flips(params.flips)
@@ -131,21 +153,21 @@ pub(super) async fn handle(
             match count_dp(&tiling, &budget) {
                 Err(TilingError::Dp(DpError::TooManyStates { .. }))
                     if params.method == MethodParam::Auto => {}
-                other => return other.map_err(bad),
+                Ok(value) => return budget.answer(&value),
+                Err(e) => return Err(bad(e)),
             }
         }
         if counting {
-            return Ok(count_dlx(&tiling, params.limit, &budget));
+            return budget.answer(&count_dlx(&tiling, params.limit, &budget));
         }
         let (limit, capped) = match (params.mode, params.limit) {
             (Mode::All, Some(l)) if l <= cap => (l, false),
             (Mode::All, _) => (cap, true),
             (_, limit) => (limit.map_or(1, |l| l.min(1)), false),
         };
-        Ok(list(&tiling, limit, capped, &budget))
+        list(&tiling, limit, capped, &budget)
     })
-    .await?;
-    Ok(json_ok(value))
+    .await
 }
 
 fn count_json(method: &str, count: Value, complete: bool, stop: &str, stats: &Stats) -> Value {
@@ -183,9 +205,23 @@ fn count_dlx(tiling: &Tiling, limit: Option<u64>, budget: &Budget) -> Value {
     count_json("dlx", json::count(solutions), complete, budget.stop_name(stop), &stats)
 }
 
-fn list(tiling: &Tiling, limit: u64, capped: bool, budget: &Budget) -> Value {
-    let mut art: Vec<Vec<String>> = Vec::new();
-    let mut placements: Vec<Value> = Vec::new();
+/// A placed piece, for drawing: its index in `pieces` and its cells `[row, column]`.
+#[derive(Serialize)]
+struct PlacementJson {
+    piece: usize,
+    cells: Vec<[usize; 2]>,
+}
+
+/// Lists tilings as they are found: their drawings and their placements go into two lists
+/// (written apart, then into the answer), and a tiling that would not fit in the reply stops
+/// the search (`reply-limit`).
+fn list(tiling: &Tiling, limit: u64, capped: bool, budget: &Budget) -> Result<Finished, ApiError> {
+    // Room for both lists: the reply less the room for the end and the two keys.
+    let room = budget.reply_cap.saturating_sub(TAIL_ROOM + 64);
+    let mut art = b"[".to_vec();
+    let mut placements = b"[".to_vec();
+    let mut listed = 0u64;
+    let mut full = false;
     let (stats, stop) = if limit == 0 {
         (Stats::default(), Stop::SolutionLimit)
     } else {
@@ -193,35 +229,63 @@ fn list(tiling: &Tiling, limit: u64, capped: bool, budget: &Budget) -> Value {
         config.max_solutions = Some(u128::from(limit));
         let (outcome, stats) = tiling.solve_with(config, |options: &[OptionId]| {
             let answer = tiling.decode(options);
-            art.push(tiling.render(&answer).lines().map(str::to_owned).collect());
-            placements.push(
-                answer
-                    .placements
-                    .iter()
-                    .map(|p| {
-                        let cells: Vec<[usize; 2]> = p.cells.iter().map(|&(r, c)| [r, c]).collect();
-                        json!({ "piece": p.piece, "cells": cells })
-                    })
-                    .collect(),
-            );
+            let rows: Vec<String> = tiling.render(&answer).lines().map(str::to_owned).collect();
+            let placed: Vec<PlacementJson> = answer
+                .placements
+                .iter()
+                .map(|p| PlacementJson {
+                    piece: p.piece,
+                    cells: p.cells.iter().map(|&(r, c)| [r, c]).collect(),
+                })
+                .collect();
+            let (Ok(a), Ok(p)) = (serde_json::to_vec(&rows), serde_json::to_vec(&placed)) else {
+                full = true;
+                return ControlFlow::Break(());
+            };
+            let comma: &[u8] = if listed > 0 { b"," } else { b"" };
+            let total = art.len() + placements.len() + a.len() + p.len() + 2 * comma.len() + 2;
+            if total > room {
+                full = true;
+                return ControlFlow::Break(());
+            }
+            for (buf, bytes) in [(&mut art, &a), (&mut placements, &p)] {
+                // Within the room, checked above: cannot fail.
+                let _ = reply::put(buf, comma, room, room);
+                let _ = reply::put(buf, bytes, room, room);
+            }
+            listed += 1;
             ControlFlow::Continue(())
         });
         (stats, outcome.stop)
     };
-    let complete = match stop {
-        Stop::Exhausted => true,
-        Stop::SolutionLimit => !capped,
-        _ => false,
+    art.push(b']');
+    placements.push(b']');
+    let complete = !full
+        && match stop {
+            Stop::Exhausted => true,
+            Stop::SolutionLimit => !capped,
+            _ => false,
+        };
+    let (count, stop) = if full {
+        (json::count(u128::from(listed)), json::REPLY_LIMIT)
+    } else {
+        (json::count(stats.solutions), budget.stop_name(stop))
     };
     let board = tiling.board();
-    json!({
-        "solutions": art,
-        "count": json::count(stats.solutions),
-        "complete": complete,
-        "stop": budget.stop_name(stop),
-        "stats": json::stats(&stats),
-        "board": { "rows": board.rows(), "cols": board.cols() },
-        "pieces": tiling.pieces().iter().map(|p| p.name()).collect::<Vec<_>>(),
-        "placements": placements,
-    })
+    let mut reply = budget.reply();
+    let too_large = |_| ApiError::reply_too_large("the answer", budget.reply_cap);
+    reply.raw_field("solutions", &art).map_err(too_large)?;
+    drop(art);
+    reply.raw_field("placements", &placements).map_err(too_large)?;
+    drop(placements);
+    reply.field("count", &count).map_err(too_large)?;
+    reply.field("complete", &complete).map_err(too_large)?;
+    reply.field("stop", stop).map_err(too_large)?;
+    reply.field("stats", &json::stats(&stats)).map_err(too_large)?;
+    reply
+        .field("board", &json!({ "rows": board.rows(), "cols": board.cols() }))
+        .map_err(too_large)?;
+    let names: Vec<&str> = tiling.pieces().iter().map(|p| p.name()).collect();
+    reply.field("pieces", &names).map_err(too_large)?;
+    Ok(reply.finish())
 }

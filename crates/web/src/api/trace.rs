@@ -7,11 +7,11 @@ use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Query, State};
 use axum::response::Response;
-use dancecard_engine::Solver;
+use dancecard_engine::{Event, Solver};
 use serde::Deserialize;
-use serde_json::{json, Value};
 
-use super::{json, json_ok, parse_problem, search, ApiError, HeuristicParam};
+use super::search::{self, Need};
+use super::{json, parse_problem, ApiError, HeuristicParam, PROBLEM_BYTES_PER_BYTE};
 use crate::AppState;
 
 /// The query string.
@@ -30,7 +30,8 @@ pub(super) struct Params {
 ///
 /// The search runs to its end (every solution) unless the event limit or the budget stops
 /// it first: then `complete` is false and `stop` says which (`event-limit`, `node-limit`,
-/// `time-limit`, `cancelled`).
+/// `time-limit`, `cancelled`). Events that would not fit in the reply are left out
+/// (`reply-limit`); a problem whose description alone would not fit gets `413`.
 pub(super) async fn handle(
     State(state): State<AppState>,
     params: Result<Query<Params>, QueryRejection>,
@@ -41,17 +42,25 @@ pub(super) async fn handle(
     let max_events = params
         .limit
         .map_or(state.config.max_trace_events, |l| l.min(state.config.max_trace_events));
-    let value = search::run(&state, move |mut config| {
+    // The events are kept (a few words each) until they are written.
+    let events_bytes = max_events.saturating_mul(std::mem::size_of::<(Event, u64)>());
+    let need = Need {
+        work: (body.len() * PROBLEM_BYTES_PER_BYTE).saturating_add(events_bytes),
+        reply: state.config.max_reply_bytes,
+    };
+    search::run(&state, need, move |budget| {
         let doc = parse_problem(&body)?;
+        let mut config = budget.config();
         config.heuristic = params.heuristic.into();
         let max_nodes = config.max_nodes;
         let cancel = config.cancel.clone();
         let mut solver = Solver::with_config(&doc.problem, config);
         let (events, complete) = solver.trace(max_events);
         let stats = *solver.stats();
+        drop(solver);
         // `Solver::trace` says whether the search ended, not why it stopped: infer the reason
         // from the limits, checking them in the order the engine does.
-        let stop = if complete {
+        let mut stop = if complete {
             "exhausted"
         } else if events.len() >= max_events {
             "event-limit"
@@ -62,17 +71,28 @@ pub(super) async fn handle(
         } else {
             "time-limit"
         };
-        let mut value = json::problem(&doc);
-        value["heuristic"] = Value::from(match params.heuristic {
+        let mut reply = budget.reply();
+        json::problem(&mut reply, &doc).map_err(|_| {
+            ApiError::reply_too_large("the problem's description", budget.reply_cap)
+        })?;
+        let heuristic = match params.heuristic {
             HeuristicParam::Mrv => "mrv",
             HeuristicParam::Leftmost => "leftmost",
-        });
-        value["events"] = events.iter().map(|(e, nodes)| json::event(&doc, e, *nodes)).collect();
-        value["complete"] = json!(complete);
-        value["stop"] = json!(stop);
-        value["stats"] = json::stats(&stats);
-        Ok(value)
+        };
+        let tail = |_| ApiError::reply_too_large("the trace", budget.reply_cap);
+        reply.field("heuristic", heuristic).map_err(tail)?;
+        let mut list = reply.list("events").map_err(tail)?;
+        for (event, nodes) in &events {
+            if list.push(&json::event(&doc, event, *nodes)).is_err() {
+                stop = json::REPLY_LIMIT;
+                break;
+            }
+        }
+        list.close();
+        reply.field("complete", &(complete && stop == "exhausted")).map_err(tail)?;
+        reply.field("stop", stop).map_err(tail)?;
+        reply.field("stats", &json::stats(&stats)).map_err(tail)?;
+        Ok(reply.finish())
     })
-    .await?;
-    Ok(json_ok(value))
+    .await
 }
