@@ -13,8 +13,11 @@
 //!   `target_sudoku`;
 //! - `slide_solve` ([`slide::slide_solve`]) under `dancecard.slide`.
 //!
-//! Every search releases the GIL and can be stopped by Ctrl-C ([`interrupt`]); bad input
-//! raises `ValueError` with the parser's message (its line and column for problem text).
+//! Every search releases the GIL and can be stopped by Ctrl-C ([`interrupt`]). Every argument
+//! is read by a reader built on [`args`]: a value of the wrong type raises `TypeError`, one out
+//! of range or text that does not parse `ValueError`, with a message that names the argument
+//! (`argument 'threads': expected ..., got ...`; for problem text, `DlxParseError` with the
+//! line and column).
 //!
 //! The crate is built by maturin (`pip install ./crates/python`), which turns on pyo3's
 //! `extension-module` feature; `cargo build` builds it too, linked with libpython, so that the

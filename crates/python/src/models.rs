@@ -298,7 +298,7 @@ impl PyTiling {
         Ok(self.tiling.render(&self.answer(py, solution)?))
     }
 
-    /// The number of tilings (`threads`: 0 for one per core).
+    /// The number of tilings (`threads`: 0 for one per core, at most 1024).
     #[pyo3(signature = (threads = 1))]
     fn count(
         &self,
@@ -329,7 +329,8 @@ impl PyTiling {
             .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
-    /// The tilings, lazily, each as `decode` gives it.
+    /// The tilings (at most `limit`, an int below 2**128, or `None`), lazily, each as
+    /// `decode` gives it.
     #[pyo3(signature = (limit = None))]
     fn solutions(
         slf: &Bound<'_, Self>,

@@ -462,8 +462,9 @@ impl PyProblem {
         Ok(found.map(|s| PyProblem::numbers(&self.index, &s)))
     }
 
-    /// The number of solutions. `threads`: 0 for one per core. With `max_nodes` or
-    /// `time_limit` (seconds) the count may be a lower bound: see `stats.complete`.
+    /// The number of solutions. `threads`: 0 for one per core, at most 1024. With
+    /// `max_nodes` (an int below 2**64) or `time_limit` (seconds >= 0) the count may be a
+    /// lower bound: see `stats.complete`.
     #[pyo3(signature = (threads = 1, heuristic = "mrv", max_nodes = None, time_limit = None))]
     pub(crate) fn count(
         &self,
@@ -497,7 +498,8 @@ impl PyProblem {
         Ok(outcome.solutions)
     }
 
-    /// All solutions (at most `limit`) as a lazy iterator: each `next` resumes the search.
+    /// All solutions (at most `limit`, an int below 2**128, or `None`) as a lazy iterator:
+    /// each `next` resumes the search.
     #[pyo3(signature = (limit = None, heuristic = "mrv"))]
     fn solutions(
         &self,
