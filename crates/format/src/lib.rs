@@ -434,11 +434,19 @@ pub fn detect(input: &[u8]) -> InputFormat {
 /// items that are numbers (`1 2`) looks like a matrix: if it does not read as one but reads
 /// as DLX, it is DLX (otherwise the matrix's error is returned).
 pub fn parse_auto(input: &[u8]) -> Result<(Document, InputFormat), ParseError> {
+    parse_auto_with(input, &Limits::default())
+}
+
+/// [`parse_auto`] with the given [`Limits`].
+pub fn parse_auto_with(
+    input: &[u8],
+    limits: &Limits,
+) -> Result<(Document, InputFormat), ParseError> {
     match detect(input) {
-        InputFormat::Dlx => parse_dlx(input).map(|d| (d, InputFormat::Dlx)),
-        InputFormat::Matrix => match parse_matrix(input) {
+        InputFormat::Dlx => parse_dlx_with(input, limits).map(|d| (d, InputFormat::Dlx)),
+        InputFormat::Matrix => match parse_matrix_with(input, limits) {
             Ok(d) => Ok((d, InputFormat::Matrix)),
-            Err(e) => parse_dlx(input).map(|d| (d, InputFormat::Dlx)).map_err(|_| e),
+            Err(e) => parse_dlx_with(input, limits).map(|d| (d, InputFormat::Dlx)).map_err(|_| e),
         },
     }
 }

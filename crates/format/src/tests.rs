@@ -92,6 +92,20 @@ fn hostile_inputs_give_errors() {
 }
 
 #[test]
+fn parse_auto_with_applies_the_limits_to_either_format() {
+    // A header of 10 bytes announces 95,000 columns; under a limit of 5,000 items it is
+    // refused before any item is declared (the fuzz targets parse under such a limit).
+    let limits = Limits { max_items: 5_000, ..Limits::default() };
+    let e = parse_auto_with(b"2 95000\n1\n", &limits).unwrap_err();
+    assert_eq!((e.line, e.column, e.kind), (1, 3, ParseErrorKind::TooManyItems(5_000)));
+    assert_eq!(parse_matrix(b"0 95000\n").unwrap().problem.item_count(), 95_000);
+    let limits = Limits { max_items: 2, ..Limits::default() };
+    let e = parse_auto_with(b"a b c\na\n", &limits).unwrap_err();
+    assert_eq!(e.kind, ParseErrorKind::TooManyItems(2));
+    assert_eq!(parse_auto_with(b"a b\na\n", &limits).unwrap().1, InputFormat::Dlx);
+}
+
+#[test]
 fn matrix_format() {
     let text = "6 7\n0 0 1 0 1 1 0\n1 0 0 1 0 0 1\n0 1 1 0 0 1 0\n1 0 0 1 0 0 0\n0 1 0 0 0 0 1\n0 0 0 1 1 0 1\n";
     assert_eq!(detect(text.as_bytes()), InputFormat::Matrix);
