@@ -17,7 +17,13 @@
 //! - [`Stats`] counts nodes and updates exactly as Knuth's DLX1 does, so node counts can be
 //!   compared with his programs on the same input;
 //! - [`Solver::prefixes`] and [`Solver::set_prefix`] split the search tree into subtrees, the
-//!   unit of work for threads, shards and clusters.
+//!   unit of work for threads, shards and clusters;
+//! - [`Solver::count_memo`] counts by memoisation (Knuth's DLX6: every remaining problem is
+//!   counted once) and builds a [`Zdd`] of all solutions, from which [`Zdd::sample`] draws
+//!   solutions exactly uniformly; [`Solver::count_by`] counts by [`CountMethod::Search`],
+//!   [`CountMethod::Memo`] or [`CountMethod::Auto`] (whichever pays, decided from the run);
+//! - [`Solver::estimate`] estimates the plain search's tree before a long run (Knuth's
+//!   Monte Carlo probes).
 //!
 //! The crate does no I/O; `dancecard-format` reads and writes problems as text.
 //!
@@ -64,11 +70,16 @@ mod problem;
 mod sliced;
 mod solver;
 mod stats;
+mod zdd;
 
 pub use ids::{ColorId, ItemId, OptionId};
 pub use problem::{BuildError, Entry, ItemKind, Problem, ProblemBuilder, VerifyError};
+pub use solver::auto::{CountMethod, Counted, FIRST_CHECK, NOT_PAYING, PAYING, SMALL_TREE};
+pub use solver::estimate::Estimate;
+pub use solver::memo::{MemoConfig, MemoError, MemoOutcome, MemoStats};
 pub use solver::{
     Config, Event, Heuristic, Kernel, Outcome, PrefixError, Solution, Solutions, Solver, Stop,
     Visitor,
 };
 pub use stats::Stats;
+pub use zdd::{Zdd, ZddError, ZddNode, ZddSolutions, ZDD_FALSE, ZDD_TRUE};

@@ -18,6 +18,13 @@ use crate::problem::Problem;
 use crate::sliced::Sliced;
 use crate::stats::Stats;
 
+#[path = "auto.rs"]
+pub(crate) mod auto;
+#[path = "estimate.rs"]
+pub(crate) mod estimate;
+#[path = "memo.rs"]
+pub(crate) mod memo;
+
 /// How the search picks the item to branch on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Heuristic {

@@ -1,0 +1,673 @@
+//! Counting by memoisation: Algorithm X that remembers the count of every remaining problem it
+//! has met, and builds a ZDD of all solutions on the way (Knuth's DLX6, after Nishino, Yasuda,
+//! Minato and Nagata, "Dancing with decision diagrams", AAAI 2017).
+//!
+//! # The idea
+//!
+//! The subtree below a node of the search depends only on the *remaining problem* there: which
+//! primary items are still to cover, and for each secondary item whether options may still use
+//! it and with which color it was purified. Two paths that cover the same cells of a board
+//! with different dominoes meet the same remaining problem, and the plain search counts its
+//! solutions twice. The memoised search keeps a table from remaining problems to their
+//! counts: a node whose remaining problem is in the table (a *hit*) adds the stored count and
+//! backs up at once. On domino tilings of an 8 x 8 board that turns 50 million nodes into
+//! 2,317.
+//!
+//! # The key
+//!
+//! A remaining problem is written as a bit string ([`KeyLayout`]): one bit per primary item
+//! (set while the item is active), then, for every secondary item, a code: 0 when no active
+//! option uses it (covered, or its list is empty: it no longer matters, as DLX6 notes), 1
+//! when active and not purified, `1 + c` when purified with color `c`. The active options,
+//! and so the remaining problem and its count, are a function of this string: an option is
+//! active exactly when its primary items are all active and its secondary items are active
+//! and agree with their purified colors. (Two strings may still name the same problem, for
+//! example an item purified with `c` whose other options all gave it `c` anyway: that only
+//! costs a hit, never a wrong count.)
+//!
+//! The primary bits are kept up to date as items are covered and uncovered; the secondary
+//! codes, whose "no option left" depends on options hidden anywhere, are read from the
+//! secondary list at each node, as DLX6 does.
+//!
+//! # The table
+//!
+//! Open addressing with linear probing over a power-of-two array of entry numbers; each
+//! entry is its key's words, its count (`u128`), the number of nodes the plain search would
+//! spend below it, and its ZDD node, in one flat slab of `u64`s. The table holds every key in
+//! full, so a hit is never a collision. It lives within [`MemoConfig::limit_bytes`]: when an
+//! entry would not fit, the table is emptied and the search goes on (the counts stay exact:
+//! entries are only ever reused, never needed).
+//!
+//! # Invariants
+//!
+//! - **(M1)** At every node, the primary bits of `key` are exactly the active primary items.
+//! - **(M2)** An entry's count is the exact number of solutions of its remaining problem, and
+//!   its ZDD node stands for exactly those solutions: entries are written only when a level's
+//!   options are all done, never after a stop.
+//! - **(M3)** When the count returns, the arena is restored ((I5)).
+
+use std::ops::ControlFlow;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use super::{Config, Outcome, Solver, Stop};
+use crate::ids::OptionId;
+use crate::zdd::{Zdd, ZDD_FALSE, ZDD_TRUE};
+
+/// The settings of a memoised count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoConfig {
+    /// Most bytes the memo table (and the ZDD, when one is built) may take. Past it the table
+    /// is emptied and the count goes on ([`MemoStats::clears`]); a ZDD that alone passes it
+    /// is an error ([`MemoError::ZddTooLarge`]). [default: 2 GiB]
+    pub limit_bytes: usize,
+    /// Build the ZDD of all solutions ([`MemoOutcome::zdd`]). [default: false]
+    pub zdd: bool,
+}
+
+impl Default for MemoConfig {
+    fn default() -> Self {
+        MemoConfig { limit_bytes: 2 << 30, zdd: false }
+    }
+}
+
+/// What a memoised count did, besides counting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoStats {
+    /// Search-tree nodes, counted as DLX6 counts them: each level entered (hits included),
+    /// plus one per solution leaf.
+    pub nodes: u64,
+    /// Nodes whose remaining problem was in the table.
+    pub hits: u64,
+    /// Entries written (remaining problems counted in full).
+    pub entries: u64,
+    /// Times the table was emptied to stay within [`MemoConfig::limit_bytes`].
+    pub clears: u64,
+    /// The most bytes the table and the ZDD took at once.
+    pub peak_bytes: usize,
+    /// The nodes the plain search (the same heuristic, no table) would have spent on the part
+    /// of the tree this count covered: its nodes plus, for each hit, the nodes below it.
+    /// Saturates at `u64::MAX`.
+    pub plain_nodes: u64,
+    /// ZDD nodes built (0 without [`MemoConfig::zdd`]).
+    pub zdd_nodes: u64,
+}
+
+/// The result of [`Solver::count_memo`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoOutcome {
+    /// The count and why the search ended. When a limit stopped it, the count is that of the
+    /// subtrees finished (a lower bound).
+    pub outcome: Outcome,
+    /// The memo's counters.
+    pub stats: MemoStats,
+    /// The ZDD of all solutions, with [`MemoConfig::zdd`], when the count is complete.
+    pub zdd: Option<Zdd>,
+}
+
+/// Why a memoised count failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MemoError {
+    /// The count passes `u128::MAX`: it is refused, never wrapped.
+    #[error("the number of solutions passes 2^128 - 1")]
+    Overflow,
+    /// The ZDD alone needs more than the memory limit.
+    #[error("the ZDD has {nodes} nodes, more than the memory limit of {limit_bytes} bytes holds")]
+    ZddTooLarge {
+        /// ZDD nodes built when the limit was reached.
+        nodes: u64,
+        /// The limit.
+        limit_bytes: usize,
+    },
+    /// A memoised count counts all solutions: it takes no solution limit.
+    #[error("a memoised count takes no solution limit (it counts whole subtrees at once)")]
+    SolutionLimit,
+}
+
+/// Where each item's part of the key lies.
+#[derive(Clone, Debug)]
+struct KeyLayout {
+    /// Words per key.
+    words: usize,
+    /// Primary items `1..=n_primary` (arena numbering) hold bits `0..n_primary`.
+    n_primary: u32,
+    /// Bits per secondary item code.
+    width: u32,
+    /// The first bit of the secondary codes.
+    secondary_base: u32,
+}
+
+impl KeyLayout {
+    fn new(n_primary: u32, n_secondary: u32, colors: usize) -> KeyLayout {
+        // Codes 0, 1 and 1 + c for the colors c = 1..=colors.
+        let codes = colors as u64 + 2;
+        let width = if n_secondary == 0 { 0 } else { 64 - (codes - 1).leading_zeros() };
+        let bits = u64::from(n_primary) + u64::from(n_secondary) * u64::from(width);
+        KeyLayout {
+            words: bits.div_ceil(64).max(1) as usize,
+            n_primary,
+            width,
+            secondary_base: n_primary,
+        }
+    }
+}
+
+/// The memo table; see the module docs.
+struct Table {
+    /// Entry numbers plus one (0: empty slot), a power of two long.
+    slots: Vec<u32>,
+    /// Entries: key words, count low and high words, plain nodes, ZDD node.
+    slab: Vec<u64>,
+    /// `u64`s per entry.
+    stride: usize,
+    /// Entries in use.
+    len: usize,
+    /// Most entries within the byte limit.
+    max_entries: usize,
+}
+
+impl Table {
+    fn new(words: usize, limit_bytes: usize) -> Table {
+        let stride = words + 4;
+        // An entry, and two slots for it (the table stays at most half full).
+        let per_entry = stride * 8 + 2 * 4;
+        let max_entries = (limit_bytes / per_entry).clamp(1, u32::MAX as usize - 1);
+        Table { slots: vec![0; 1024], slab: Vec::new(), stride, len: 0, max_entries }
+    }
+
+    fn bytes(&self) -> usize {
+        self.slots.capacity() * 4 + self.slab.capacity() * 8
+    }
+
+    #[inline(always)]
+    fn key_of(&self, entry: usize) -> &[u64] {
+        let at = entry * self.stride;
+        &self.slab[at..at + self.stride - 4]
+    }
+
+    /// The entry of `key`, if any.
+    #[inline(always)]
+    fn find(&self, hash: u64, key: &[u64]) -> Option<usize> {
+        let mask = self.slots.len() - 1;
+        let mut s = hash as usize & mask;
+        loop {
+            let e = self.slots[s];
+            if e == 0 {
+                return None;
+            }
+            let entry = e as usize - 1;
+            if self.key_of(entry) == key {
+                return Some(entry);
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    /// The count, plain nodes and ZDD node of `entry`.
+    #[inline(always)]
+    fn value(&self, entry: usize) -> (u128, u64, u32) {
+        let at = entry * self.stride + self.stride - 4;
+        let v = &self.slab[at..at + 4];
+        (u128::from(v[0]) | (u128::from(v[1]) << 64), v[2], v[3] as u32)
+    }
+
+    /// Stores a new entry (the key is not in the table). Returns false, without storing, when
+    /// the table is at its limit.
+    fn insert(&mut self, hash: u64, key: &[u64], count: u128, plain: u64, zdd: u32) -> bool {
+        if self.len >= self.max_entries {
+            return false;
+        }
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut s = hash as usize & mask;
+        while self.slots[s] != 0 {
+            s = (s + 1) & mask;
+        }
+        if self.slab.len() + self.stride > self.slab.capacity() {
+            // Grow by half, not double, and never past the limit: the reserved memory is
+            // what the limit bounds.
+            let want = (self.slab.capacity() / 2).max(self.stride * 1024);
+            let room = self.max_entries * self.stride - self.slab.len();
+            self.slab.reserve_exact(want.min(room).max(self.stride));
+        }
+        self.slab.extend_from_slice(key);
+        self.slab.extend_from_slice(&[count as u64, (count >> 64) as u64, plain, u64::from(zdd)]);
+        self.len += 1;
+        self.slots[s] = self.len as u32;
+        true
+    }
+
+    /// Doubles the slots, placing every entry again.
+    fn grow(&mut self) {
+        let n = self.slots.len() * 2;
+        let mut slots = vec![0u32; n];
+        let mask = n - 1;
+        for entry in 0..self.len {
+            let mut s = hash_key(self.key_of(entry)) as usize & mask;
+            while slots[s] != 0 {
+                s = (s + 1) & mask;
+            }
+            slots[s] = entry as u32 + 1;
+        }
+        self.slots = slots;
+    }
+
+    /// Forgets every entry (keeping the memory).
+    fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| *s = 0);
+        self.slab.clear();
+        self.len = 0;
+    }
+}
+
+/// A hash of a key's words (a multiply-xorshift mix of each word, then a final avalanche).
+#[inline(always)]
+fn hash_key(key: &[u64]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut h = 0x243f_6a88_85a3_08d3u64;
+    for &w in key {
+        h = (h ^ w).wrapping_mul(K);
+        h ^= h >> 29;
+    }
+    h = (h ^ (h >> 32)).wrapping_mul(0xd6e8_feb8_6659_fd93);
+    h ^ (h >> 32)
+}
+
+/// Where the memoised search's loop is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// Entering a level: look its state up, or choose an item.
+    Enter,
+    /// Trying the level's next option, or finishing the level.
+    Advance,
+    /// Backing up with the value of the node just left.
+    Return,
+}
+
+/// One level of the memoised search.
+#[derive(Clone, Copy, Debug, Default)]
+struct Frame {
+    /// The item branched on.
+    item: u32,
+    /// Solutions of the options finished so far.
+    count: u128,
+    /// Plain-search nodes of this node and of the options finished so far.
+    plain: u64,
+    /// The ZDD of the solutions of the options finished so far.
+    zdd: u32,
+    /// The key's hash.
+    hash: u64,
+}
+
+impl Solver {
+    /// Counts the solutions by memoised search, as Knuth's DLX6 does: as [`Solver::count`],
+    /// but every remaining problem met is remembered with its count, so that the search meets
+    /// it only once (the source, `memo.rs`, explains the key and the table). Optionally builds
+    /// the [`Zdd`] of all solutions. The search tree, its node count and the ZDD are DLX6's
+    /// on the same input (the tests check them on Knuth's instance files).
+    ///
+    /// The configuration's node limit, time limit and cancel flag apply (the node limit to
+    /// the memoised search's own nodes); a solution limit is refused
+    /// ([`MemoError::SolutionLimit`]). A prefix ([`Solver::set_prefix`]) restricts the count
+    /// to its subtree. `progress` is called about every [`Config::CHECK_INTERVAL`] nodes
+    /// with the solver (for [`Solver::progress`]) and the memo's counters so far; `Break`
+    /// cancels.
+    ///
+    /// ```
+    /// use dancecard_engine::{MemoConfig, ProblemBuilder, Solver};
+    ///
+    /// // Domino tilings of a 2 x 3 board: cells are items, placements options.
+    /// let mut b = ProblemBuilder::new();
+    /// let cell: Vec<_> = (0..6).map(|k| b.primary(&format!("c{k}")).unwrap()).collect();
+    /// for (a, c) in [(0, 1), (1, 2), (3, 4), (4, 5), (0, 3), (1, 4), (2, 5)] {
+    ///     b.option([cell[a], cell[c]])?;
+    /// }
+    /// let problem = b.build();
+    /// let memo = MemoConfig { zdd: true, ..MemoConfig::default() };
+    /// let counted = Solver::new(&problem).count_memo(&memo, |_, _| std::ops::ControlFlow::Continue(()))?;
+    /// assert_eq!(counted.outcome.solutions, 3);
+    /// let zdd = counted.zdd.unwrap();
+    /// assert_eq!(zdd.count(), Ok(3));
+    /// assert_eq!(zdd.solutions().count(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn count_memo<F>(
+        &mut self,
+        memo: &MemoConfig,
+        mut progress: F,
+    ) -> Result<MemoOutcome, MemoError>
+    where
+        F: FnMut(&Solver, &MemoStats) -> ControlFlow<()>,
+    {
+        if self.config.max_solutions.is_some() {
+            return Err(MemoError::SolutionLimit);
+        }
+        self.start();
+        let started = Instant::now();
+        let result = if self.colored {
+            self.memo_run::<true>(memo, &mut progress)
+        } else {
+            self.memo_run::<false>(memo, &mut progress)
+        };
+        self.stats.elapsed += started.elapsed();
+        if let Ok(m) = &result {
+            self.last_stop = m.outcome.stop;
+        }
+        result
+    }
+
+    /// The key's layout for this solver's arena.
+    fn key_layout(&self) -> KeyLayout {
+        let colors = self.arena.colors.iter().copied().max().unwrap_or(0).max(0) as usize;
+        KeyLayout::new(self.arena.n_primary, self.arena.n_items - self.arena.n_primary, colors)
+    }
+
+    /// Writes the secondary codes of the current state into `key` (whose primary bits are
+    /// already right, and whose secondary bits are 0).
+    #[inline(always)]
+    fn secondary_key(&self, layout: &KeyLayout, key: &mut [u64]) {
+        let head = self.arena.n_items + 1;
+        let mut s = self.arena.item(head).next;
+        while s != head {
+            if self.arena.len(s) > 0 {
+                let purified = if self.colored { self.arena.colors[s as usize] } else { 0 };
+                let code = 1 + purified.max(0) as u64;
+                let bit = layout.secondary_base + (s - layout.n_primary - 1) * layout.width;
+                let (w, b) = ((bit / 64) as usize, bit % 64);
+                key[w] |= code << b;
+                if b + layout.width > 64 {
+                    key[w + 1] |= code >> (64 - b);
+                }
+            }
+            s = self.arena.item(s).next;
+        }
+    }
+
+    /// Clears (when `set` is false) or sets the primary bits of the items of `x`'s option
+    /// other than `x`'s own, as `cover_others(x)` covers them and `uncover_others(x)` brings
+    /// them back (M1).
+    #[inline(always)]
+    fn toggle_others(&self, x: u32, key: &mut [u64], set: bool) {
+        let n1 = self.arena.n_primary;
+        let mut p = x + 1;
+        while p != x {
+            let node = self.arena.node(p);
+            if node.top <= 0 {
+                p = node.up;
+                continue;
+            }
+            let item = node.top as u32;
+            if item <= n1 {
+                toggle(key, item - 1, set);
+            }
+            p += 1;
+        }
+    }
+
+    /// The memoised search; see [`Solver::count_memo`].
+    fn memo_run<const COLORED: bool>(
+        &mut self,
+        memo: &MemoConfig,
+        progress: &mut dyn FnMut(&Solver, &MemoStats) -> ControlFlow<()>,
+    ) -> Result<MemoOutcome, MemoError> {
+        let layout = self.key_layout();
+        let words = layout.words;
+        let mut table = Table::new(words, memo.limit_bytes);
+        let mut zdd = memo.zdd.then(Zdd::new);
+        let mut stats = MemoStats::default();
+        let deadline = self.config.time_limit.and_then(|t| Instant::now().checked_add(t));
+        let max_nodes = self.config.max_nodes.unwrap_or(u64::MAX);
+        let cancel = self.config.cancel.clone();
+        let mut updates = 0u64;
+
+        // The prefix, then the key of the state it reaches.
+        let floor = match self.apply_prefix() {
+            Err(_) => {
+                self.undo_levels(self.level);
+                self.level = 0;
+                let outcome = Outcome { solutions: 0, stop: Stop::Exhausted };
+                return Ok(MemoOutcome { outcome, stats, zdd: zdd.map(|_| Zdd::new()) });
+            }
+            Ok(solved) => {
+                if solved || self.arena.item(0).next == 0 {
+                    // The prefix (or the empty set) is the one solution of this subtree.
+                    let levels = self.level;
+                    self.undo_levels(levels);
+                    self.level = 0;
+                    stats.nodes = 1;
+                    stats.plain_nodes = 1;
+                    let outcome = Outcome { solutions: 1, stop: Stop::Exhausted };
+                    let zdd = zdd.map(|mut z| {
+                        z.set_root(ZDD_TRUE);
+                        z
+                    });
+                    return Ok(MemoOutcome { outcome, stats, zdd });
+                }
+                self.level
+            }
+        };
+        let mut key = vec![0u64; words];
+        let mut i = self.arena.item(0).next;
+        while i != 0 {
+            toggle(&mut key, i - 1, true);
+            i = self.arena.item(i).next;
+        }
+        let has_secondary = self.arena.n_items > self.arena.n_primary;
+        // `keys[l * words..]`: the key of level `l`'s state, for its entry when it is done.
+        let depth = self.choice.len();
+        let mut keys = vec![0u64; depth * words];
+        let mut frames = vec![Frame::default(); depth];
+        let mut level = floor;
+        let mut nodes = 0u64;
+        let mut clears = 0u64;
+        // Plain-search nodes the hits so far have saved.
+        let mut saved = 0u64;
+
+        macro_rules! finish {
+            ($stop:expr) => {{
+                // Levels `floor..level` have their item covered and an option applied.
+                let partial: u128 = frames[floor..level].iter().map(|f| f.count).sum();
+                stats.nodes = nodes;
+                stats.plain_nodes = nodes.saturating_add(saved);
+                stats.clears = clears;
+                self.stats.nodes = nodes;
+                self.stats.updates += updates;
+                self.stats.solutions = partial;
+                self.undo_levels(level);
+                self.level = 0;
+                return Ok(MemoOutcome {
+                    outcome: Outcome { solutions: partial, stop: $stop },
+                    stats,
+                    zdd: None,
+                });
+            }};
+        }
+
+        // The value of the subtree just finished or looked up: count, plain nodes, ZDD node.
+        let mut child: (u128, u64, u32) = (0, 0, ZDD_FALSE);
+        let mut step = Step::Enter;
+        loop {
+            match step {
+                Step::Enter => {
+                    // Entering `level`: a node of the search tree.
+                    if nodes >= max_nodes {
+                        finish!(Stop::NodeLimit);
+                    }
+                    nodes += 1;
+                    if nodes % Config::CHECK_INTERVAL == 0 {
+                        self.level = level;
+                        self.stats.nodes = nodes;
+                        stats.nodes = nodes;
+                        stats.clears = clears;
+                        stats.plain_nodes = nodes.saturating_add(saved);
+                        let bytes = table.bytes() + zdd.as_ref().map_or(0, Zdd::bytes);
+                        stats.peak_bytes = stats.peak_bytes.max(bytes);
+                        if cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                            finish!(Stop::Cancelled);
+                        }
+                        if deadline.is_some_and(|d| Instant::now() >= d) {
+                            finish!(Stop::TimeLimit);
+                        }
+                        if progress(self, &stats).is_break() {
+                            finish!(Stop::Cancelled);
+                        }
+                    }
+                    #[cfg(any(test, feature = "check-invariants"))]
+                    self.arena.check_invariants();
+                    let at = level * words;
+                    let state = &mut keys[at..at + words];
+                    state.copy_from_slice(&key);
+                    if has_secondary {
+                        self.secondary_key(&layout, state);
+                    }
+                    let hash = hash_key(state);
+                    if let Some(entry) = table.find(hash, state) {
+                        stats.hits += 1;
+                        child = table.value(entry);
+                        // The plain search would have walked the whole subtree again.
+                        saved = saved.saturating_add(child.1 - 1);
+                        step = Step::Return;
+                        continue;
+                    }
+                    // X3, X4: choose an item and cover it.
+                    let i = self.choose();
+                    updates += self.arena.cover::<COLORED>(i);
+                    toggle(&mut key, i - 1, false);
+                    frames[level] = Frame { item: i, count: 0, plain: 1, zdd: ZDD_FALSE, hash };
+                    self.choice[level] = self.arena.node(i).down;
+                    step = Step::Advance;
+                }
+                Step::Advance => {
+                    // X5: try the level's next option, or X7: finish the level.
+                    let x = self.choice[level];
+                    let f = frames[level];
+                    if x == f.item {
+                        // Every option is done: restore the level and remember its value (M2).
+                        self.arena.uncover::<COLORED>(f.item);
+                        toggle(&mut key, f.item - 1, true);
+                        let at = level * words;
+                        let state = &keys[at..at + words];
+                        if !table.insert(f.hash, state, f.count, f.plain, f.zdd) {
+                            table.clear();
+                            clears += 1;
+                            let _ = table.insert(f.hash, state, f.count, f.plain, f.zdd);
+                        }
+                        stats.entries += 1;
+                        child = (f.count, f.plain, f.zdd);
+                        step = Step::Return;
+                        continue;
+                    }
+                    updates += self.arena.cover_others::<COLORED>(x);
+                    self.toggle_others(x, &mut key, false);
+                    if self.arena.item(0).next != 0 {
+                        level += 1;
+                        step = Step::Enter;
+                        continue;
+                    }
+                    // X2: every primary item is covered: a solution (a node too).
+                    nodes += 1;
+                    self.arena.uncover_others::<COLORED>(x);
+                    self.toggle_others(x, &mut key, true);
+                    if let Err(e) =
+                        self.add_child(&mut frames[level], x, (1, 1, ZDD_TRUE), zdd.as_mut())
+                    {
+                        self.unwind::<COLORED>(level, &frames);
+                        return Err(e);
+                    }
+                    self.choice[level] = self.arena.node(x).down;
+                }
+                Step::Return => {
+                    // X8: back up with `child`, the value of the node just left.
+                    if level == floor {
+                        let (count, plain, root) = child;
+                        stats.nodes = nodes;
+                        stats.clears = clears;
+                        // The plain nodes of the whole tree: what the hits saved, added up as
+                        // the search went, is the root's value.
+                        debug_assert!(
+                            plain == u64::MAX || plain == nodes.saturating_add(saved),
+                            "plain nodes {plain} vs {nodes} + {saved}"
+                        );
+                        stats.plain_nodes = plain;
+                        let bytes = table.bytes() + zdd.as_ref().map_or(0, Zdd::bytes);
+                        stats.peak_bytes = stats.peak_bytes.max(bytes);
+                        self.stats.nodes = nodes;
+                        self.stats.updates += updates;
+                        self.stats.solutions = count;
+                        self.undo_levels(floor);
+                        self.level = 0;
+                        let zdd = zdd.map(|mut z| {
+                            z.set_root(root);
+                            z
+                        });
+                        stats.zdd_nodes = zdd.as_ref().map_or(0, |z| z.node_count() as u64);
+                        let outcome = Outcome { solutions: count, stop: Stop::Exhausted };
+                        return Ok(MemoOutcome { outcome, stats, zdd });
+                    }
+                    level -= 1;
+                    let x = self.choice[level];
+                    // X6: uncover the option's other items, take the next option.
+                    self.arena.uncover_others::<COLORED>(x);
+                    self.toggle_others(x, &mut key, true);
+                    if let Err(e) = self.add_child(&mut frames[level], x, child, zdd.as_mut()) {
+                        self.unwind::<COLORED>(level, &frames);
+                        return Err(e);
+                    }
+                    if zdd.as_ref().is_some_and(|z| z.bytes() > memo.limit_bytes) {
+                        self.unwind::<COLORED>(level, &frames);
+                        let nodes = zdd.as_ref().map_or(0, |z| z.node_count() as u64);
+                        return Err(MemoError::ZddTooLarge {
+                            nodes,
+                            limit_bytes: memo.limit_bytes,
+                        });
+                    }
+                    self.choice[level] = self.arena.node(x).down;
+                    step = Step::Advance;
+                }
+            }
+        }
+    }
+
+    /// After an error at `level` (whose option is taken back but whose item is still
+    /// covered): restores the arena (M3).
+    fn unwind<const COLORED: bool>(&mut self, level: usize, frames: &[Frame]) {
+        self.arena.uncover::<COLORED>(frames[level].item);
+        self.undo_levels(level);
+        self.level = 0;
+    }
+
+    /// Adds the value of the subtree under option node `x` to `frame` (M2): its count
+    /// (checked), its plain nodes, and a ZDD node for `x` when it has solutions.
+    #[inline(always)]
+    fn add_child(
+        &self,
+        frame: &mut Frame,
+        x: u32,
+        (count, plain, node): (u128, u64, u32),
+        zdd: Option<&mut Zdd>,
+    ) -> Result<(), MemoError> {
+        frame.count = frame.count.checked_add(count).ok_or(MemoError::Overflow)?;
+        frame.plain = frame.plain.saturating_add(plain);
+        if count > 0 {
+            if let Some(z) = zdd {
+                let option: OptionId = self.arena.option_of(x);
+                frame.zdd = z.push(option, frame.zdd, node);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Sets (or clears) bit `bit` of `key`.
+#[inline(always)]
+fn toggle(key: &mut [u64], bit: u32, set: bool) {
+    let (w, b) = ((bit / 64) as usize, bit % 64);
+    if set {
+        key[w] |= 1 << b;
+    } else {
+        key[w] &= !(1 << b);
+    }
+}
