@@ -42,12 +42,14 @@ mod engine;
 mod format;
 mod oracle;
 mod puzzles;
+mod scale;
 mod sudoku;
 mod tiling;
 
 pub use engine::engine;
 pub use format::{auto, dlx, matrix};
 pub use puzzles::{dominate, egyptian, grid_pick, knights, sizes, slide, subset, target_sudoku};
+pub use scale::{checkpoint, shard};
 pub use sudoku::sudoku;
 pub use tiling::tiling;
 
@@ -77,6 +79,8 @@ pub const TARGETS: &[Target] = &[
     Target { name: "subset", run: subset },
     Target { name: "egyptian", run: egyptian },
     Target { name: "engine", run: engine },
+    Target { name: "shard", run: shard },
+    Target { name: "checkpoint", run: checkpoint },
 ];
 
 /// The input as text, invalid UTF-8 replaced (as a reader of text files would).

@@ -93,6 +93,8 @@ replay!(
     subset,
     egyptian,
     engine,
+    shard,
+    checkpoint,
 );
 
 /// The names of the files (without `.rs`) or folders inside `dir`.

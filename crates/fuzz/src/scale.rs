@@ -1,0 +1,128 @@
+//! Shard result and checkpoint files (`dancecard solve --shard`, `dancecard merge`,
+//! `dancecard solve --mpi --resume`), read by `dancecard-scale`.
+
+use dancecard_scale::{merge, Checkpoint, FileError, ShardResult};
+use serde_json::Value;
+
+/// Reads a file with `parse`; a file refused only for its checksum is sealed again with the
+/// checksum of its content (which the error names) and read once more, so that the fuzzer
+/// reaches the checks behind the checksum. A second read never fails on the checksum.
+fn parse_sealed<T>(bytes: &[u8], parse: fn(&[u8]) -> Result<T, FileError>) -> Option<T> {
+    let actual = match parse(bytes) {
+        Ok(value) => return Some(value),
+        Err(FileError::Checksum { actual, .. }) => actual,
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            return None;
+        }
+    };
+    let Ok(mut json) = serde_json::from_slice::<Value>(bytes) else {
+        panic!("a file refused for its checksum is not JSON");
+    };
+    json["checksum"] = Value::String(actual);
+    let sealed = serde_json::to_vec(&json).unwrap_or_else(|e| panic!("re-serializing: {e}"));
+    match parse(&sealed) {
+        Ok(value) => Some(value),
+        Err(FileError::Checksum { stated, actual }) => {
+            panic!("the checksum is not a function of the content: {stated} then {actual}")
+        }
+        // JSON numbers past 64 bits come back from `Value` as floats, which a file refuses.
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            None
+        }
+    }
+}
+
+/// Shard results (`dancecard merge`): up to four documents separated by lines `---`, each
+/// read by [`ShardResult::parse`] (checksums sealed again by the target), then merged.
+///
+/// Checks: a result reads back equal from the JSON it writes; [`merge`] either refuses the
+/// set with at least one reason, or accepts a set holding every shard `0..N` exactly once,
+/// all complete, of one search, with the sum of their counts.
+pub fn shard(data: &[u8]) {
+    let mut results = Vec::new();
+    for (k, part) in split_documents(data).into_iter().enumerate().take(4) {
+        let Some(result) = parse_sealed(part, ShardResult::parse) else { continue };
+        let text = result.to_json();
+        let back = ShardResult::parse(text.as_bytes())
+            .unwrap_or_else(|e| panic!("a written shard result does not read back: {e}\n{text}"));
+        assert_eq!(back, result, "shard result round trip");
+        assert_eq!(result.complete, result.stop == "exhausted");
+        results.push((format!("s{k}.json"), result));
+    }
+    if results.is_empty() {
+        return;
+    }
+    match merge(&results) {
+        Ok(merged) => {
+            let n = merged.shards;
+            assert_eq!(
+                n,
+                results.len() as u64,
+                "a merge of {} files for {n} shards",
+                results.len()
+            );
+            let mut shards: Vec<u64> = results.iter().map(|(_, r)| r.shard).collect();
+            shards.sort_unstable();
+            assert_eq!(shards, (0..n).collect::<Vec<_>>(), "every shard exactly once");
+            assert!(results.iter().all(|(_, r)| r.complete), "only complete shards merge");
+            let fingerprint = &results[0].1.fingerprint;
+            assert!(results.iter().all(|(_, r)| &r.fingerprint == fingerprint), "one search");
+            assert_eq!(merged.fingerprint, *fingerprint);
+            let sum = results.iter().try_fold(0u128, |t, (_, r)| t.checked_add(r.count));
+            assert_eq!(Some(merged.total), sum, "the total is the sum of the counts");
+        }
+        Err(problems) => {
+            assert!(!problems.is_empty(), "a refused merge names a reason");
+            assert!(problems.iter().all(|p| !p.to_string().is_empty()));
+        }
+    }
+}
+
+/// Checkpoints (`dancecard solve --mpi --resume`): [`Checkpoint::parse`], checksum sealed
+/// again by the target.
+///
+/// Checks: a checkpoint reads back equal from the JSON it writes; its count is the sum of its
+/// units' counts; the units left to do and the units done make up all the units, once each;
+/// finishing a unit left to do gives a checkpoint that still reads back.
+pub fn checkpoint(data: &[u8]) {
+    let Some(cp) = parse_sealed(data, Checkpoint::parse) else { return };
+    let text = cp.to_json();
+    let back = Checkpoint::parse(text.as_bytes())
+        .unwrap_or_else(|e| panic!("a written checkpoint does not read back: {e}\n{text}"));
+    assert_eq!(back, cp, "checkpoint round trip");
+    assert_eq!(cp.total().to_string(), cp.count, "the count is the sum of the units'");
+    let units = cp.fingerprint.shards;
+    assert!(cp.done.len() as u64 <= units, "more units done than there are");
+    assert_eq!(cp.complete, cp.done.len() as u64 == units);
+    // `todo` lists every unit: the command calls it only after checking the number of units
+    // against the plan it recomputes, so the target keeps to numbers a plan can have.
+    if units > 1 << 16 {
+        return;
+    }
+    let todo = cp.todo();
+    assert_eq!(todo.len() + cp.done.len(), units as usize, "todo and done make all the units");
+    assert!(todo.iter().all(|u| cp.done.iter().all(|(d, _)| d != u)), "a unit done and to do");
+    if let Some(&unit) = todo.first() {
+        let mut next = cp.clone();
+        // Counts and nodes of 0: a file's totals may be anywhere up to the maximum.
+        next.finish(unit, 0, 0);
+        let text = next.to_json();
+        let back = Checkpoint::parse(text.as_bytes())
+            .unwrap_or_else(|e| panic!("a finished unit's checkpoint does not read: {e}\n{text}"));
+        assert_eq!(back.todo().len(), todo.len() - 1);
+    }
+}
+
+/// The documents of an input: the parts between lines `---`.
+fn split_documents(data: &[u8]) -> Vec<&[u8]> {
+    let mut parts = Vec::new();
+    let mut rest = data;
+    while let Some(at) = rest.windows(5).position(|w| w == b"\n---\n") {
+        parts.push(&rest[..at]);
+        rest = &rest[at + 5..];
+    }
+    parts.push(rest);
+    parts
+}
