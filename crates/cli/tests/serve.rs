@@ -121,15 +121,20 @@ fn serve_refuses_a_port_in_use() {
 }
 
 /// An answer read in full: the status, the `Content-Type` and the body.
-struct Answer {
-    status: u16,
-    content_type: String,
-    body: Vec<u8>,
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) content_type: String,
+    pub(crate) body: Vec<u8>,
 }
 
 /// One HTTP/1.1 request on a new connection, as raw bytes, waiting at most two minutes for
 /// the answer (the server closes the connection after it).
-fn http_raw(addr: &str, method: &str, path: &str, body: &[u8]) -> std::io::Result<Answer> {
+pub(crate) fn http_raw(
+    addr: &str,
+    method: &str,
+    path: &str,
+    body: &[u8],
+) -> std::io::Result<Answer> {
     let mut stream = TcpStream::connect(addr)?;
     stream.set_read_timeout(Some(Duration::from_secs(120)))?;
     let head = format!(
@@ -143,6 +148,15 @@ fn http_raw(addr: &str, method: &str, path: &str, body: &[u8]) -> std::io::Resul
     let _ = stream.read_to_end(&mut raw)?;
     let bad = || std::io::Error::new(std::io::ErrorKind::InvalidData, "not an HTTP answer");
     let end = raw.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(bad)?;
+    let declared = String::from_utf8_lossy(&raw[..end])
+        .split("\r\n")
+        .filter_map(|line| line.split_once(':'))
+        .find(|(name, _)| name.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, value)| value.trim().parse::<usize>().ok());
+    if declared.is_some_and(|n| raw.len() - end - 4 < n) {
+        // The connection closed before the whole body came: the answer is lost.
+        return Err(std::io::Error::new(std::io::ErrorKind::UnexpectedEof, "a truncated answer"));
+    }
     let head = String::from_utf8_lossy(&raw[..end]).into_owned();
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).ok_or_else(bad)?;
     let content_type = head

@@ -10,6 +10,7 @@ mod queens;
 mod scale;
 mod search;
 mod serve;
+mod soak;
 mod solve;
 mod sudoku;
 mod target_sudoku;

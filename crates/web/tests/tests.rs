@@ -5,6 +5,7 @@ mod util;
 
 mod api;
 mod browser;
+mod fuzzed;
 mod limits;
 mod load;
 mod puzzles;
