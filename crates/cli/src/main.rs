@@ -19,6 +19,8 @@ mod util;
 #[command(name = "dancecard", version, about, max_term_width = 100)]
 #[command(after_help = "Examples:
   dancecard solve testdata/instances/queens8.dlx --count
+  dancecard solve --count testdata/instances/domino12x12.dlx
+  dancecard estimate testdata/instances/pent6x10.dlx
   dancecard sudoku testdata/sudoku/emerentius_lines/hard_sudokus.txt
   dancecard slide --heuristic pdb 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3
   dancecard dominate --piece queen 8
@@ -37,6 +39,7 @@ struct Cli {
 enum Command {
     Solve(commands::solve::Args),
     Merge(shard::MergeArgs),
+    Estimate(commands::estimate::Args),
     Sudoku(commands::sudoku::Args),
     Slide(commands::slide::Args),
     Knights(commands::knights::Args),
@@ -59,6 +62,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Merge(args) => shard::run_merge(args),
+        Command::Estimate(args) => commands::estimate::run(args),
         Command::Sudoku(args) => commands::sudoku::run(args),
         Command::Slide(args) => commands::slide::run(args),
         Command::Knights(args) => commands::knights::run(args),

@@ -374,6 +374,40 @@ pub(crate) fn threads_or_cores(n: usize) -> usize {
     }
 }
 
+/// Parses a number of bytes with an optional suffix `K`, `M`, `G` or `T` (powers of 1024;
+/// `KB`, `MiB`... also accepted): `--memo-limit 512M`.
+pub(crate) fn parse_bytes(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, suffix) = t.split_at(digits);
+    let n: u64 = number.parse().map_err(|_| format!("not a number of bytes: `{text}`"))?;
+    let shift = match suffix.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        "T" | "TB" | "TIB" => 40,
+        _ => return Err(format!("unknown unit in `{text}`: use K, M, G or T")),
+    };
+    n.checked_mul(1 << shift)
+        .and_then(|b| usize::try_from(b).ok())
+        .ok_or_else(|| format!("too many bytes: `{text}`"))
+}
+
+/// The memoised count's default memory limit: 2 GiB, or a quarter of the machine's memory if
+/// that is less (read from `/proc/meminfo`; 2 GiB where it cannot be read).
+pub(crate) fn default_memo_limit() -> usize {
+    const DEFAULT: usize = 2 << 30;
+    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+        line.split_whitespace().nth(1)?.parse::<usize>().ok()
+    });
+    match total_kb {
+        Some(kb) => DEFAULT.min(kb.saturating_mul(1024) / 4),
+        None => DEFAULT,
+    }
+}
+
 /// A `--time-limit` in seconds as a duration: a bad-input error unless it is a finite,
 /// non-negative number of seconds that a duration can hold.
 pub(crate) fn time_limit(seconds: Option<f64>) -> anyhow::Result<Option<Duration>> {

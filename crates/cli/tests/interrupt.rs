@@ -69,6 +69,30 @@ impl Inputs {
         write("empty9.txt", &"0 0 0 0 0 0 0 0 0\n".repeat(9));
         // Twelve white knights in the far corner: IDA* to 60 moves takes ages.
         write("knights.txt", "1\n00000\n10000\n11*00\n11110\n11111\n");
+        // Dominoes on 20 x 20: minutes for the memoised count.
+        let mut dominoes = String::from("| domino tilings of 20 x 20\n");
+        let cell = |r: usize, c: usize| format!("r{r}c{c}");
+        let cells: Vec<String> =
+            (0..20).flat_map(|r| (0..20).map(move |c| (r, c))).map(|(r, c)| cell(r, c)).collect();
+        dominoes.push_str(&cells.join(" "));
+        dominoes.push('\n');
+        for r in 0..20 {
+            for c in 0..20 {
+                if c + 1 < 20 {
+                    dominoes.push_str(&format!("{} {}\n", cell(r, c), cell(r, c + 1)));
+                }
+                if r + 1 < 20 {
+                    dominoes.push_str(&format!("{} {}\n", cell(r, c), cell(r + 1, c)));
+                }
+            }
+        }
+        write("domino20.dlx", &dominoes);
+        // The Aztec diamond of order 16: minutes for the memoised count.
+        let half: Vec<String> = (0..16)
+            .map(|i| format!("{0}{1}{0}", ".".repeat(15 - i), "#".repeat(2 * i + 2)))
+            .collect();
+        let aztec: Vec<&str> = half.iter().chain(half.iter().rev()).map(String::as_str).collect();
+        write("aztec16.txt", &(aztec.join("\n") + "\n"));
         let row = "X".repeat(12);
         write("guard.txt", &format!("12 12\n{}0\n", format!("{row}\n").repeat(12)));
         Inputs { dir }
@@ -81,6 +105,7 @@ impl Inputs {
 
 fn table(inputs: &Inputs) -> Vec<Case> {
     let q20 = inputs.path("queens20.dlx");
+    let d20 = inputs.path("domino20.dlx");
     let pent = testdata("instances/pent6x10.dlx").display().to_string();
     let korf24 = "14 5 9 2 18 8 23 19 12 17 15 0 10 20 4 6 11 21 1 7 24 3 16 22 13";
     let korf15 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
@@ -93,6 +118,10 @@ fn table(inputs: &Inputs) -> Vec<Case> {
             Partial::JsonFalse("/complete"),
             Some(100_000),
         ),
+        case(&["solve", "--count", "--method", "memo", &d20], Partial::Number, Some(100_000)),
+        case(&["solve", "--count", &d20], Partial::Number, Some(100_000)),
+        case(&["solve", "--zdd", &inputs.path("d20.zdd"), &d20], Partial::Number, Some(100_000)),
+        case(&["solve", "--sample", "3", &d20], Partial::Nothing, Some(100_000)),
         case(&["sudoku", "--count", &inputs.path("empty16.txt")], Partial::Number, Some(1000)),
         case(
             &[
@@ -119,7 +148,7 @@ fn table(inputs: &Inputs) -> Vec<Case> {
         case(&["queens", "24", "--all", "--method", "bits"], Partial::Lines, Some(1_000_000)),
         case(&["queens", "40", "--all"], Partial::Lines, Some(100_000)),
         case(
-            &["tile", "--board", "10x10", "--pieces", "dominoes", "--count", "--method", "dlx"],
+            &["tile", "--board", &inputs.path("aztec16.txt"), "--pieces", "dominoes", "--count"],
             Partial::Number,
             Some(100_000),
         ),

@@ -2,6 +2,7 @@
 
 mod util;
 
+mod count;
 mod interrupt;
 mod langford;
 #[cfg(feature = "mpi")]

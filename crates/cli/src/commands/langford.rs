@@ -62,8 +62,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut error: Option<std::io::Error> = None;
     let mut json: Vec<Vec<usize>> = Vec::new();
     let (stats, stop) = if !args.all {
-        let (outcome, stats) =
-            watch::count(&problem, watch::config(args.limit, &args.limits), &mut progress);
+        let (outcome, stats, _) =
+            watch::count(&problem, watch::config(args.limit, &args.limits), &mut progress)?;
         (stats, outcome.stop)
     } else {
         let config = watch::config(args.limit, &args.limits);

@@ -1,8 +1,10 @@
 //! One module per subcommand: its `Args` (clap) and its `run`.
 
 pub(crate) mod constant_sum;
+pub(crate) mod count;
 pub(crate) mod dominate;
 pub(crate) mod egyptian;
+pub(crate) mod estimate;
 pub(crate) mod grid_pick;
 pub(crate) mod guard;
 pub(crate) mod knights;

@@ -107,6 +107,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn report_count(
     args: &Args,
     method: &str,
+    count_method: &str,
     total: u64,
     distinct: Option<u64>,
     stats: &Stats,
@@ -120,6 +121,7 @@ fn report_count(
         OutputFormat::Json => watch::print_json(&serde_json::json!({
             "n": args.n,
             "method": method,
+            "count_method": count_method,
             "count": total,
             "distinct": distinct,
             "complete": watch::complete(stop),
@@ -129,6 +131,7 @@ fn report_count(
     }
     if args.stats {
         util::print_stats(stats);
+        eprintln!("counted by {count_method}");
     }
     util::report_stop(stop);
     Ok(util::exit_code(true, stop))
@@ -160,7 +163,7 @@ fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
         solutions: u128::from(c.total),
         elapsed: started.elapsed(),
     };
-    report_count(args, "bits", c.total, Some(c.distinct), &stats, c.stop)
+    report_count(args, "bits", "bits", c.total, Some(c.distinct), &stats, c.stop)
 }
 
 fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
@@ -171,9 +174,9 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
     let want_distinct = args.distinct || args.format == OutputFormat::Json;
     let config = watch::config(args.limit, &args.limits);
     if !want_distinct {
-        let (outcome, stats) = watch::count(&problem, config, &mut progress);
+        let (outcome, stats, by) = watch::count(&problem, config, &mut progress)?;
         let total = u64::try_from(outcome.solutions).unwrap_or(u64::MAX);
-        return report_count(args, "dlx", total, None, &stats, outcome.stop);
+        return report_count(args, "dlx", by.name(), total, None, &stats, outcome.stop);
     }
     let (outcome, stats) = watch::search(&problem, config, &mut progress, |s| {
         if want_distinct {
@@ -184,7 +187,7 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
     });
     let total = u64::try_from(outcome.solutions).unwrap_or(u64::MAX);
     let shown = want_distinct.then_some(distinct);
-    report_count(args, "dlx", total, shown, &stats, outcome.stop)
+    report_count(args, "dlx", "search", total, shown, &stats, outcome.stop)
 }
 
 fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {

@@ -22,6 +22,9 @@ starting with `|` are comments) or a 0/1 matrix (`n m`, then n rows of m values)
 Examples:
   dancecard solve testdata/instances/queens8.dlx          # the first solution
   dancecard solve --count testdata/instances/pent6x10.dlx # prints 9356
+  dancecard solve --count testdata/instances/domino12x12.dlx  # 53060477521960000 (memo)
+  dancecard solve --count --method memo --zdd tilings.zdd --stats testdata/instances/domino8x8.dlx
+  dancecard solve --sample 3 --seed 7 testdata/instances/queens8.dlx
   dancecard solve --all --limit 3 problem.dlx
   printf 'a b c\\na b\\nc\\nb\\n' | dancecard solve --all -
   dancecard solve --matrix --format json matrix.txt
@@ -40,6 +43,27 @@ pub(crate) struct Args {
     /// Print only the number of solutions (on stdout; everything else goes to stderr).
     #[arg(long)]
     pub(crate) count: bool,
+    /// How --count counts: `search` (one step per solution at least), `memo` (memoised, as
+    /// Knuth's DLX6: each remaining problem counted once), or `auto` (whichever pays, decided
+    /// from the run; with --stats it says why).
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) method: super::count::MethodArg,
+    /// The most memory the memoised count's table may take, in bytes (suffixes K, M, G):
+    /// past it the table is emptied and the count goes on [default: 2G, or a quarter of the
+    /// machine's memory if less].
+    #[arg(long, value_name = "BYTES", value_parser = crate::util::parse_bytes)]
+    pub(crate) memo_limit: Option<usize>,
+    /// Count by memoisation and write the ZDD of all solutions to FILE, in the text format of
+    /// Knuth's ZDDREAD (as his DLX6 writes it: options numbered from 1 in input order).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["all", "sample"])]
+    pub(crate) zdd: Option<PathBuf>,
+    /// Print K solutions drawn exactly uniformly at random (with replacement), from the ZDD of
+    /// all solutions; reproducible for a --seed.
+    #[arg(long, value_name = "K", conflicts_with_all = ["all", "count"])]
+    pub(crate) sample: Option<usize>,
+    /// The seed of --sample.
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "sample")]
+    pub(crate) seed: u64,
     /// Stop after N solutions.
     #[arg(long, value_name = "N")]
     pub(crate) limit: Option<u128>,
@@ -93,10 +117,20 @@ pub(crate) struct Args {
 
 /// Reads and parses the problem named by `args`.
 pub(crate) fn load(args: &Args) -> anyhow::Result<Document> {
-    let (bytes, name) = util::read_input(util::input_name(&args.file))?;
-    let parsed = if args.matrix {
+    load_document(args.file.as_deref(), args.matrix, args.dlx)
+}
+
+/// Reads and parses a problem: a file, or stdin for `-` or none; as a 0/1 matrix, in DLX
+/// format, or detected.
+pub(crate) fn load_document(
+    file: Option<&std::path::Path>,
+    matrix: bool,
+    dlx: bool,
+) -> anyhow::Result<Document> {
+    let (bytes, name) = util::read_input(file)?;
+    let parsed = if matrix {
         dancecard_format::parse_matrix(&bytes)
-    } else if args.dlx {
+    } else if dlx {
         dancecard_format::parse_dlx(&bytes)
     } else {
         dancecard_format::parse_auto(&bytes).map(|(d, _): (Document, InputFormat)| d)
@@ -221,6 +255,16 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let doc = load(&args)?;
     let mut config = config(&args)?;
+    let scale_out = args.shard.is_some() || args.mpi;
+    if scale_out && args.method == super::count::MethodArg::Memo {
+        return Err(bad_input("--shard and --mpi count with the plain search: not --method memo"));
+    }
+    if let Some(k) = args.sample {
+        return super::count::sample(&args, &doc, config, k);
+    }
+    if (args.count || args.zdd.is_some()) && !scale_out {
+        return super::count::run(&args, &doc, config);
+    }
     if let Some(shard) = args.shard {
         return crate::shard::run_shard(&args, &doc, config, shard);
     }

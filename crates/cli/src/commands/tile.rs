@@ -183,12 +183,13 @@ fn count_dp(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
         Err(e) => return Err(bad_input(e.to_string())),
     };
     let stats = Stats { nodes: 0, updates: 0, solutions: count, elapsed: started.elapsed() };
-    report_count(args, "dp", count, None, &stats, Stop::Exhausted)
+    report_count(args, "dp", "dp", count, None, &stats, Stop::Exhausted)
 }
 
 fn report_count(
     args: &Args,
     method: &str,
+    count_method: &str,
     total: u128,
     distinct: Option<u128>,
     stats: &Stats,
@@ -201,6 +202,7 @@ fn report_count(
         }
         OutputFormat::Json => watch::print_json(&serde_json::json!({
             "method": method,
+            "count_method": count_method,
             "count": util::u128_json(total),
             "distinct": distinct.map(util::u128_json),
             "complete": watch::complete(stop),
@@ -210,6 +212,7 @@ fn report_count(
     }
     if args.stats {
         util::print_stats(stats);
+        eprintln!("counted by {count_method}");
     }
     util::report_stop(stop);
     Ok(util::exit_code(true, stop))
@@ -222,8 +225,8 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let mut options = Vec::new();
     let config = watch::config(args.limit, &args.limits);
     if !args.distinct {
-        let (outcome, stats) = watch::count(tiling.exact_cover(), config, &mut progress);
-        return report_count(args, "dlx", outcome.solutions, None, &stats, outcome.stop);
+        let (outcome, stats, by) = watch::count(tiling.exact_cover(), config, &mut progress)?;
+        return report_count(args, "dlx", by.name(), outcome.solutions, None, &stats, outcome.stop);
     }
     let (outcome, stats) = watch::search(tiling.exact_cover(), config, &mut progress, |s| {
         if args.distinct {
@@ -234,7 +237,7 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
         ControlFlow::Continue(())
     });
     let shown = args.distinct.then_some(distinct);
-    report_count(args, "dlx", outcome.solutions, shown, &stats, outcome.stop)
+    report_count(args, "dlx", "search", outcome.solutions, shown, &stats, outcome.stop)
 }
 
 fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {

@@ -4,7 +4,9 @@
 use std::io::Write;
 use std::ops::ControlFlow;
 
-use dancecard_engine::{Config, Outcome, Problem, Solution, Solver, Stats, Stop};
+use dancecard_engine::{
+    Config, CountMethod, MemoConfig, Outcome, Problem, Solution, Solver, Stats, Stop,
+};
 use dancecard_models::watch::Callbacks;
 
 use crate::util::{self, Progress};
@@ -34,24 +36,28 @@ where
     result
 }
 
-/// Counts the solutions of `problem`, updating the progress bar; the engine may count on
-/// its bit-set kernel (same tree and counters as the links, faster on large options).
-/// The limits of `config` apply as to any count.
+/// Counts the solutions of `problem`, updating the progress bar, by whichever method pays
+/// ([`CountMethod::Auto`]: the plain search, which may run on the engine's bit-set kernels,
+/// or the memoised search). The limits of `config` apply as to any count. Returns the
+/// outcome, the stats of the method that counted, and that method.
 pub(crate) fn count(
     problem: &Problem,
     config: Config,
     progress: &mut Progress,
-) -> (Outcome, Stats) {
+) -> anyhow::Result<(Outcome, Stats, CountMethod)> {
     let mut solver = Solver::with_config(problem, config);
-    let outcome = solver.count_with_progress(|solver| {
-        let stats = solver.stats();
-        progress.update(solver.progress(), || {
-            format!("{} solutions, {} nodes", stats.solutions, stats.nodes)
-        });
-        ControlFlow::Continue(())
-    });
+    let memo = MemoConfig { limit_bytes: util::default_memo_limit(), zdd: false };
+    let counted = solver
+        .count_by(CountMethod::Auto, &memo, &mut |solver| {
+            let stats = solver.stats();
+            progress.update(solver.progress(), || {
+                format!("{} solutions, {} nodes", stats.solutions, stats.nodes)
+            });
+            ControlFlow::Continue(())
+        })
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     progress.finish();
-    (outcome, *solver.stats())
+    Ok((counted.outcome, *solver.stats(), counted.method))
 }
 
 /// A search configuration that stops after `limit` solutions (if any), after the node limit

@@ -1,0 +1,163 @@
+//! `solve --count --method`, `--memo-limit`, `--zdd`, `--sample` and `estimate`.
+
+use crate::util::{dancecard, stderr, stdout, testdata};
+
+fn solve(args: &[&str], instance: &str) -> std::process::Output {
+    dancecard()
+        .arg("solve")
+        .args(args)
+        .arg(testdata(&format!("instances/{instance}.dlx")))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn every_method_gives_the_same_count() {
+    for (instance, count) in [("queens8", "92\n"), ("domino6x6", "6728\n"), ("queens12", "14200\n")]
+    {
+        for method in ["search", "memo", "auto"] {
+            let out = solve(&["--count", "--method", method], instance);
+            assert_eq!(out.status.code(), Some(0), "{instance} {method}: {}", stderr(&out));
+            assert_eq!(stdout(&out), count, "{instance} {method}");
+        }
+    }
+}
+
+#[test]
+fn auto_counts_large_domino_boards_by_memo_and_says_why() {
+    let out = solve(&["--count", "--stats"], "domino12x12");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "53060477521960000\n");
+    let err = stderr(&out);
+    assert!(err.contains("method memo hits "), "{err}");
+    assert!(err.contains("why: the memoised search saved"), "{err}");
+    let out = solve(&["--count", "--format", "json"], "domino10x10");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["count"], 258_584_046_368u64);
+    assert_eq!(json["method"], "memo");
+    assert_eq!(json["memo"]["nodes"], 13_562);
+    assert_eq!(json["complete"], true);
+    // The plain search on a small tree, and why.
+    let out = solve(&["--count", "--stats"], "queens12");
+    assert!(stderr(&out).contains("why: estimated "), "{}", stderr(&out));
+}
+
+#[test]
+fn a_small_memo_limit_keeps_the_count() {
+    let out =
+        solve(&["--count", "--method", "memo", "--memo-limit", "16K", "--stats"], "domino8x8");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "12988816\n");
+    let err = stderr(&out);
+    let clears: u64 = err
+        .split_whitespace()
+        .skip_while(|w| *w != "clears")
+        .nth(1)
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no clears in {err}"));
+    assert!(clears > 0, "{err}");
+    for bad in ["lots", "12X", "99999999999999999999G"] {
+        let out = solve(&["--count", "--memo-limit", bad], "queens8");
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
+
+/// The number of paths to ⊤ of a ZDD file in Knuth's format (`id: (~v?lo:hi)` in hex, the
+/// last line the dummy root).
+fn zdd_paths(text: &str) -> (u128, usize) {
+    let mut counts = std::collections::BTreeMap::from([(0u64, 0u128), (1, 1)]);
+    let mut last = 0;
+    let mut lines = 0;
+    for line in text.lines() {
+        let (id, rest) = line.split_once(": (~").unwrap();
+        let (_, children) = rest.split_once('?').unwrap();
+        let (lo, hi) = children.trim_end_matches(')').split_once(':').unwrap();
+        let hex = |s: &str| u64::from_str_radix(s, 16).unwrap();
+        let c = counts[&hex(lo)] + counts[&hex(hi)];
+        last = hex(id);
+        counts.insert(last, c);
+        lines += 1;
+    }
+    (counts[&last], lines - 1)
+}
+
+#[test]
+fn zdd_files_hold_every_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    for (instance, count, nodes) in [("domino8x8", 12_988_816u128, 2_316), ("queens8", 92, 481)] {
+        let path = dir.path().join(format!("{instance}.zdd"));
+        let out = dancecard()
+            .args(["solve", "--zdd"])
+            .arg(&path)
+            .arg(testdata(&format!("instances/{instance}.dlx")))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(stdout(&out), format!("{count}\n"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(zdd_paths(&text), (count, nodes), "{instance}");
+    }
+    let out = solve(&["--zdd", "/nonexistent/dir/x.zdd"], "queens8");
+    assert_eq!(out.status.code(), Some(2));
+    let out = solve(&["--count", "--method", "search", "--zdd", "x.zdd"], "queens8");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--zdd needs the memoised count"), "{}", stderr(&out));
+}
+
+#[test]
+fn samples_are_solutions_and_reproducible() {
+    let a = solve(&["--sample", "5", "--seed", "3"], "queens8");
+    assert_eq!(a.status.code(), Some(0), "{}", stderr(&a));
+    let b = solve(&["--sample", "5", "--seed", "3"], "queens8");
+    assert_eq!(stdout(&a), stdout(&b));
+    let c = solve(&["--sample", "5", "--seed", "4"], "queens8");
+    assert_ne!(stdout(&a), stdout(&c));
+    let text = stdout(&a);
+    let samples: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(samples.len(), 5);
+    // Each is one of the 92 solutions that --all lists.
+    let all = stdout(&solve(&["--all"], "queens8"));
+    let mut known: Vec<Vec<&str>> = all
+        .split("\n\n")
+        .map(|s| {
+            let mut v: Vec<&str> = s.lines().collect();
+            v.sort();
+            v
+        })
+        .collect();
+    known.sort();
+    for s in samples {
+        let mut v: Vec<&str> = s.lines().collect();
+        v.sort();
+        assert!(known.binary_search(&v).is_ok(), "{s}");
+    }
+    let json = solve(&["--sample", "3", "--format", "json"], "domino6x6");
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(json["samples"].as_array().unwrap().len(), 3);
+    assert_eq!(json["count"], 6_728);
+    for bad in [&["--sample", "3", "--all"][..], &["--sample", "3", "--method", "search"]] {
+        assert_eq!(solve(bad, "queens8").status.code(), Some(2), "{bad:?}");
+    }
+}
+
+#[test]
+fn estimate_reports_the_tree_and_the_pick() {
+    let out = dancecard()
+        .args(["estimate", "--format", "json"])
+        .arg(testdata("instances/queens12.dlx"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let nodes = json["nodes"].as_f64().unwrap();
+    let stderr_ = json["nodes_stderr"].as_f64().unwrap();
+    assert!((nodes - 211_716.0).abs() < 5.0 * stderr_, "{json}");
+    assert_eq!(json["probes"], 1000);
+    assert_eq!(json["auto"], "search");
+    assert!(json["seconds"].as_f64().unwrap() > 0.0);
+    let out =
+        dancecard().arg("estimate").arg(testdata("instances/domino8x8.dlx")).output().unwrap();
+    let text = stdout(&out);
+    assert!(text.starts_with("nodes "), "{text}");
+    assert!(text.contains("\nauto memo ("), "{text}");
+}
