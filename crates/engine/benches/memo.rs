@@ -1,0 +1,279 @@
+//! The memoised count against Knuth's DLX6, and `auto` against the plain search.
+//!
+//! Two tables, each from one run:
+//!
+//! 1. **Memo against DLX6** on domino tilings of 8 x 8 to 16 x 16 (the files of
+//!    `testdata/instances`, and 14 x 14 and 16 x 16 written in the same encoding): time, search
+//!    nodes, hits and memory. Our time is the median of `DANCECARD_BENCH_RUNS` runs (5) of the
+//!    count in this process (parsing excluded); our memory is the count's peak resident set
+//!    (the process's high-water mark, reset before each count through `/proc/self/clear_refs`)
+//!    and the table's own peak. DLX6 is not in any registry, so this bench builds nothing of
+//!    it: set `DANCECARD_DLX6` to a DLX6 binary built by hand (from Knuth's `dlx6.w`, outside
+//!    the project) and its runs alternate with ours, timed and measured by `/usr/bin/time`
+//!    (it reads the file and prints a count, so its time includes parsing); without it, its
+//!    published figures (testdata/instances/README.md) are printed, labelled as such. The
+//!    16 x 16 board (seconds for us, 15 s and 4 GB for DLX6) runs with
+//!    `DANCECARD_BENCH_LARGE=1`.
+//! 2. **Auto against the plain search** on queens12 and pent6x10, where memoisation does not
+//!    pay: pairs of runs alternate, and the ratio is the median of the pairs' ratios.
+//!
+//! ```text
+//! DANCECARD_DLX6=/path/to/dlx6 cargo bench -p dancecard-engine --bench memo
+//! ```
+
+use std::ops::ControlFlow;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use dancecard_engine::{CountMethod, MemoConfig, Problem, Solver};
+
+/// DLX6's figures from testdata/instances/README.md: time, nodes, hits (with its solution
+/// leaves), peak memory in MB.
+const PUBLISHED: [(&str, f64, u64, u64, f64); 5] = [
+    ("domino8x8", 0.01, 2_317, 690, 8.0),
+    ("domino10x10", 0.05, 13_562, 4_023, 40.0),
+    ("domino12x12", 0.24, 74_049, 21_970, 209.0),
+    ("domino14x14", 1.3, 385_185, 114_411, 1000.0),
+    ("domino16x16", 15.2, 1_933_064, 574_868, 4100.0),
+];
+
+/// The text of a domino board `n x n` in the encoding of testdata/instances (items `rc` in
+/// hexadecimal, row by row; for each cell its horizontal domino, then its vertical one).
+fn dominoes(n: usize) -> String {
+    let cell = |r: usize, c: usize| format!("{r:x}{c:x}");
+    let mut text = format!("| domino tilings of a {n}x{n} board\n");
+    let cells: Vec<String> = (0..n).flat_map(|r| (0..n).map(move |c| cell(r, c))).collect();
+    text.push_str(&cells.join(" "));
+    text.push('\n');
+    for r in 0..n {
+        for c in 0..n {
+            if c + 1 < n {
+                text.push_str(&format!("{} {}\n", cell(r, c), cell(r, c + 1)));
+            }
+            if r + 1 < n {
+                text.push_str(&format!("{} {}\n", cell(r, c), cell(r + 1, c)));
+            }
+        }
+    }
+    text
+}
+
+fn instance_text(name: &str) -> String {
+    match name {
+        "domino14x14" => dominoes(14),
+        "domino16x16" => dominoes(16),
+        _ => {
+            let path =
+                format!("{}/../../testdata/instances/{name}.dlx", env!("CARGO_MANIFEST_DIR"));
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+        }
+    }
+}
+
+fn problem(text: &str) -> Problem {
+    dancecard_format::parse_dlx(text.as_bytes()).expect("the instance parses").problem
+}
+
+/// The process's peak resident set in kB (`VmHWM`), and a way to reset it.
+fn high_water_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn reset_high_water() {
+    // "5" resets the peak resident set size (Linux 4.0 on); ignored elsewhere.
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+struct Ours {
+    time: Duration,
+    count: u128,
+    nodes: u64,
+    hits: u64,
+    table_mb: f64,
+    rss_mb: f64,
+}
+
+fn ours(p: &Problem) -> Ours {
+    reset_high_water();
+    let started = Instant::now();
+    let mut solver = Solver::new(p);
+    let m = solver
+        .count_memo(&MemoConfig::default(), |_, _| ControlFlow::Continue(()))
+        .expect("the count succeeds");
+    let time = started.elapsed();
+    let rss_mb = high_water_kb().map_or(f64::NAN, |kb| kb as f64 / 1024.0);
+    Ours {
+        time,
+        count: m.outcome.solutions,
+        nodes: m.stats.nodes,
+        hits: m.stats.hits,
+        table_mb: m.stats.peak_bytes as f64 / (1 << 20) as f64,
+        rss_mb,
+    }
+}
+
+struct Theirs {
+    seconds: f64,
+    count: String,
+    nodes: u64,
+    hits: u64,
+    rss_mb: f64,
+}
+
+/// Runs DLX6 on `text` under `/usr/bin/time`; `None` if it cannot be run.
+fn theirs(dlx6: &str, text: &str) -> Option<Theirs> {
+    let dir = std::env::temp_dir().join(format!("dancecard-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let input = dir.join("in.dlx");
+    std::fs::write(&input, text).ok()?;
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "TIME %e %M", dlx6])
+        .stdin(std::fs::File::open(&input).ok()?)
+        .output()
+        .ok()?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    let stats = err.lines().find(|l| l.starts_with("Altogether"))?;
+    let word_before = |what: &str| -> Option<String> {
+        let words: Vec<&str> = stats.split_whitespace().collect();
+        let k = words.iter().position(|w| w.trim_end_matches(',').starts_with(what))?;
+        Some(words[k - 1].trim_end_matches(',').to_owned())
+    };
+    let time = err.lines().find(|l| l.starts_with("TIME "))?;
+    let mut t = time.split_whitespace().skip(1);
+    let seconds: f64 = t.next()?.parse().ok()?;
+    let kb: f64 = t.next()?.parse().ok()?;
+    Some(Theirs {
+        seconds,
+        count: stats.split_whitespace().nth(1)?.to_owned(),
+        nodes: word_before("search")?.parse().ok()?,
+        hits: word_before("hits")?.parse().ok()?,
+        rss_mb: kb / 1024.0,
+    })
+}
+
+fn median<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    v[v.len() / 2]
+}
+
+fn versus_dlx6(runs: usize) {
+    let dlx6 = std::env::var("DANCECARD_DLX6").ok();
+    let large = std::env::var_os("DANCECARD_BENCH_LARGE").is_some();
+    match &dlx6 {
+        Some(path) => println!("memo against DLX6 ({path}), {runs} alternating runs each"),
+        None => println!(
+            "memo, {runs} runs; DLX6's figures are the published ones (set DANCECARD_DLX6 to run it)"
+        ),
+    }
+    println!(
+        "{:<12} {:>10} {:>9} {:>8} {:>9} {:>8} | {:>10} {:>9} {:>8} {:>9} | {:>7} {:>7}",
+        "instance",
+        "ours (s)",
+        "nodes",
+        "hits",
+        "table MB",
+        "RSS MB",
+        "DLX6 (s)",
+        "nodes",
+        "hits",
+        "RSS MB",
+        "speed",
+        "memory"
+    );
+    for (name, pub_s, pub_nodes, pub_hits, pub_mb) in PUBLISHED {
+        if name == "domino16x16" && !large {
+            continue;
+        }
+        let text = instance_text(name);
+        let p = problem(&text);
+        let mut times = Vec::new();
+        let mut their_times = Vec::new();
+        let mut last = None;
+        let mut their_last = None;
+        for _ in 0..runs {
+            let o = ours(&p);
+            times.push(o.time);
+            last = Some(o);
+            if let Some(path) = &dlx6 {
+                if let Some(t) = theirs(path, &text) {
+                    their_times.push(t.seconds);
+                    their_last = Some(t);
+                }
+            }
+        }
+        let o = last.expect("at least one run");
+        let t = median(times).as_secs_f64();
+        let (ts, tn, th, tm, label) = match &their_last {
+            Some(th) => {
+                // DLX6 counts in 64 bits: past 2^64 its count is ours modulo 2^64.
+                let wrapped = (o.count % (1u128 << 64)).to_string();
+                assert_eq!(th.count, wrapped, "{name}: DLX6 and ours disagree");
+                let note = if o.count >> 64 != 0 { " (DLX6's count wrapped)" } else { "" };
+                (median(their_times), th.nodes, th.hits, th.rss_mb, note)
+            }
+            None => (pub_s, pub_nodes, pub_hits, pub_mb, " (published)"),
+        };
+        println!(
+            "{name:<12} {t:>10.4} {:>9} {:>8} {:>9.1} {:>8.1} | {ts:>10.3} {tn:>9} {th:>8} {tm:>9.1} | {:>6.1}x {:>6.1}x{label}",
+            o.nodes,
+            o.hits,
+            o.table_mb,
+            o.rss_mb,
+            ts / t,
+            tm / o.rss_mb,
+        );
+    }
+    println!("(speed and memory: DLX6's over ours; DLX6's hits count its solution leaves too)");
+}
+
+fn auto_against_plain(runs: usize) {
+    println!("\nauto against the plain search, {runs} alternating pairs");
+    println!(
+        "{:<12} {:>10} {:>10} {:>8} {:>10}  picked",
+        "instance", "plain (s)", "auto (s)", "ratio", "count"
+    );
+    for name in ["queens12", "pent6x10", "domino8x8"] {
+        let p = problem(&instance_text(name));
+        let (mut plain_t, mut auto_t, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+        let mut picked = CountMethod::Auto;
+        let mut count = 0;
+        for _ in 0..runs {
+            let started = Instant::now();
+            let plain = Solver::new(&p).count();
+            let tp = started.elapsed().as_secs_f64();
+            let started = Instant::now();
+            let counted = Solver::new(&p)
+                .count_by(CountMethod::Auto, &MemoConfig::default(), &mut |_| {
+                    ControlFlow::Continue(())
+                })
+                .expect("the count succeeds");
+            let ta = started.elapsed().as_secs_f64();
+            assert_eq!(counted.outcome.solutions, plain.solutions, "{name}");
+            picked = counted.method;
+            count = plain.solutions;
+            plain_t.push(tp);
+            auto_t.push(ta);
+            ratios.push(ta / tp);
+        }
+        println!(
+            "{name:<12} {:>10.4} {:>10.4} {:>7.3}x {count:>10}  {}",
+            median(plain_t),
+            median(auto_t),
+            median(ratios),
+            picked.name()
+        );
+    }
+    println!("(ratio: auto's time over the plain search's, median of the pairs)");
+}
+
+fn main() {
+    let runs: usize =
+        std::env::var("DANCECARD_BENCH_RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        println!("load average: {}", load.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
+    }
+    versus_dlx6(runs);
+    auto_against_plain(runs);
+}
