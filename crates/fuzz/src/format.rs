@@ -114,7 +114,7 @@ fn check_document(data: &[u8], doc: &Document) {
     }
     oracle::check_round_trip(p);
     let seed = data.iter().fold(0u64, |h, &b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
-    let knobs = Knobs { max_nodes: seed % 40, depth: (seed / 40 % 3) as usize, parallel: false };
+    let knobs = Knobs { max_nodes: seed % 40, depth: (seed / 40 % 3) as usize };
     oracle::check_problem(p, knobs);
     check_min_cover(doc);
 }

@@ -4,7 +4,6 @@
 
 use std::ops::ControlFlow;
 
-use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::{
     Config, Heuristic, ItemKind, Kernel, OptionId, Outcome, Problem, Solver, Stop,
 };
@@ -56,8 +55,6 @@ pub(crate) struct Knobs {
     pub(crate) max_nodes: u64,
     /// The depth of the subtrees that must partition the solutions.
     pub(crate) depth: usize,
-    /// Whether to count with two threads too.
-    pub(crate) parallel: bool,
 }
 
 /// The solutions of a search, each sorted, the list sorted, each verified.
@@ -137,22 +134,6 @@ pub(crate) fn check_against_oracle(problem: &Problem, knobs: Knobs) {
     // A trace (the web page's teaching view) leaves the arena as it found it.
     let _ = solver.trace(200);
     assert!(solver.is_pristine(problem), "(I5) after a trace");
-    if knobs.parallel {
-        let (outcome, stats) = ParallelSearch::new(problem, Config::default(), 2).count();
-        assert_eq!(outcome, Outcome { solutions: total, stop: Stop::Exhausted }, "two threads");
-        assert_eq!(stats.solutions, total, "two threads' stats");
-        let (mut solutions, _) = ParallelSearch::new(problem, Config::default(), 2).solutions();
-        let mut sorted: Vec<Vec<usize>> = solutions
-            .iter_mut()
-            .map(|s| {
-                let mut v: Vec<usize> = s.iter().map(|o| o.index()).collect();
-                v.sort_unstable();
-                v
-            })
-            .collect();
-        sorted.sort();
-        assert_eq!(sorted, expected, "two threads' solutions");
-    }
 }
 
 /// A node limit for a bounded search of `problem`: the fuzz build checks the arena's
