@@ -263,6 +263,101 @@ impl Table {
     }
 }
 
+/// Where the memoised search keeps its entries: its own [`Table`], or a table shared by
+/// threads ([`SharedTable`]).
+pub(crate) trait Store {
+    /// The count, plain nodes and ZDD node of `key`, if it is in the store.
+    fn find(&mut self, hash: u64, key: &[u64]) -> Option<(u128, u64, u32)>;
+    /// Stores `key`'s value; when full, makes room by emptying (all or part of) the store.
+    fn insert(&mut self, hash: u64, key: &[u64], value: (u128, u64, u32));
+    /// Bytes taken.
+    fn bytes(&self) -> usize;
+    /// Times (part of) the store was emptied.
+    fn clears(&self) -> u64;
+}
+
+/// A [`Table`] of one search, with its count of clears.
+struct Local {
+    table: Table,
+    clears: u64,
+}
+
+impl Store for Local {
+    #[inline(always)]
+    fn find(&mut self, hash: u64, key: &[u64]) -> Option<(u128, u64, u32)> {
+        self.table.find(hash, key).map(|e| self.table.value(e))
+    }
+
+    fn insert(&mut self, hash: u64, key: &[u64], (count, plain, zdd): (u128, u64, u32)) {
+        if !self.table.insert(hash, key, count, plain, zdd) {
+            self.table.clear();
+            self.clears += 1;
+            let _ = self.table.insert(hash, key, count, plain, zdd);
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    fn clears(&self) -> u64 {
+        self.clears
+    }
+}
+
+/// A table shared by the threads of a memoised count: shards, each a [`Table`] behind a lock,
+/// chosen by the high bits of the hash (the table's slots use the low bits). Each shard holds
+/// its part of the byte limit and empties itself alone when full.
+pub(crate) struct SharedTable {
+    shards: Vec<std::sync::Mutex<(Table, u64)>>,
+}
+
+impl SharedTable {
+    /// Shards for a count of keys of `words` words within `limit_bytes`.
+    pub(crate) fn new(words: usize, limit_bytes: usize, shards: usize) -> SharedTable {
+        let shards = shards.next_power_of_two();
+        let each = (limit_bytes / shards).max(1);
+        SharedTable {
+            shards: (0..shards)
+                .map(|_| std::sync::Mutex::new((Table::new(words, each), 0)))
+                .collect(),
+        }
+    }
+
+    fn shard(&self, hash: u64) -> std::sync::MutexGuard<'_, (Table, u64)> {
+        let k = (hash >> 40) as usize & (self.shards.len() - 1);
+        self.shards[k].lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Store for &SharedTable {
+    fn find(&mut self, hash: u64, key: &[u64]) -> Option<(u128, u64, u32)> {
+        let shard = self.shard(hash);
+        shard.0.find(hash, key).map(|e| shard.0.value(e))
+    }
+
+    fn insert(&mut self, hash: u64, key: &[u64], (count, plain, zdd): (u128, u64, u32)) {
+        let mut shard = self.shard(hash);
+        // Another thread may have stored the same key meanwhile: keep one entry.
+        if shard.0.find(hash, key).is_some() {
+            return;
+        }
+        if !shard.0.insert(hash, key, count, plain, zdd) {
+            shard.0.clear();
+            shard.1 += 1;
+            let _ = shard.0.insert(hash, key, count, plain, zdd);
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.shards.iter().map(|s| s.lock().map_or(0, |s| s.0.bytes())).sum()
+    }
+
+    fn clears(&self) -> u64 {
+        self.shards.iter().map(|s| s.lock().map_or(0, |s| s.1)).sum()
+    }
+}
+
 /// A hash of a key's words (a multiply-xorshift mix of each word, then a final avalanche).
 #[inline(always)]
 fn hash_key(key: &[u64]) -> u64 {
@@ -347,10 +442,12 @@ impl Solver {
         }
         self.start();
         let started = Instant::now();
+        let mut table =
+            Local { table: Table::new(self.key_layout().words, memo.limit_bytes), clears: 0 };
         let result = if self.colored {
-            self.memo_run::<true>(memo, &mut progress)
+            self.memo_run::<true, _>(memo, &mut table, &mut progress)
         } else {
-            self.memo_run::<false>(memo, &mut progress)
+            self.memo_run::<false, _>(memo, &mut table, &mut progress)
         };
         self.stats.elapsed += started.elapsed();
         if let Ok(m) = &result {
@@ -407,15 +504,43 @@ impl Solver {
         }
     }
 
-    /// The memoised search; see [`Solver::count_memo`].
-    fn memo_run<const COLORED: bool>(
+    /// The number of words of this problem's keys.
+    pub(crate) fn key_words(&self) -> usize {
+        self.key_layout().words
+    }
+
+    /// The memoised count of the current prefix's subtree, with the entries in `store`
+    /// (shared with other threads; no ZDD): see [`Solver::count_memo`].
+    pub(crate) fn count_memo_in(
+        &mut self,
+        store: &SharedTable,
+        progress: &mut dyn FnMut(&Solver, &MemoStats) -> ControlFlow<()>,
+    ) -> Result<MemoOutcome, MemoError> {
+        if self.config.max_solutions.is_some() {
+            return Err(MemoError::SolutionLimit);
+        }
+        self.start();
+        let started = Instant::now();
+        let memo = MemoConfig { limit_bytes: usize::MAX, zdd: false };
+        let mut store = store;
+        let result = if self.colored {
+            self.memo_run::<true, _>(&memo, &mut store, progress)
+        } else {
+            self.memo_run::<false, _>(&memo, &mut store, progress)
+        };
+        self.stats.elapsed += started.elapsed();
+        result
+    }
+
+    /// The memoised search, with the entries in `table`; see [`Solver::count_memo`].
+    fn memo_run<const COLORED: bool, S: Store>(
         &mut self,
         memo: &MemoConfig,
+        table: &mut S,
         progress: &mut dyn FnMut(&Solver, &MemoStats) -> ControlFlow<()>,
     ) -> Result<MemoOutcome, MemoError> {
         let layout = self.key_layout();
         let words = layout.words;
-        let mut table = Table::new(words, memo.limit_bytes);
         let mut zdd = memo.zdd.then(Zdd::new);
         let mut stats = MemoStats::default();
         let deadline = self.config.time_limit.and_then(|t| Instant::now().checked_add(t));
@@ -462,7 +587,6 @@ impl Solver {
         let mut frames = vec![Frame::default(); depth];
         let mut level = floor;
         let mut nodes = 0u64;
-        let mut clears = 0u64;
         // Plain-search nodes the hits so far have saved.
         let mut saved = 0u64;
 
@@ -472,7 +596,7 @@ impl Solver {
                 let partial: u128 = frames[floor..level].iter().map(|f| f.count).sum();
                 stats.nodes = nodes;
                 stats.plain_nodes = nodes.saturating_add(saved);
-                stats.clears = clears;
+                stats.clears = table.clears();
                 self.stats.nodes = nodes;
                 self.stats.updates += updates;
                 self.stats.solutions = partial;
@@ -501,7 +625,7 @@ impl Solver {
                         self.level = level;
                         self.stats.nodes = nodes;
                         stats.nodes = nodes;
-                        stats.clears = clears;
+                        stats.clears = table.clears();
                         stats.plain_nodes = nodes.saturating_add(saved);
                         let bytes = table.bytes() + zdd.as_ref().map_or(0, Zdd::bytes);
                         stats.peak_bytes = stats.peak_bytes.max(bytes);
@@ -524,9 +648,9 @@ impl Solver {
                         self.secondary_key(&layout, state);
                     }
                     let hash = hash_key(state);
-                    if let Some(entry) = table.find(hash, state) {
+                    if let Some(value) = table.find(hash, state) {
                         stats.hits += 1;
-                        child = table.value(entry);
+                        child = value;
                         // The plain search would have walked the whole subtree again.
                         saved = saved.saturating_add(child.1 - 1);
                         step = Step::Return;
@@ -550,11 +674,7 @@ impl Solver {
                         toggle(&mut key, f.item - 1, true);
                         let at = level * words;
                         let state = &keys[at..at + words];
-                        if !table.insert(f.hash, state, f.count, f.plain, f.zdd) {
-                            table.clear();
-                            clears += 1;
-                            let _ = table.insert(f.hash, state, f.count, f.plain, f.zdd);
-                        }
+                        table.insert(f.hash, state, (f.count, f.plain, f.zdd));
                         stats.entries += 1;
                         child = (f.count, f.plain, f.zdd);
                         step = Step::Return;
@@ -584,7 +704,7 @@ impl Solver {
                     if level == floor {
                         let (count, plain, root) = child;
                         stats.nodes = nodes;
-                        stats.clears = clears;
+                        stats.clears = table.clears();
                         // The plain nodes of the whole tree: what the hits saved, added up as
                         // the search went, is the root's value.
                         debug_assert!(

@@ -39,7 +39,11 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::{Config, Kernel, OptionId, Outcome, Problem, Solution, Solver, Stats, Stop, Visitor};
+use crate::solver::memo::SharedTable;
+use crate::{
+    Config, Kernel, MemoConfig, MemoError, MemoStats, OptionId, Outcome, Problem, Solution, Solver,
+    Stats, Stop, Visitor,
+};
 
 /// A search of one problem by several threads. See the [module documentation](self).
 #[derive(Debug)]
@@ -101,6 +105,151 @@ impl<'p> ParallelSearch<'p> {
         P: Fn(Progress) + Sync,
     {
         self.run(visit, progress, false)
+    }
+
+    /// Counts the solutions by memoisation (see [`Solver::count_memo`]) on several threads
+    /// sharing one table: the tree is cut into units (at least 16 per thread, where the tree is
+    /// that wide within 12 levels), which the threads take one after another, each looking up
+    /// and storing remaining problems in the shared table (in shards behind locks, within
+    /// `memo.limit_bytes`). Counts are exact and equal to one thread's; the nodes and hits vary
+    /// from run to run (which thread meets a remaining problem first). No ZDD: `memo.zdd` is
+    /// ignored. `progress` is called from the threads now and then.
+    ///
+    /// The configuration's node limit applies to the total (checked when a unit starts and
+    /// within units); a solution limit is refused ([`MemoError::SolutionLimit`]).
+    pub fn count_memo<P>(
+        self,
+        memo: &MemoConfig,
+        progress: &P,
+    ) -> Result<(Outcome, MemoStats, Stats), MemoError>
+    where
+        P: Fn(Progress) + Sync,
+    {
+        if self.config.max_solutions.is_some() {
+            return Err(MemoError::SolutionLimit);
+        }
+        let threads = if self.threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            self.threads
+        };
+        let mut lister =
+            Solver::with_config(self.problem, Config::with_heuristic(self.config.heuristic));
+        let mut units = self.units;
+        if units == [Vec::<u32>::new()] && threads > 1 {
+            for depth in 1..=12 {
+                units = lister.prefixes(depth);
+                if units.len() >= 16 * threads {
+                    break;
+                }
+            }
+        }
+        let store = SharedTable::new(lister.key_words(), memo.limit_bytes, 64);
+        let max_nodes = self.config.max_nodes.unwrap_or(u64::MAX);
+        let next = AtomicUsize::new(0);
+        let done = AtomicUsize::new(0);
+        let stopped = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        // The count so far, the first stop that was not "exhausted", the first error.
+        let total: Mutex<(u128, Option<Stop>, Option<MemoError>)> = Mutex::new((0, None, None));
+        let sums: Mutex<(MemoStats, Stats)> = Mutex::new(Default::default());
+        let started = std::time::Instant::now();
+        let halt = |stop: Option<Stop>, error: Option<MemoError>| {
+            let mut t = lock(&total);
+            if t.1.is_none() && t.2.is_none() {
+                t.1 = stop;
+                t.2 = error;
+            }
+            stopped.store(true, Ordering::SeqCst);
+        };
+        std::thread::scope(|scope| {
+            for _ in 0..threads.min(units.len()).max(1) {
+                let _ = scope.spawn(|| {
+                    let mut solver = Solver::with_config(self.problem, self.config.clone());
+                    loop {
+                        let k = next.fetch_add(1, Ordering::SeqCst);
+                        if k >= units.len() || stopped.load(Ordering::SeqCst) {
+                            break;
+                        }
+                        let left = max_nodes.saturating_sub(nodes.load(Ordering::Relaxed));
+                        if left == 0 {
+                            halt(Some(Stop::NodeLimit), None);
+                            break;
+                        }
+                        solver.set_config(Config {
+                            max_nodes: (max_nodes != u64::MAX).then_some(left),
+                            ..self.config.clone()
+                        });
+                        solver.set_prefix(&units[k]);
+                        let mut reported = 0u64;
+                        let result = solver.count_memo_in(&store, &mut |_, st| {
+                            let _ = nodes.fetch_add(st.nodes - reported, Ordering::Relaxed);
+                            reported = st.nodes;
+                            let fraction = done.load(Ordering::Relaxed) as f64 / units.len() as f64;
+                            progress(Progress {
+                                fraction,
+                                solutions: lock(&total).0,
+                                nodes: nodes.load(Ordering::Relaxed),
+                            });
+                            if stopped.load(Ordering::Relaxed) {
+                                ControlFlow::Break(())
+                            } else {
+                                ControlFlow::Continue(())
+                            }
+                        });
+                        match result {
+                            Ok(m) => {
+                                let _ =
+                                    nodes.fetch_add(m.stats.nodes - reported, Ordering::Relaxed);
+                                {
+                                    let mut t = lock(&total);
+                                    match t.0.checked_add(m.outcome.solutions) {
+                                        Some(sum) => t.0 = sum,
+                                        None => {
+                                            drop(t);
+                                            halt(None, Some(MemoError::Overflow));
+                                        }
+                                    }
+                                }
+                                {
+                                    let mut s = lock(&sums);
+                                    s.0.nodes += m.stats.nodes;
+                                    s.0.hits += m.stats.hits;
+                                    s.0.entries += m.stats.entries;
+                                    s.0.plain_nodes =
+                                        s.0.plain_nodes.saturating_add(m.stats.plain_nodes);
+                                    s.1.add(solver.stats());
+                                }
+                                let _ = done.fetch_add(1, Ordering::Relaxed);
+                                if m.outcome.stop != Stop::Exhausted {
+                                    halt(Some(m.outcome.stop), None);
+                                }
+                            }
+                            Err(e) => halt(None, Some(e)),
+                        }
+                    }
+                });
+            }
+        });
+        let (solutions, stop, error) = *lock(&total);
+        if let Some(e) = error {
+            return Err(e);
+        }
+        let (mut memo_stats, stats) = *lock(&sums);
+        memo_stats.peak_bytes = {
+            use crate::solver::memo::Store;
+            (&store).bytes()
+        };
+        memo_stats.clears = {
+            use crate::solver::memo::Store;
+            (&store).clears()
+        };
+        let stop = stop.unwrap_or(Stop::Exhausted);
+        if stop == Stop::Exhausted {
+            progress(Progress { fraction: 1.0, solutions, nodes: memo_stats.nodes });
+        }
+        let stats = Stats { solutions, elapsed: started.elapsed(), ..stats };
+        Ok((Outcome { solutions, stop }, memo_stats, stats))
     }
 
     /// Collects every solution (in no particular order).

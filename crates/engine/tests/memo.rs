@@ -275,6 +275,48 @@ fn auto_picks_the_method_that_pays() {
     assert_eq!((counted.outcome.solutions, counted.method), (5, CountMethod::Search));
 }
 
+#[test]
+fn threads_share_one_table_and_count_the_same() {
+    use dancecard_engine::parallel::ParallelSearch;
+    for (name, count) in
+        [("domino8x8", 12_988_816u128), ("queens8", 92), ("domino12x12", 53_060_477_521_960_000)]
+    {
+        let p = instance(name);
+        for threads in [1, 2, 3] {
+            let (outcome, stats, _) = ParallelSearch::new(&p, Config::default(), threads)
+                .count_memo(&MemoConfig::default(), &|_| {})
+                .unwrap();
+            assert_eq!(
+                (outcome.solutions, outcome.stop),
+                (count, Stop::Exhausted),
+                "{name} {threads}"
+            );
+            assert!(stats.nodes > 0 && stats.entries > 0);
+        }
+    }
+    // A table too small for the count: emptied shard by shard, the same count.
+    let p = instance("domino8x8");
+    let (outcome, stats, _) = ParallelSearch::new(&p, Config::default(), 2)
+        .count_memo(&MemoConfig { limit_bytes: 48 << 10, zdd: false }, &|_| {})
+        .unwrap();
+    assert_eq!(outcome.solutions, 12_988_816);
+    assert!(stats.clears > 0, "{stats:?}");
+    // Limits.
+    let p = instance("queens12");
+    let config = Config { max_nodes: Some(10_000), ..Config::default() };
+    let (outcome, _, _) =
+        ParallelSearch::new(&p, config, 2).count_memo(&MemoConfig::default(), &|_| {}).unwrap();
+    assert_eq!(outcome.stop, Stop::NodeLimit);
+    assert!(outcome.solutions < 14_200);
+    let config = Config { max_solutions: Some(1), ..Config::default() };
+    let refused = ParallelSearch::new(&p, config, 2).count_memo(&MemoConfig::default(), &|_| {});
+    assert_eq!(refused.map(|r| r.0), Err(MemoError::SolutionLimit));
+    let config = Config { cancel: Some(Arc::new(AtomicBool::new(true))), ..Config::default() };
+    let (outcome, _, _) =
+        ParallelSearch::new(&p, config, 2).count_memo(&MemoConfig::default(), &|_| {}).unwrap();
+    assert_eq!(outcome.stop, Stop::Cancelled);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 512,
@@ -317,6 +359,15 @@ proptest! {
         }
         prop_assert_eq!(sum, total);
         prop_assert!(solver.is_pristine(&p));
+    }
+
+    #[test]
+    fn threaded_memo_counts_match(raw in raw_problem(true), threads in 1usize..4) {
+        let p = from_raw(&raw);
+        let (outcome, _, _) = dancecard_engine::parallel::ParallelSearch::new(&p, Config::default(), threads)
+            .count_memo(&MemoConfig::default(), &|_| {})
+            .unwrap();
+        prop_assert_eq!(outcome.solutions, brute_force(&raw).len() as u128);
     }
 
     #[test]

@@ -90,8 +90,8 @@ pub(crate) fn run(args: &Args, doc: &Document, config: Config) -> anyhow::Result
     report(args, &counted, &stats)
 }
 
-/// With `--threads`: the method auto would pick, then the plain search on threads, or the
-/// memoised search (on one thread).
+/// With `--threads`: the method auto would pick, then the plain search or the memoised search
+/// on threads (the memoised one with one table shared by the threads).
 fn count_threads(
     args: &Args,
     doc: &Document,
@@ -108,20 +108,27 @@ fn count_threads(
         }
         m => (m, String::new(), None),
     };
-    if method == CountMethod::Memo {
-        let mut counted = solver
-            .count_by(CountMethod::Memo, memo, &mut |s| tick(progress, s))
-            .map_err(memo_error)?;
-        counted.reason = reason;
-        counted.estimate = estimate;
-        return Ok((counted, *solver.stats()));
-    }
     let shared = Mutex::new(&mut *progress);
     let report = |p: parallel::Progress| {
         if let Ok(mut bar) = shared.lock() {
             bar.update(p.fraction, || format!("{} solutions, {} nodes", p.solutions, p.nodes));
         }
     };
+    if method == CountMethod::Memo {
+        // The memoised count on threads sharing one table.
+        let (outcome, memo_stats, stats) = ParallelSearch::new(&doc.problem, config, args.threads)
+            .count_memo(memo, &report)
+            .map_err(memo_error)?;
+        let counted = Counted {
+            outcome,
+            method: CountMethod::Memo,
+            reason,
+            memo: Some(memo_stats),
+            estimate,
+            zdd: None,
+        };
+        return Ok((counted, stats));
+    }
     let (outcome, stats) =
         ParallelSearch::new(&doc.problem, config, args.threads).count_with_progress(&report);
     let counted =
