@@ -483,6 +483,26 @@ impl Solver {
         }
     }
 
+    /// Checks (M1): the primary bits of `key` are exactly the active primary items.
+    ///
+    /// # Panics
+    /// With the invariant's number, when they differ.
+    #[cfg(any(test, feature = "check-invariants"))]
+    fn check_key(&self, key: &[u64]) {
+        let mut active = vec![0u64; key.len()];
+        let mut i = self.arena.item(0).next;
+        while i != 0 {
+            toggle(&mut active, i - 1, true);
+            i = self.arena.item(i).next;
+        }
+        let n1 = self.arena.n_primary as usize;
+        for (w, (&k, &a)) in key.iter().zip(&active).enumerate() {
+            let bits = n1.saturating_sub(w * 64).min(64);
+            let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            assert_eq!(k & mask, a & mask, "(M1) the key's primary bits, word {w}");
+        }
+    }
+
     /// Clears (when `set` is false) or sets the primary bits of the items of `x`'s option
     /// other than `x`'s own, as `cover_others(x)` covers them and `uncover_others(x)` brings
     /// them back (M1).
@@ -640,7 +660,10 @@ impl Solver {
                         }
                     }
                     #[cfg(any(test, feature = "check-invariants"))]
-                    self.arena.check_invariants();
+                    {
+                        self.arena.check_invariants();
+                        self.check_key(&key);
+                    }
                     let at = level * words;
                     let state = &mut keys[at..at + words];
                     state.copy_from_slice(&key);
