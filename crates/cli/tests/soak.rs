@@ -300,11 +300,13 @@ fn soak_of_mixed_hostile_load_within_the_bounds() {
     stop.store(true, Ordering::Relaxed);
     let mut outcomes: Vec<Outcome> = Vec::new();
     let mut sudoku: Vec<Duration> = Vec::new();
+    let mut by_client: BTreeMap<&str, usize> = BTreeMap::new();
     for (name, client) in clients {
         let done = client.join().unwrap_or_else(|_| panic!("a {name} client failed"));
         if name == "sudoku" {
             sudoku.extend(done.iter().filter(|o| o.status == Some(200)).map(|o| o.latency));
         }
+        *by_client.entry(name).or_default() += done.len();
         outcomes.extend(done);
     }
     let left: usize = hang_ups.into_iter().map(|c| c.join().expect("a hang-up client")).sum();

@@ -3,9 +3,11 @@
 //!
 //! # Brief overview
 //!
-//! - [`ServerConfig`] bounds every request: the body size, the time and node budget of a
-//!   search, how many searches run at once and how long a request waits for its turn, how many
-//!   solutions and trace events an answer may hold.
+//! - [`ServerConfig`] bounds every request and all of them together: the body, the answer,
+//!   the time and node budget of a search, the memory a request may reserve and the budget
+//!   they share, how many requests, searches and connections at once, how long a request
+//!   waits for its turn and how long a client may stall; how many solutions and trace events
+//!   an answer may hold.
 //! - [`router`] is the whole application as an [`axum::Router`]: the JSON API under `/api/`
 //!   and the page's assets (one HTML file, one CSS file, JavaScript modules), which are
 //!   embedded in the binary: the page needs no build step and loads nothing from elsewhere.
@@ -26,23 +28,45 @@
 //! | `POST /api/trace?heuristic=mrv\|leftmost&limit=N` | the problem, and the search's events (choose, cover, try, solution, backtrack...) with the node count at each |
 //! | `POST /api/sudoku?method=dlx\|fast&mode=solve\|unique\|count` | one puzzle's entry of `dancecard sudoku --format json` |
 //! | `GET /api/queens?n=N&mode=first\|all\|count` | `dancecard queens N --format json` |
+//! | `GET /api/queens/dlx?n=N` | the exact cover model of the board, in DLX format (`text/plain`) |
 //! | `GET /api/tile?board=RxC&pieces=NAME&once=true\|false&mode=first\|all\|count` | `dancecard tile --format json`, with each tiling's placements |
 //! | `POST /api/target-sudoku` | `dancecard target-sudoku --format json`: the best score and a grid |
+//! | `GET /api/openapi.json` | the OpenAPI 3 description of all of these: parameters, bodies, statuses and JSON shapes, errors included |
 //!
 //! Searches run on blocking threads, at most [`ServerConfig::max_searches`] at once; a request
 //! that cannot start within [`ServerConfig::queue_wait`] gets `503`. A search that reaches
 //! the time or node budget answers with what it found and `"complete": false`. A body over
 //! [`ServerConfig::max_body_bytes`] gets `413`; a problem that does not parse gets `400` with
-//! the parser's message (line and column). Errors are JSON too: `{"error": "..."}`.
+//! the parser's message (line and column). Errors are JSON too: `{"error": "..."}`, with
+//! `"bound": "..."` naming the [`ServerConfig`] field when a bound refused the request.
 //! `README.md` documents each endpoint with examples.
+//!
+//! # Bounds
+//!
+//! Answers are written straight to bytes, never as a `serde_json::Value` tree (which took some
+//! 40 bytes of memory per byte of text), into a buffer capped at
+//! [`ServerConfig::max_reply_bytes`]: a list (solutions, trace events, tilings) stops at the
+//! first entry that would not fit, and says so (`"complete": false`, `"stop": "reply-limit"`);
+//! an answer that cannot be cut (the description of a problem) gets `413`. Before it does any
+//! work, a request reserves from the memory budget ([`ServerConfig::max_memory_bytes`]) what
+//! its body, its work (estimated from above by its endpoint: 64 bytes per byte of a problem's
+//! text, the model of a puzzle by its size) and its answer may take; the answer keeps its part
+//! until its last byte is sent. At most [`ServerConfig::max_requests`] requests are in
+//! progress and [`ServerConfig::max_connections`] connections open; a client that stalls
+//! longer than [`ServerConfig::client_timeout`] is cut off. With the defaults the server's
+//! resident memory stays under about 300 MB whatever the clients send (the soak test checks
+//! 512 MB; a 1 MB body used to take 920 MB).
 //!
 //! # Adding a view
 //!
 //! A view of the page is one ES module under `assets/js/views/`, listed in
 //! `assets/js/views/registry.js` (the navigation is built from that list) and in the asset
-//! table of `src/assets.rs`; an endpoint is one module under `src/api/` and one `.route` line
-//! in `api::routes`. Every endpoint runs its search through `api::search::run` (the engine's
-//! budget) or `api::search::run_timed` (for solvers that stop only on a cancel flag).
+//! table of `src/assets.rs`; an endpoint is one module under `src/api/`, one entry of
+//! `api::ENDPOINTS` and one path of `src/api/openapi.json` (a test checks that the two
+//! agree). Every endpoint runs its search through `api::search::run` (the engine's budget) or
+//! `api::search::run_timed` (for solvers that stop only on a cancel flag), saying what memory
+//! its work may take (`api::search::Need`), and writes its answer into the `api::reply::Reply`
+//! it is given.
 //!
 //! # Example
 //!
@@ -143,7 +167,11 @@ pub struct ServerConfig {
     /// holds what was found, with `"complete": false`. [default: 50,000,000, about a second
     /// or two of search]
     pub max_nodes: u64,
-    /// Searches running at once, at most. [default: the number of cores, at least 2]
+    /// Searches running at once, at most. More than the cores: searches that run to their
+    /// budget (counts, runaway problems) would otherwise hold every slot for seconds and keep
+    /// the quick ones (a sudoku, a small problem) waiting; the operating system shares the
+    /// cores among them, and the memory budget, not this, bounds their memory.
+    /// [default: 4 per core, at least 8]
     pub max_searches: usize,
     /// How long a request waits for its memory and a search slot before it gets
     /// `503 Service Unavailable`. [default: 2 s]
@@ -179,7 +207,7 @@ impl Default for ServerConfig {
             time_limit: Duration::from_secs(2),
             count_time_limit: Duration::from_secs(10),
             max_nodes: 50_000_000,
-            max_searches: std::thread::available_parallelism().map_or(2, |n| n.get().max(2)),
+            max_searches: std::thread::available_parallelism().map_or(8, |n| (4 * n.get()).max(8)),
             queue_wait: Duration::from_secs(2),
             max_requests: 64,
             max_memory_bytes: 256 * 1024 * 1024,

@@ -55,7 +55,8 @@ pub(crate) struct Args {
     /// their searches' estimated work, their answers until sent).
     #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
     pub(crate) max_memory: usize,
-    /// Searches running at once [default: the number of cores, at least 2].
+    /// Searches running at once [default: 4 per core, at least 8: a few searches that run to
+    /// their budget do not keep the quick ones waiting].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub(crate) max_searches: Option<u32>,
     /// API requests in progress at once; one more gets 503.

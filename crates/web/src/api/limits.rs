@@ -210,6 +210,33 @@ pub(crate) async fn admit(State(state): State<AppState>, request: Request, next:
     }
 }
 
+/// Searches that reserved at least this much give the allocator's free memory back when they
+/// end ([`release_free_memory`]).
+pub(crate) const TRIM_AFTER_BYTES: usize = 4 << 20;
+
+/// Gives the memory that the allocator keeps free back to the operating system.
+///
+/// glibc's malloc gives each thread that allocates under contention an arena of its own, and
+/// keeps what is freed there for reuse. A large search on one blocking thread, then another on
+/// a second thread, and so on, leaves every arena as large as the largest search it ran: the
+/// resident memory grows to the sum of those peaks, not the peak of their sum that the memory
+/// budget bounds. (The soak test measured 628 MiB against 218 MiB with `MALLOC_ARENA_MAX=2`.)
+/// `malloc_trim(0)` returns the free pages of every arena; it takes a few milliseconds, so it
+/// runs only after searches that reserved [`TRIM_AFTER_BYTES`] or more.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub(crate) fn release_free_memory() {
+    extern "C" {
+        fn malloc_trim(pad: usize) -> std::ffi::c_int;
+    }
+    // SAFETY: `malloc_trim` takes no pointer and releases only pages that malloc holds free;
+    // glibc takes each arena's lock, so any thread may call it at any time.
+    let _ = unsafe { malloc_trim(0) };
+}
+
+/// Other allocators return their free memory by themselves, or offer no such call.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub(crate) fn release_free_memory() {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -202,7 +202,12 @@ where
     });
     let task = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        job(budget)
+        let result = job(budget);
+        if need.work >= limits::TRIM_AFTER_BYTES {
+            // The job's work is dropped: give its pages back (see the function).
+            limits::release_free_memory();
+        }
+        result
     });
     match task.await {
         Ok(Ok(finished)) => {
