@@ -45,7 +45,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use crate::arena::Arena;
-use crate::solver::{Config, Heuristic, Outcome, Stop};
+use crate::solver::{Config, Heuristic, Outcome, Stop, Subtree};
 use crate::stats::Stats;
 
 /// The largest number of options this kernel takes (128 words of 64 bits per set).
@@ -184,12 +184,59 @@ impl Bits {
     /// With a non-empty `prefix`, only the subtree it names is searched (see
     /// [`Solver::set_prefix`](crate::Solver::set_prefix)); a prefix that names none counts
     /// nothing.
-    pub(crate) fn count(&self, config: &Config, prefix: &[u32], tick: Tick<'_>) -> Counted {
+    ///
+    /// With `rest`, a search stopped early (node or time limit, cancel) writes there the
+    /// subtrees it did not search ([`rest_of`]).
+    pub(crate) fn count(
+        &self,
+        config: &Config,
+        prefix: &[u32],
+        tick: Tick<'_>,
+        rest: Option<&mut Vec<Subtree>>,
+    ) -> Counted {
         let started = Instant::now();
         let mut search = Search::new(self, prefix);
         let stop = search.run_best(config, started, tick);
+        if let (Some(rest), Some(level)) = (rest, search.stopped_at) {
+            let words = self.words;
+            let levels = (0..level).map(|l| {
+                let untried: u32 =
+                    search.cand[l * words..][..words].iter().map(|w| w.count_ones()).sum();
+                (search.total[l], untried)
+            });
+            *rest = rest_of(prefix, levels);
+        }
         counted(stop, search.nodes, search.updates, search.solutions, started)
     }
+}
+
+/// The subtrees a search stopped at level `level` (entering it, levels `0..level` applied) did
+/// not search, from each level's `(len, untried)`: the number of options of its item and how
+/// many of them are still untried (the option being tried is the one before those). Levels
+/// below `prefix.len()` are the prefix's own (one option each: nothing untried beside it).
+///
+/// The untried options of every level, and the node being entered, name disjoint subtrees
+/// that together are exactly what the search had left: a count of all of them completes
+/// the stopped count.
+pub(crate) fn rest_of(prefix: &[u32], levels: impl Iterator<Item = (u32, u32)>) -> Vec<Subtree> {
+    let mut rest = Vec::new();
+    let mut path: Vec<u32> = Vec::new();
+    let mut share = 1.0f64;
+    for (l, (len, untried)) in levels.enumerate() {
+        let current = if l < prefix.len() { prefix[l] } else { len - untried - 1 };
+        let inner = share / f64::from(len.max(1));
+        if l >= prefix.len() {
+            for j in current + 1..len {
+                let mut unit = path.clone();
+                unit.push(j);
+                rest.push(Subtree { prefix: unit, share: inner });
+            }
+        }
+        path.push(current);
+        share = inner;
+    }
+    rest.push(Subtree { prefix: path, share });
+    rest
 }
 
 /// What a count on bit sets returns: its outcome and its counters.
@@ -238,6 +285,8 @@ struct Search<'b> {
     nodes: u64,
     updates: u64,
     solutions: u128,
+    /// The level the search was entering when a limit stopped it early.
+    stopped_at: Option<usize>,
 }
 
 impl<'b> Search<'b> {
@@ -263,6 +312,7 @@ impl<'b> Search<'b> {
             nodes: 0,
             updates: 0,
             solutions: 0,
+            stopped_at: None,
         }
     }
 
@@ -398,6 +448,7 @@ impl<'b> Search<'b> {
         'enter: loop {
             // Entering `level` with the state in `next_*`: a node of the search tree.
             if level >= floor && self.nodes >= max_nodes {
+                self.stopped_at = Some(level);
                 return Stop::NodeLimit;
             }
             self.nodes += u64::from(level >= floor);
@@ -410,6 +461,7 @@ impl<'b> Search<'b> {
                 };
                 if let Some(stop) = limits.interrupt(config, tick, || self.progress(level), &stats)
                 {
+                    self.stopped_at = Some(level);
                     return stop;
                 }
             }

@@ -79,7 +79,7 @@ pub use solver::estimate::Estimate;
 pub use solver::memo::{MemoConfig, MemoError, MemoOutcome, MemoStats};
 pub use solver::{
     Config, Event, Heuristic, Kernel, Outcome, PrefixError, Solution, Solutions, Solver, Stop,
-    Visitor,
+    Subtree, Visitor,
 };
 pub use stats::Stats;
 pub use zdd::{Zdd, ZddError, ZddNode, ZddSolutions, ZDD_FALSE, ZDD_TRUE};

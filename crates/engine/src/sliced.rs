@@ -41,8 +41,8 @@ use std::time::Instant;
 use crate::arena::Arena;
 #[cfg(target_arch = "x86_64")]
 use crate::bits::has_v3;
-use crate::bits::{counted, estimate, for_each, take_first, Counted, Limits, Tick};
-use crate::solver::{Config, Heuristic, Stop};
+use crate::bits::{counted, estimate, for_each, rest_of, take_first, Counted, Limits, Tick};
+use crate::solver::{Config, Heuristic, Stop, Subtree};
 use crate::stats::Stats;
 
 /// The largest number of options this kernel takes (8 words per set).
@@ -169,25 +169,36 @@ impl Sliced {
     /// Counts the solutions under `config`'s limits, walking Algorithm X's tree; returns the
     /// outcome and the counters, equal to those of the dancing links on the same problem.
     /// `prefix` and `tick` are as for [`Bits::count`](crate::bits::Bits::count).
-    pub(crate) fn count(&self, config: &Config, prefix: &[u32], tick: Tick<'_>) -> Counted {
+    pub(crate) fn count(
+        &self,
+        config: &Config,
+        prefix: &[u32],
+        tick: Tick<'_>,
+        rest: Option<&mut Vec<Subtree>>,
+    ) -> Counted {
         let started = Instant::now();
         macro_rules! run {
             ($w:literal) => {
                 if self.planes <= FEW_PLANES {
                     let mut search = Search::<$w, FEW_PLANES>::new(self, prefix);
-                    (search.run_best(config, started, tick), search.counters)
+                    let stop = search.run_best(config, started, tick);
+                    (stop, search.counters, search.rest(rest.is_some()))
                 } else {
                     let mut search = Search::<$w, MAX_PLANES>::new(self, prefix);
-                    (search.run_best(config, started, tick), search.counters)
+                    let stop = search.run_best(config, started, tick);
+                    (stop, search.counters, search.rest(rest.is_some()))
                 }
             };
         }
-        let (stop, counters) = match self.words {
+        let (stop, counters, left) = match self.words {
             1 => run!(1),
             2 => run!(2),
             4 => run!(4),
             _ => run!(8),
         };
+        if let (Some(rest), Some(left)) = (rest, left) {
+            *rest = left;
+        }
         counted(stop, counters.nodes, counters.updates, counters.solutions, started)
     }
 }
@@ -226,6 +237,8 @@ struct Search<'s, const W: usize, const P: usize> {
     levels: Vec<Level<W, P>>,
     /// The counters, written when the search stops.
     counters: Counters,
+    /// The level the search was entering when a limit stopped it early.
+    stopped_at: Option<usize>,
 }
 
 /// Lowers by one the `LEN` of each item of `items` (none of them 0).
@@ -254,7 +267,17 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
         let empty =
             Level { live: [0; W], cand: [0; W], active: 0, planes: [0; P], chosen: 0, total: 0 };
         let levels = vec![empty; sliced.all_items.count_ones() as usize + 1];
-        Search { sliced, prefix, levels, counters: Counters::default() }
+        Search { sliced, prefix, levels, counters: Counters::default(), stopped_at: None }
+    }
+
+    /// The subtrees not searched, when `wanted` and a limit stopped the search early.
+    fn rest(&self, wanted: bool) -> Option<Vec<Subtree>> {
+        let level = self.stopped_at.filter(|_| wanted)?;
+        let levels = self.levels[..level].iter().map(|l| {
+            let untried: u32 = l.cand.iter().map(|w| w.count_ones()).sum();
+            (l.total, untried)
+        });
+        Some(rest_of(self.prefix, levels))
     }
 
     /// The set of `W` words at `set[k * W..]`.
@@ -347,6 +370,7 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
             // Entering `level` with the state in `next_*`: a node of the search tree.
             if level >= floor {
                 if nodes >= max_nodes {
+                    self.stopped_at = Some(level);
                     stop!(Stop::NodeLimit);
                 }
                 nodes += 1;
@@ -354,6 +378,7 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
                     let stats = Stats { nodes, updates, solutions, elapsed: started.elapsed() };
                     let progress = || self.progress(level);
                     if let Some(stop) = limits.interrupt(config, tick, progress, &stats) {
+                        self.stopped_at = Some(level);
                         stop!(stop);
                     }
                 }

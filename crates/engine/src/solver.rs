@@ -136,6 +136,17 @@ impl Outcome {
     }
 }
 
+/// A subtree of the search, named by its choice prefix (see [`Solver::set_prefix`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Subtree {
+    /// The choice indices from the root.
+    pub prefix: Vec<u32>,
+    /// Its share of the whole tree by Knuth's estimate: the product, over the levels of the
+    /// prefix, of one over the number of options at that level (the weights of
+    /// [`Solver::progress`]).
+    pub share: f64,
+}
+
 /// A prefix given to [`Solver::set_prefix`] that does not name a subtree.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -360,6 +371,9 @@ pub struct Solver {
     bits_fraction: Option<f64>,
     /// The kernel [`Kernel::Auto`] picked by calibration (see [`Solver::calibrate`]).
     picked: Option<Kernel>,
+    /// Where a count stopped early writes the subtrees it did not search, when wanted (see
+    /// [`Solver::count_with_rest`]).
+    rest: Option<Vec<Subtree>>,
 }
 
 /// A bit-set kernel, built for one problem.
@@ -386,10 +400,16 @@ impl Sets {
         }
     }
 
-    fn count(&self, config: &Config, prefix: &[u32], tick: bits::Tick<'_>) -> bits::Counted {
+    fn count(
+        &self,
+        config: &Config,
+        prefix: &[u32],
+        tick: bits::Tick<'_>,
+        rest: Option<&mut Vec<Subtree>>,
+    ) -> bits::Counted {
         match self {
-            Sets::Bits(bits) => bits.count(config, prefix, tick),
-            Sets::Sliced(sliced) => sliced.count(config, prefix, tick),
+            Sets::Bits(bits) => bits.count(config, prefix, tick, rest),
+            Sets::Sliced(sliced) => sliced.count(config, prefix, tick, rest),
         }
     }
 }
@@ -426,6 +446,7 @@ impl Solver {
             bits_kernel: None,
             bits_fraction: None,
             picked: None,
+            rest: None,
         }
     }
 
@@ -583,6 +604,60 @@ impl Solver {
         self.visit(&mut progress)
     }
 
+    /// Counts like [`Solver::count_with_progress`], and when a limit stops the count early
+    /// (the node or time limit, the cancel flag, `Break` from `progress`), also returns the
+    /// subtrees it did not search: the untried options of every level of the path it was
+    /// on, and the node it was entering. They are disjoint and together exactly what was
+    /// left, so counting them all (with [`Solver::set_prefix`], anywhere, in any order) and
+    /// adding the count returned gives the whole count. Empty when the count is complete.
+    /// This is how a budgeted job hands back its unfinished work (as in Avis and Jordan's
+    /// mplrs), and how a stopped count can be resumed exactly.
+    ///
+    /// ```
+    /// use dancecard_engine::{Config, ProblemBuilder, Solver};
+    ///
+    /// // 2^6 = 64 solutions: six items with two options each.
+    /// let mut b = ProblemBuilder::new();
+    /// for k in 0..6 {
+    ///     let item = b.primary(&format!("i{k}"))?;
+    ///     b.option([item])?;
+    ///     b.option([item])?;
+    /// }
+    /// let problem = b.build();
+    /// let mut solver = Solver::with_config(&problem, Config { max_nodes: Some(20), ..Config::default() });
+    /// let (first, rest) = solver.count_with_rest(|_| std::ops::ControlFlow::Continue(()));
+    /// assert!(first.solutions < 64 && !rest.is_empty());
+    /// let mut total = first.solutions;
+    /// let mut full = Solver::new(&problem);
+    /// for subtree in &rest {
+    ///     full.set_prefix(&subtree.prefix);
+    ///     total += full.count().solutions;
+    /// }
+    /// assert_eq!(total, 64);
+    /// # Ok::<(), dancecard_engine::BuildError>(())
+    /// ```
+    pub fn count_with_rest<F>(&mut self, progress: F) -> (Outcome, Vec<Subtree>)
+    where
+        F: FnMut(&Solver) -> ControlFlow<()>,
+    {
+        self.rest = Some(Vec::new());
+        let outcome = self.count_with_progress(progress);
+        let rest = self.rest.take().unwrap_or_default();
+        (outcome, rest)
+    }
+
+    /// The subtrees a search of the links stopped at `level` (entering it: levels
+    /// `0..level` applied) did not search, levels below `floor` being fixed (the prefix, and
+    /// any level whose untried options were given away); see [`Solver::count_with_rest`].
+    fn links_rest(&self, floor: usize, level: usize) -> Vec<Subtree> {
+        let fixed = self.choice_indices(floor);
+        let levels = (0..level).map(|l| {
+            let (k, len) = self.index_at(l);
+            (len, len - k - 1)
+        });
+        crate::bits::rest_of(&fixed, levels)
+    }
+
     /// Counts on bit sets if that is the kernel configured or picked (see [`Kernel::Auto`]);
     /// `None` when the count is left to the links. Under `Auto`, a first count may end
     /// within the calibration: its outcome is then returned as it is.
@@ -614,11 +689,21 @@ impl Solver {
         let bits = self.bits.take()?;
         let config = self.config.clone();
         let prefix = self.prefix.clone();
-        let (outcome, stats) = bits.count(&config, &prefix, &mut |fraction, stats| {
-            self.stats = *stats;
-            self.bits_fraction = Some(fraction);
-            progress(self)
-        });
+        let mut rest = self.rest.take();
+        if let Some(rest) = &mut rest {
+            rest.clear();
+        }
+        let (outcome, stats) = bits.count(
+            &config,
+            &prefix,
+            &mut |fraction, stats| {
+                self.stats = *stats;
+                self.bits_fraction = Some(fraction);
+                progress(self)
+            },
+            rest.as_mut(),
+        );
+        self.rest = rest;
         self.bits = Some(bits);
         self.bits_fraction = None;
         self.stats = stats;
@@ -920,6 +1005,18 @@ impl Solver {
                 }
             };
         }
+        if let Some(rest) = &mut self.rest {
+            rest.clear();
+        }
+        // A stop by a limit while entering `level`: the subtrees left, when wanted.
+        macro_rules! stop_early {
+            ($stop:expr, $level:expr) => {{
+                if self.rest.is_some() {
+                    self.rest = Some(self.links_rest(floor, $level));
+                }
+                finish!($stop, $level)
+            }};
+        }
         macro_rules! finish {
             ($stop:expr, $applied:expr) => {{
                 self.stats.updates += updates;
@@ -986,20 +1083,20 @@ impl Solver {
             if !resume {
                 // Entering `level`: a node of the search tree.
                 if nodes >= max_nodes {
-                    finish!(Stop::NodeLimit, level);
+                    stop_early!(Stop::NodeLimit, level);
                 }
                 nodes += 1;
                 if nodes % Config::CHECK_INTERVAL == 0 {
                     self.stats.nodes = nodes;
                     self.level = level;
                     if cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-                        finish!(Stop::Cancelled, level);
+                        stop_early!(Stop::Cancelled, level);
                     }
                     if deadline.is_some_and(|d| Instant::now() >= d) {
-                        finish!(Stop::TimeLimit, level);
+                        stop_early!(Stop::TimeLimit, level);
                     }
                     if sink.tick(self).is_break() {
-                        finish!(Stop::Cancelled, level);
+                        stop_early!(Stop::Cancelled, level);
                     }
                     if sink.hungry() {
                         if let Some((new_floor, units, fraction)) = self.split_off(level, floor) {
