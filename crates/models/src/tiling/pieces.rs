@@ -194,7 +194,9 @@ pub fn parse_pieces(text: &str) -> Result<Vec<Piece>, TilingError> {
         }
         let mut rows = &block[..];
         let is_art = |l: &str| l.chars().all(|c| matches!(c, '#' | '.' | ' '));
-        let name = if !is_art(rows[0].1) {
+        // A name line is one whose name (the line trimmed) is not art: a row indented with a
+        // tab is a row (refused for its tab), not a piece named after its cells.
+        let name = if !is_art(rows[0].1.trim()) {
             let (number, line) = rows[0];
             let name = line.trim();
             if let Err(reason) = check_name(name) {
@@ -361,5 +363,18 @@ mod tests {
         assert_eq!(p[0].name(), "bar");
         assert_eq!(p[1].render(), "#.\n##\n");
         assert!(named_set("heptominoes").is_none());
+    }
+
+    // See: #16 (found by the `tiling` fuzz target: the piece "##" did not read back from
+    // its own name and rendering).
+    #[test]
+    fn issue_16_an_indented_art_line_is_a_row_not_a_name() {
+        assert!(matches!(
+            parse_pieces("\t##\n#.\n"),
+            Err(TilingError::PieceChar { line: 1, column: 1, ch: '\t' })
+        ));
+        // A real name with surrounding whitespace is still a name.
+        let p = parse_pieces(" \tL \n#.\n##\n").unwrap();
+        assert_eq!((p[0].name(), p[0].size()), ("L", 3));
     }
 }
