@@ -9,12 +9,12 @@ use dancecard_search::cover;
 
 use crate::oracle::{self, Knobs};
 
-/// The parsers' limits while fuzzing: the defaults, but at most 5,000 items. A matrix header
+/// The parsers' limits while fuzzing: the defaults, but at most 1,000 items. A matrix header
 /// of a few bytes can announce 100,000 columns, and declaring that many items takes half a
 /// second in the fuzz build (AddressSanitizer makes every allocation slow); the code is the
 /// same under any limit, and the limit's own error is reached with fewer items.
 fn limits() -> Limits {
-    Limits { max_items: 5_000, ..Limits::default() }
+    Limits { max_items: 1_000, ..Limits::default() }
 }
 
 /// Knuth's DLX format: [`dancecard_format::parse_dlx`] on the bytes as they are.

@@ -138,10 +138,10 @@ pub(crate) fn check_against_oracle(problem: &Problem, knobs: Knobs) {
 
 /// A node limit for a bounded search of `problem`: the fuzz build checks the arena's
 /// invariants at every node, a walk over every entry, so the limit shrinks as the problem
-/// grows (about four million entries visited in all), from `most` down to 20.
+/// grows (about a million entries visited in all), from `most` down to 20.
 pub(crate) fn node_budget(problem: &Problem, most: u64) -> u64 {
     let entries = problem.entry_count().max(1) as u64;
-    (4_000_000 / entries).clamp(20, most.max(20))
+    (1_000_000 / entries).clamp(20, most.max(20))
 }
 
 /// A bounded check of a problem too large for the oracle: the first solutions found within
