@@ -329,6 +329,8 @@ fn soak_of_mixed_hostile_load_within_the_bounds() {
         wall.as_secs_f64(),
         outcomes.len()
     );
+    let clients: Vec<String> = by_client.iter().map(|(c, n)| format!("{c} {n}")).collect();
+    println!("  requests by client: {}", clients.join(", "));
     for (endpoint, statuses) in &tally {
         let total: usize = statuses.values().sum();
         let list: Vec<String> = statuses.iter().map(|(s, n)| format!("{s}: {n}")).collect();
