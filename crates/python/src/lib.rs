@@ -6,8 +6,12 @@
 //! Pythonic wrappers of the models:
 //!
 //! - `Problem` ([`problem::PyProblem`]): an exact cover problem built from names, from Knuth's
-//!   DLX text or from a 0/1 matrix; `first`, `count` (on several threads if asked),
-//!   `solutions` (a lazy iterator, [`problem::PySolutions`]) and `stats`;
+//!   DLX text or from a 0/1 matrix; `first`, `count` (by the plain search, on several threads
+//!   if asked, or by the memoised one: `method`), `solutions` (a lazy iterator,
+//!   [`problem::PySolutions`]) and `stats`;
+//! - from the memoised count ([`counting`]): `Problem.zdd` (the ZDD of all solutions,
+//!   [`counting::PyZdd`]), `Problem.sample` (exactly uniform samples) and `Problem.estimate`
+//!   (Knuth's estimate of the search tree, [`counting::PyEstimate`]);
 //! - `sudoku_search` ([`sudoku::sudoku_search`]) under `dancecard.sudoku`;
 //! - the models ([`models`]): `tile` and its `Tiling`, `queens_*` under `dancecard.queens`,
 //!   `target_sudoku`;
@@ -26,6 +30,7 @@
 #![deny(missing_docs)]
 
 mod args;
+mod counting;
 mod interrupt;
 mod models;
 mod problem;
@@ -42,6 +47,9 @@ fn dancecard_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<problem::PyProblem>()?;
     m.add_class::<problem::PyStats>()?;
     m.add_class::<problem::PySolutions>()?;
+    m.add_class::<counting::PyMemoStats>()?;
+    m.add_class::<counting::PyZdd>()?;
+    m.add_class::<counting::PyEstimate>()?;
     m.add("DlxParseError", m.py().get_type::<problem::DlxParseError>())?;
     m.add_function(wrap_pyfunction!(sudoku::sudoku_search, m)?)?;
     m.add_class::<models::PyTiling>()?;

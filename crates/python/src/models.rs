@@ -17,7 +17,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use crate::args;
-use crate::interrupt::{read_threads, run_detached, run_interruptible};
+use crate::counting;
+use crate::interrupt::{read_threads, run_interruptible};
 use crate::problem::{read_limit, PyProblem, PySolutions};
 
 /// Reads argument `n` of the bit-set queens functions: 1 to [`MAX_BITS_N`].
@@ -41,12 +42,11 @@ pub(crate) fn queens_count(
     #[pyo3(from_py_with = args::flag)] distinct: bool,
 ) -> PyResult<u64> {
     let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    // The counter looks at the flag only between its tasks (the placements of the first two
-    // queens), which take hours each on large boards: on Ctrl-C the task in progress is
-    // left to finish alone.
-    let count = run_detached(py, &cancel, move || {
-        let options = CountOptions { threads, cancel: Some(&flag), ..CountOptions::default() };
+    let flag = &*cancel;
+    // The counter looks at the flag every `queens::POLL_STEPS` branching steps of each thread
+    // (well under a millisecond): on Ctrl-C it stops soon, and is waited for.
+    let count = run_interruptible(py, &cancel, || {
+        let options = CountOptions { threads, cancel: Some(flag), ..CountOptions::default() };
         queens::count_with(n, &options)
     })?
     .map_err(|e| args::invalid("n", e))?;
@@ -298,14 +298,18 @@ impl PyTiling {
         Ok(self.tiling.render(&self.answer(py, solution)?))
     }
 
-    /// The number of tilings (`threads`: 0 for one per core, at most 1024).
-    #[pyo3(signature = (threads = 1))]
+    /// The number of tilings (`threads`: 0 for one per core, at most 1024), counted as
+    /// `problem.count` counts: `method` `"search"`, `"memo"` or `"auto"` (whichever pays),
+    /// `memo_limit` the most bytes of the memo table (`None`: the default).
+    #[pyo3(signature = (threads = 1, method = "auto", memo_limit = None))]
     fn count(
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = read_threads)] threads: usize,
+        #[pyo3(from_py_with = counting::read_method)] method: &str,
+        #[pyo3(from_py_with = counting::read_memo_limit)] memo_limit: Option<u64>,
     ) -> PyResult<u128> {
-        self.problem.get().count(py, threads, "mrv", None, None)
+        self.problem.get().count(py, threads, "mrv", None, None, method, memo_limit)
     }
 
     /// Tilings up to the board's symmetries (each orbit counted once).

@@ -13,14 +13,17 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use dancecard_engine::parallel::ParallelSearch;
-use dancecard_engine::{Config, Heuristic, OptionId, Problem, ProblemBuilder, Solver, Stats, Stop};
+use dancecard_engine::{
+    Config, CountMethod, Counted, Heuristic, MemoStats, OptionId, Problem, ProblemBuilder, Solver,
+    Stats, Stop,
+};
 use dancecard_format::{parse_dlx, parse_matrix, write_dlx, Document, ParseError};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::args;
+use crate::counting::{self, PyEstimate, PyMemoStats, PyZdd};
 use crate::interrupt::{on_main_thread, read_threads, read_time_limit, run_interruptible, POLL};
 
 pyo3::create_exception!(
@@ -43,9 +46,10 @@ fn parse_error(py: Python<'_>, e: &ParseError) -> PyErr {
 
 /// What a search did: `dancecard.Stats`.
 #[pyclass(frozen, module = "dancecard", name = "Stats")]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct PyStats {
-    /// Search-tree nodes, counted as Knuth's DLX1 counts them.
+    /// Search-tree nodes, counted as Knuth's DLX1 counts them (for a memoised count, as his
+    /// DLX6 does: the memoised search's own nodes).
     #[pyo3(get)]
     nodes: u64,
     /// Link updates (one per item covered, one per option node hidden).
@@ -59,6 +63,12 @@ pub(crate) struct PyStats {
     seconds: f64,
     /// Why the search ended (`None`: paused, an iterator that can go on).
     stop: Option<Stop>,
+    /// The method of the search: [`CountMethod::Search`] or [`CountMethod::Memo`].
+    method: CountMethod,
+    /// Why `auto` chose the method (empty when no choice was made).
+    reason: String,
+    /// The memoised search's counters, when it made (or started) the count.
+    memo: Option<MemoStats>,
 }
 
 impl PyStats {
@@ -69,6 +79,20 @@ impl PyStats {
             solutions: stats.solutions,
             seconds,
             stop,
+            method: CountMethod::Search,
+            reason: String::new(),
+            memo: None,
+        }
+    }
+
+    /// The counters of a count by [`Solver::count_by`] (or the memoised search alone).
+    fn counted(stats: &Stats, seconds: f64, counted: &Counted) -> Self {
+        PyStats {
+            solutions: counted.outcome.solutions,
+            method: counted.method,
+            reason: counted.reason.clone(),
+            memo: counted.memo,
+            ..PyStats::new(stats, seconds, Some(counted.outcome.stop))
         }
     }
 }
@@ -101,14 +125,34 @@ impl PyStats {
         stop_name(self.stop)
     }
 
+    /// The method of the search: `"search"` (the plain search, as every search but a count
+    /// may be) or `"memo"` (the memoised search).
+    #[getter]
+    fn method(&self) -> &'static str {
+        self.method.name()
+    }
+
+    /// Why `count(method="auto")` chose the method (`""` when no choice was made).
+    #[getter]
+    fn reason(&self) -> String {
+        self.reason.clone()
+    }
+
+    /// The memoised search's counters (`MemoStats`) when it made the count, else `None`.
+    #[getter]
+    fn memo(&self) -> Option<PyMemoStats> {
+        self.memo.map(PyMemoStats)
+    }
+
     fn __repr__(&self) -> String {
         format!(
-            "Stats(nodes={}, updates={}, solutions={}, seconds={:.6}, stop='{}')",
+            "Stats(nodes={}, updates={}, solutions={}, seconds={:.6}, stop='{}', method='{}')",
             self.nodes,
             self.updates,
             self.solutions,
             self.seconds,
-            stop_name(self.stop)
+            stop_name(self.stop),
+            self.method.name()
         )
     }
 }
@@ -331,7 +375,7 @@ impl PyProblem {
     }
 
     /// The given numbers of a solution's options, in increasing order.
-    fn numbers(index: &[usize], options: &[OptionId]) -> Vec<usize> {
+    pub(crate) fn numbers(index: &[usize], options: &[OptionId]) -> Vec<usize> {
         let mut out: Vec<usize> = options.iter().map(|o| index[o.index()]).collect();
         out.sort_unstable();
         out
@@ -407,7 +451,7 @@ impl PyProblem {
     /// The counters of the last search (`None` before any).
     #[getter]
     fn stats(&self) -> Option<PyStats> {
-        *self.last.lock().unwrap_or_else(|e| e.into_inner())
+        self.last.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     fn __repr__(&self) -> String {
@@ -464,8 +508,19 @@ impl PyProblem {
 
     /// The number of solutions. `threads`: 0 for one per core, at most 1024. With
     /// `max_nodes` (an int below 2**64) or `time_limit` (seconds >= 0) the count may be a
-    /// lower bound: see `stats.complete`.
-    #[pyo3(signature = (threads = 1, heuristic = "mrv", max_nodes = None, time_limit = None))]
+    /// lower bound: see `stats.complete`. `method`: `"search"` (the plain search, one step per
+    /// solution at least), `"memo"` (the memoised search, Knuth's DLX6: each remaining problem
+    /// counted once) or `"auto"` (whichever pays, decided from the run; a small tree is
+    /// searched plainly); with threads, `auto` picks first, then searches plainly on the
+    /// threads or memoises on one. `memo_limit`: the most bytes of the memo table (an int
+    /// below 2**64; `None`: 2 GiB or a quarter of the memory, whichever is less), past which
+    /// the table is emptied and the count goes on, exact. `stats.method` tells the method
+    /// used; a count past 2**128 - 1 is an `OverflowError`.
+    #[pyo3(signature = (
+        threads = 1, heuristic = "mrv", max_nodes = None, time_limit = None, method = "auto",
+        memo_limit = None
+    ))]
+    #[allow(clippy::too_many_arguments, reason = "the keyword arguments of a Python method")]
     pub(crate) fn count(
         &self,
         py: Python<'_>,
@@ -473,6 +528,8 @@ impl PyProblem {
         #[pyo3(from_py_with = read_heuristic)] heuristic: &str,
         #[pyo3(from_py_with = read_max_nodes)] max_nodes: Option<u64>,
         #[pyo3(from_py_with = read_time_limit)] time_limit: Option<Duration>,
+        #[pyo3(from_py_with = counting::read_method)] method: &str,
+        #[pyo3(from_py_with = counting::read_memo_limit)] memo_limit: Option<u64>,
     ) -> PyResult<u128> {
         let cancel = Arc::new(AtomicBool::new(false));
         let config = Config {
@@ -482,20 +539,89 @@ impl PyProblem {
             cancel: Some(cancel.clone()),
             ..Config::default()
         };
+        let memo = counting::memo_config(memo_limit, false);
+        let method = counting::method(method);
         let problem = &*self.problem;
         let started = Instant::now();
-        let (outcome, stats) = run_interruptible(py, &cancel, || {
-            if threads == 1 {
-                let mut solver = Solver::with_config(problem, config);
-                let outcome = solver.count();
-                (outcome, *solver.stats())
-            } else {
-                ParallelSearch::new(problem, config, threads).count()
-            }
-        })?;
+        let (counted, stats) = run_interruptible(py, &cancel, || {
+            counting::count(problem, config, threads, method, &memo)
+        })?
+        .map_err(counting::memo_error)?;
         let seconds = started.elapsed().as_secs_f64();
-        record(&self.last, PyStats::new(&stats, seconds, Some(outcome.stop)));
-        Ok(outcome.solutions)
+        record(&self.last, PyStats::counted(&stats, seconds, &counted));
+        Ok(counted.outcome.solutions)
+    }
+
+    /// The ZDD of all the solutions (`dancecard.Zdd`), built by the memoised search.
+    /// `memo_limit`: the most bytes of the memo table and the ZDD (an int below 2**64; `None`:
+    /// 2 GiB or a quarter of the memory, whichever is less); a ZDD that alone needs more is a
+    /// `ValueError` naming `memo_limit`.
+    #[pyo3(signature = (memo_limit = None))]
+    fn zdd(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = counting::read_memo_limit)] memo_limit: Option<u64>,
+    ) -> PyResult<PyZdd> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let config = Config { cancel: Some(cancel.clone()), ..Config::default() };
+        let memo = counting::memo_config(memo_limit, true);
+        let problem = &*self.problem;
+        let started = Instant::now();
+        let (counted, stats) = run_interruptible(py, &cancel, || {
+            let mut solver = Solver::with_config(problem, config);
+            let counted =
+                solver.count_by(CountMethod::Memo, &memo, &mut |_| ControlFlow::Continue(()));
+            (counted, *solver.stats())
+        })?;
+        let mut counted = counted.map_err(counting::memo_error)?;
+        let seconds = started.elapsed().as_secs_f64();
+        record(&self.last, PyStats::counted(&stats, seconds, &counted));
+        // No limit was set, and a Ctrl-C raised above: the count is whole, and so the ZDD.
+        let zdd = counted.zdd.take().ok_or_else(|| {
+            PyRuntimeError::new_err(format!(
+                "the count stopped ({}) before the ZDD was whole",
+                stop_name(Some(counted.outcome.stop))
+            ))
+        })?;
+        Ok(PyZdd::new(zdd, self.index.clone(), counted.outcome.solutions))
+    }
+
+    /// `k` solutions (an int from 0 to 2**24) drawn independently and exactly uniformly (with
+    /// replacement) from the ZDD of all solutions, the same for the same `seed` (an int from 0
+    /// to 2**64 - 1; the same samples as `dancecard solve --sample K --seed S`); an empty list
+    /// when there is no solution. Builds the ZDD first (`memo_limit` as for `zdd`): to draw
+    /// many times, keep `zdd()` and call its `sample`.
+    #[pyo3(signature = (k, seed = 0, memo_limit = None))]
+    fn sample(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = counting::read_k)] k: usize,
+        #[pyo3(from_py_with = counting::read_seed)] seed: u64,
+        #[pyo3(from_py_with = counting::read_memo_limit)] memo_limit: Option<u64>,
+    ) -> PyResult<Vec<Vec<usize>>> {
+        self.zdd(py, memo_limit)?.draw(py, k, seed)
+    }
+
+    /// Knuth's Monte Carlo estimate of the plain search's tree (`dancecard.Estimate`): `probes`
+    /// random root-to-leaf probes (an int from 1 to 10**9), reproducible for `seed` (an int
+    /// from 0 to 2**64 - 1), each weighted by the product of the branching degrees along its
+    /// path; with the method `count(method="auto")` picks and why. `heuristic` as for
+    /// `count`. `stats` is left as it was.
+    #[pyo3(signature = (probes = 1000, seed = 0, heuristic = "mrv"))]
+    fn estimate(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = counting::read_probes)] probes: u64,
+        #[pyo3(from_py_with = counting::read_seed)] seed: u64,
+        #[pyo3(from_py_with = read_heuristic)] heuristic: &str,
+    ) -> PyResult<PyEstimate> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let config = Config {
+            heuristic: self::heuristic(heuristic),
+            cancel: Some(cancel.clone()),
+            ..Config::default()
+        };
+        counting::estimate(py, &self.problem, config, &cancel, probes, seed)
     }
 
     /// All solutions (at most `limit`, an int below 2**128, or `None`) as a lazy iterator:
@@ -703,12 +829,13 @@ impl PySolutions {
     /// solutions already fetched can still be taken).
     fn interrupt(&mut self) {
         self.stop();
-        let mut stats = self.stats.unwrap_or_else(|| PyStats::new(&Stats::default(), 0.0, None));
+        let mut stats =
+            self.stats.take().unwrap_or_else(|| PyStats::new(&Stats::default(), 0.0, None));
         stats.stop = Some(Stop::Cancelled);
-        self.stats = Some(stats);
         if let Some(last) = &self.last {
-            record(last, stats);
+            record(last, stats.clone());
         }
+        self.stats = Some(stats);
     }
 
     /// Asks the search thread for the next batch and waits for it.
@@ -766,10 +893,10 @@ impl PySolutions {
         if let Some(stats) = batch.stats {
             // Seconds spent searching, not waiting for the caller.
             let stats = PyStats::new(&stats, stats.elapsed.as_secs_f64(), batch.stop);
-            self.stats = Some(stats);
             if let Some(last) = &self.last {
-                record(last, stats);
+                record(last, stats.clone());
             }
+            self.stats = Some(stats);
         }
         self.buffer.extend(batch.solutions);
         if batch.stop.is_some() {
@@ -814,7 +941,7 @@ impl PySolutions {
     /// The counters of the search so far (`None` before the first solution is asked for).
     #[getter]
     fn stats(&self) -> Option<PyStats> {
-        self.stats
+        self.stats.clone()
     }
 
     /// Stops the search; the iterator then ends.

@@ -26,9 +26,14 @@ Decisions the table encodes (also in the stubs, ``python/dancecard/_native.pyi``
   arrays included.
 """
 
+import atexit
 import faulthandler
 import inspect
 import math
+import os
+import pathlib
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, FrozenSet
 
@@ -59,6 +64,16 @@ class BadIndex:
 
     def __index__(self):
         return "seven"
+
+
+class FsPath:
+    """An ``os.PathLike`` whose ``__fspath__`` returns what it was given."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __fspath__(self):
+        return self.value
 
 
 def _numpy(make):
@@ -158,6 +173,21 @@ SECONDS = kind("seconds or None",
                    "inf", "np_float"} | INTS_IN_RANGE,
                value=NEGATIVE | {"nan", "minus_inf", "np_nan"})
 FLAG = kind("flag", ok={"true", "false", "np_bool"})
+# The memo limit of a ZDD: bytes below 2**64, or None; the toy's ZDD needs more than 2 bytes.
+ZDD_MEMO_LIMIT = kind("ZDD memo limit", ok={"none", "np_uint_max"},
+                      value=NEGATIVE | INTS_IN_RANGE | {"zero", "two_64", "two_200"},
+                      extra={"max": (2**64 - 1, OK)})
+SEED = kind("seed", ok={"zero", "np_uint_max"} | INTS_IN_RANGE,
+            value=NEGATIVE | {"two_64", "two_200"},
+            extra={"max": (2**64 - 1, OK), "too_big": (2**64, VALUE)})
+# Samples: 0 to 2**24 (the largest is not drawn here: 16 million lists).
+SAMPLES = kind("samples", ok={"zero"} | INTS_IN_RANGE,
+               value=NEGATIVE | {"two_64", "two_200", "np_uint_max"},
+               extra={"past_max": (2**24 + 1, VALUE)})
+# Probes of an estimate: 1 to 10**9 (the largest is not tried here: it takes minutes).
+PROBES = kind("probes", ok=INTS_IN_RANGE,
+              value=NEGATIVE | {"zero", "two_64", "two_200", "np_uint_max"},
+              extra={"past_max": (10**9 + 1, VALUE)})
 
 
 def choice(*valid):
@@ -168,6 +198,7 @@ def choice(*valid):
 
 
 HEURISTIC = choice("mrv", "leftmost")
+COUNT_METHOD = choice("search", "memo", "auto")
 METHOD = choice("fast", "dlx")
 GOAL = choice("blank-last", "blank-first")
 SLIDE_HEURISTIC = choice("manhattan", "linear-conflict")
@@ -210,6 +241,13 @@ OPTION_NUMBERS = kind(
     "option numbers", ok={"empty_list", "np_array"},
     extra={"negative": ([0, -1], VALUE), "huge": ([0, 2**200], OK), "bool": ([True], TYPE),
            "float": ([0.0], TYPE), "none": ([None], TYPE), "np_ints": (_numpy(lambda: np.array([0, 3, 4])), OK)})
+# A path to write to (the row writes in a scratch directory): str, bytes or os.PathLike; empty,
+# NUL, a lone surrogate or more than 4096 bytes are ValueErrors.
+PATH = kind(
+    "path", ok={"bytes"}, value=STRINGS,
+    extra={"pathlib": (pathlib.Path("zdd.txt"), OK), "bytes_nul": (b"a\x00b", VALUE),
+           "bytearray": (bytearray(b"ab"), TYPE), "bad_fspath": (FsPath(1), TYPE),
+           "fspath_bytes": (FsPath(b"zdd.txt"), OK), "np_str_scalar": (_numpy(lambda: np.str_("z")), OK)})
 # A solution of a tiling: distinct option numbers of the tiling's problem.
 SOLUTION = kind(
     "solution", ok={"empty_list", "np_array"},
@@ -322,6 +360,39 @@ def stats():
     return p.stats
 
 
+def memo_stats():
+    p = toy()
+    p.count(method="memo")
+    return p.stats.memo
+
+
+def toy_zdd():
+    return toy().zdd()
+
+
+def estimate():
+    return toy().estimate(probes=10)
+
+
+# Where the rows that write files write them (bytes and relative paths included).
+SCRATCH = pathlib.Path(tempfile.mkdtemp(prefix="dancecard-arguments-"))
+atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
+
+
+def in_scratch(call):
+    """``call`` run in the scratch directory."""
+
+    def run(**kwargs):
+        here = os.getcwd()
+        os.chdir(SCRATCH)
+        try:
+            return call(**kwargs)
+        finally:
+            os.chdir(here)
+
+    return run
+
+
 ROWS: Dict[str, Row] = {
     # dancecard.Problem
     "dancecard.Problem": Row(
@@ -350,8 +421,17 @@ ROWS: Dict[str, Row] = {
     "dancecard.Problem.count": problem_method(
         "count",
         {"threads": THREADS, "heuristic": HEURISTIC, "max_nodes": U64_OR_NONE,
-         "time_limit": SECONDS},
-        {"threads": 1, "heuristic": "mrv", "max_nodes": None, "time_limit": None}),
+         "time_limit": SECONDS, "method": COUNT_METHOD, "memo_limit": U64_OR_NONE},
+        {"threads": 1, "heuristic": "mrv", "max_nodes": None, "time_limit": None,
+         "method": "auto", "memo_limit": None}),
+    "dancecard.Problem.zdd": problem_method("zdd", {"memo_limit": ZDD_MEMO_LIMIT},
+                                            {"memo_limit": None}),
+    "dancecard.Problem.sample": problem_method(
+        "sample", {"k": SAMPLES, "seed": SEED, "memo_limit": ZDD_MEMO_LIMIT},
+        {"k": 3, "seed": 0, "memo_limit": None}),
+    "dancecard.Problem.estimate": problem_method(
+        "estimate", {"probes": PROBES, "seed": SEED, "heuristic": HEURISTIC},
+        {"probes": 10, "seed": 0, "heuristic": "mrv"}),
     # dancecard.Stats and dancecard.SolutionIterator: made by searches only.
     "dancecard.Stats": Row(call=lambda *a, **kw: dancecard.Stats(*a, **kw)),
     "dancecard.Stats.nodes": no_args(lambda: stats().nodes),
@@ -360,7 +440,42 @@ ROWS: Dict[str, Row] = {
     "dancecard.Stats.seconds": no_args(lambda: stats().seconds),
     "dancecard.Stats.complete": no_args(lambda: stats().complete),
     "dancecard.Stats.stop": no_args(lambda: stats().stop),
+    "dancecard.Stats.method": no_args(lambda: stats().method),
+    "dancecard.Stats.reason": no_args(lambda: stats().reason),
+    "dancecard.Stats.memo": no_args(lambda: stats().memo),
     "dancecard.Stats.__repr__": no_args(lambda: stats().__repr__),
+    # dancecard.MemoStats, dancecard.Zdd and dancecard.Estimate: made by the package only.
+    "dancecard.MemoStats": Row(call=lambda *a, **kw: dancecard.MemoStats(*a, **kw)),
+    "dancecard.MemoStats.nodes": no_args(lambda: memo_stats().nodes),
+    "dancecard.MemoStats.hits": no_args(lambda: memo_stats().hits),
+    "dancecard.MemoStats.entries": no_args(lambda: memo_stats().entries),
+    "dancecard.MemoStats.clears": no_args(lambda: memo_stats().clears),
+    "dancecard.MemoStats.peak_bytes": no_args(lambda: memo_stats().peak_bytes),
+    "dancecard.MemoStats.plain_nodes": no_args(lambda: memo_stats().plain_nodes),
+    "dancecard.MemoStats.zdd_nodes": no_args(lambda: memo_stats().zdd_nodes),
+    "dancecard.MemoStats.__repr__": no_args(lambda: memo_stats().__repr__),
+    "dancecard.Zdd": Row(call=lambda *a, **kw: dancecard.Zdd(*a, **kw)),
+    "dancecard.Zdd.node_count": no_args(lambda: toy_zdd().node_count),
+    "dancecard.Zdd.count": no_args(lambda: toy_zdd().count),
+    "dancecard.Zdd.solutions": no_args(lambda: toy_zdd().solutions),
+    "dancecard.Zdd.to_text": no_args(lambda: toy_zdd().to_text),
+    "dancecard.Zdd.__repr__": no_args(lambda: toy_zdd().__repr__),
+    "dancecard.Zdd.sample": Row(call=lambda **kw: toy_zdd().sample(**kw),
+                                params={"k": SAMPLES, "seed": SEED}, base={"k": 3, "seed": 0}),
+    "dancecard.Zdd.write": Row(call=in_scratch(lambda **kw: toy_zdd().write(**kw)),
+                               params={"path": PATH}, base={"path": "zdd.txt"}),
+    "dancecard.Estimate": Row(call=lambda *a, **kw: dancecard.Estimate(*a, **kw)),
+    "dancecard.Estimate.probes": no_args(lambda: estimate().probes),
+    "dancecard.Estimate.nodes": no_args(lambda: estimate().nodes),
+    "dancecard.Estimate.nodes_stderr": no_args(lambda: estimate().nodes_stderr),
+    "dancecard.Estimate.solutions": no_args(lambda: estimate().solutions),
+    "dancecard.Estimate.solutions_stderr": no_args(lambda: estimate().solutions_stderr),
+    "dancecard.Estimate.updates": no_args(lambda: estimate().updates),
+    "dancecard.Estimate.max_depth": no_args(lambda: estimate().max_depth),
+    "dancecard.Estimate.solution_probes": no_args(lambda: estimate().solution_probes),
+    "dancecard.Estimate.auto": no_args(lambda: estimate().auto),
+    "dancecard.Estimate.reason": no_args(lambda: estimate().reason),
+    "dancecard.Estimate.__repr__": no_args(lambda: estimate().__repr__),
     "dancecard.SolutionIterator": Row(call=lambda *a, **kw: dancecard.SolutionIterator(*a, **kw)),
     "dancecard.SolutionIterator.__iter__": no_args(lambda: iterator().__iter__),
     "dancecard.SolutionIterator.__next__": no_args(lambda: iterator().__next__),
@@ -378,7 +493,9 @@ ROWS: Dict[str, Row] = {
                                              {"solution": [0, 2, 3, 5]}),
     "dancecard.Tiling.render": tiling_method("render", {"solution": SOLUTION},
                                              {"solution": [0, 2, 3, 5]}),
-    "dancecard.Tiling.count": tiling_method("count", {"threads": THREADS}, {"threads": 1}),
+    "dancecard.Tiling.count": tiling_method(
+        "count", {"threads": THREADS, "method": COUNT_METHOD, "memo_limit": U64_OR_NONE},
+        {"threads": 1, "method": "auto", "memo_limit": None}),
     "dancecard.Tiling.solutions": tiling_method("solutions", {"limit": U128_OR_NONE},
                                                 {"limit": None}),
     "dancecard.DlxParseError": None,  # an exception class: takes any arguments, as all do
@@ -571,13 +688,16 @@ def test_hostile_argument(key, param, hid, value, expected):
 
 
 NO_ARGS = [k for k, r in ROWS.items() if r is not None and not r.params]
+# Classes without a constructor: their values come from the package's functions.
+MADE_BY_THE_PACKAGE = {f"dancecard.{name}" for name in
+                       ("Stats", "SolutionIterator", "Tiling", "MemoStats", "Zdd", "Estimate")}
 
 
 @pytest.mark.parametrize("key", NO_ARGS)
 def test_no_argument_members(key):
     """Methods and properties without arguments work, and refuse an argument."""
     member = ROWS[key].call
-    if key in ("dancecard.Stats", "dancecard.SolutionIterator", "dancecard.Tiling"):
+    if key in MADE_BY_THE_PACKAGE:
         # Made by the package only: no constructor.
         for args in [(), (1,), (None, "x")]:
             got, error = call_guarded(lambda: member(*args))
@@ -654,7 +774,7 @@ def test_stubs_match_the_native_signatures():
         if inspect.isclass(value) and issubclass(value, BaseException):
             continue  # DlxParseError: an exception, made as every exception is
         if inspect.isclass(value) and value.__module__ == "dancecard":
-            if name not in ("Stats", "SolutionIterator", "Tiling"):  # made by the package
+            if f"dancecard.{name}" not in MADE_BY_THE_PACKAGE:
                 native[f"{name}.__init__"] = value
             for member, v in vars(value).items():
                 if callable(v) and not member.startswith("__") or member in ("__iter__", "__next__"):

@@ -27,6 +27,13 @@ lines = text.splitlines()
 head = next(i for i, l in enumerate(lines) if l.strip() and not l.startswith("|"))
 lines[head] = lines[head].replace("|", "zz |", 1) if "|" in lines[head] else lines[head] + " zz"
 endless = dancecard.Problem.from_dlx("\\n".join(lines))
+# Domino tilings of 20 x 20 in DLX text: the memoised search counts 16 x 16 in about a second,
+# and this board for far longer (its count passes 2**128 in the end).
+n = 20
+cells = [f"{{r}},{{c}}" for r in range(n) for c in range(n)]
+dominoes = [f"{{r}},{{c}} {{r}},{{c + 1}}" for r in range(n) for c in range(n - 1)]
+dominoes += [f"{{r}},{{c}} {{r + 1}},{{c}}" for r in range(n - 1) for c in range(n)]
+board = dancecard.Problem.from_dlx(" ".join(cells) + "\\n" + "\\n".join(dominoes) + "\\n")
 """
 
 SEARCHES = {
@@ -38,7 +45,18 @@ SEARCHES = {
     "iterator": "next(endless.solutions(heuristic='leftmost'))",
     "sudoku": "sudoku.count('.' * 256)",
     "queens": "dancecard.queens.count(27)",
-    "tiling": "dancecard.tile('10x10', 'dominoes').count()",
+    # The plain search (by memo, auto counts 10 x 10 dominoes in milliseconds).
+    "tiling": "dancecard.tile('10x10', 'dominoes').count(method='search')",
+    "tiling_memo": "dancecard.tile('20x20', 'dominoes').count(method='memo', memo_limit=2**28)",
+    # The memoised search (#17), and auto, which picks it here, on one thread or more (with
+    # threads, the interrupt comes while auto is deciding).
+    "count_memo": "board.count(method='memo', memo_limit=2**28)",
+    "count_auto": "board.count(memo_limit=2**28)",
+    "count_auto_threads": "board.count(threads=2, memo_limit=2**28)",
+    "zdd": "board.zdd(memo_limit=2**28)",
+    "sample": "board.sample(1, memo_limit=2**28)",
+    # Knuth's estimate: a billion probes of the pentomino tree.
+    "estimate": "endless.estimate(probes=10**9, heuristic='leftmost')",
     "tiling_iterator": "next(dancecard.tile('6x10', 'pentominoes', once=True).solutions(), "
     "None) and list(dancecard.tile('12x12', 'tetrominoes').solutions())",
     "tiling_distinct": "dancecard.tile('10x10', 'dominoes').count_distinct()",
@@ -86,7 +104,8 @@ print("finished after", time.monotonic() - started, flush=True)
         child.wait()
 
 
-@pytest.mark.parametrize("name", ["count", "count_threads", "iterator", "queens", "tiling"])
+@pytest.mark.parametrize("name", ["count", "count_threads", "count_memo", "iterator", "queens",
+                                  "tiling"])
 def test_a_search_in_a_daemon_thread_does_not_stop_the_exit(name):
     # Off the main thread the search does not poll for signals: it must not take the GIL
     # back while the interpreter shuts down (CPython would end the thread by unwinding

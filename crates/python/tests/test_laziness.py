@@ -78,7 +78,8 @@ def test_the_gil_is_released_during_a_count():
     done = threading.Event()
 
     def count():
-        p.count(max_nodes=15_000_000)
+        # The plain search: auto would count 8x8 by memo in milliseconds.
+        p.count(max_nodes=15_000_000, method="search")
         done.set()
 
     worker = threading.Thread(target=count)

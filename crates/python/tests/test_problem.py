@@ -5,7 +5,7 @@ import random
 import pytest
 
 import dancecard
-from conftest import INSTANCES, domino_options
+from conftest import INSTANCES, domino_options, random_problem
 from oracle import solve_all
 
 TOY_OPTIONS = ["c e", "a d g", "b c f", "a d f", "b g", "d e g"]
@@ -107,31 +107,16 @@ def test_heuristics_and_threads_agree():
 
 def test_limits():
     p = dancecard.Problem.from_dlx((INSTANCES / "domino8x8.dlx").read_text())
-    lower = p.count(max_nodes=10_000)
+    # The plain search's limits (auto would count 8x8 by memo in 2,317 nodes:
+    # test_counting.py has the memoised search's).
+    lower = p.count(max_nodes=10_000, method="search")
     assert 0 < lower < 12_988_816
     assert (p.stats.complete, p.stats.stop) == (False, "node_limit")
     assert p.stats.nodes == 10_000
-    p.count(time_limit=0.05)
+    p.count(time_limit=0.05, method="search")
     assert (p.stats.complete, p.stats.stop) == (False, "time_limit")
     assert len(list(p.solutions(limit=5))) == 5
     assert list(p.solutions(limit=0)) == []
-
-
-def random_problem(rng):
-    n_primary = rng.randint(1, 7)
-    n_secondary = rng.randint(0, 3)
-    primary = [f"p{i}" for i in range(n_primary)]
-    secondary = [f"s{i}" for i in range(n_secondary)]
-    colors = ["red", "blue"]
-    options = []
-    for _ in range(rng.randint(1, 22)):
-        items = rng.sample(primary, rng.randint(1, min(3, n_primary)))
-        if secondary and rng.random() < 0.6:
-            for s in rng.sample(secondary, rng.randint(1, n_secondary)):
-                items.append(s if rng.random() < 0.4 else f"{s}:{rng.choice(colors)}")
-        rng.shuffle(items)
-        options.append(items)
-    return primary, secondary, options
 
 
 @pytest.mark.parametrize("seed", range(400))

@@ -6,8 +6,12 @@ Python values, hands out solutions as lists of option numbers, and wraps the puz
 - :class:`Problem`: an exact cover problem from item names and options (``"x:red"`` gives
   secondary item ``x`` the color ``red``), from Knuth's DLX text (:meth:`Problem.from_dlx`) or
   from a 0/1 matrix (:meth:`Problem.from_matrix`). Search it with :meth:`Problem.first`,
-  :meth:`Problem.solutions` (a lazy iterator) and :meth:`Problem.count`; :attr:`Problem.stats`
-  tells what the last search cost.
+  :meth:`Problem.solutions` (a lazy iterator) and :meth:`Problem.count` (by the plain search or
+  by memoisation, Knuth's DLX6: ``method``); :attr:`Problem.stats` tells what the last search
+  cost.
+- Counting at the limit: :meth:`Problem.zdd` (a :class:`Zdd` of all solutions, to count, list
+  and write in Knuth's format), :meth:`Problem.sample` (solutions drawn exactly uniformly) and
+  :meth:`Problem.estimate` (Knuth's estimate of the search tree, an :class:`Estimate`).
 - :mod:`dancecard.sudoku`: solve, count and check sudoku of any box shape.
 - :mod:`dancecard.queens`: count and list N-queens solutions.
 - :func:`tile`: polyomino tilings of a board (a :class:`Tiling`, to count and list).
@@ -40,10 +44,13 @@ Example: Knuth's toy problem has exactly one solution.
 from . import queens, slide, sudoku
 from ._native import (
     DlxParseError,
+    Estimate,
+    MemoStats,
     Problem,
     SolutionIterator,
     Stats,
     Tiling,
+    Zdd,
     __version__,
     target_sudoku,
     tile,
@@ -51,10 +58,13 @@ from ._native import (
 
 __all__ = [
     "DlxParseError",
+    "Estimate",
+    "MemoStats",
     "Problem",
     "SolutionIterator",
     "Stats",
     "Tiling",
+    "Zdd",
     "__version__",
     "queens",
     "slide",

@@ -13,11 +13,13 @@ what was expected and what was given:
 - text must be encodable as UTF-8 (no lone surrogates).
 """
 
+import os
 from typing import Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union
 
 __version__: str
 
 Heuristic = Literal["mrv", "leftmost"]
+Method = Literal["search", "memo", "auto"]
 Names = Union[str, Iterable[str]]
 
 class DlxParseError(ValueError):
@@ -49,6 +51,106 @@ class Stats:
         """Why the search ended: ``"exhausted"``, ``"solution_limit"``, ``"node_limit"``,
         ``"time_limit"``, ``"cancelled"``, ``"stopped"``, or ``"paused"`` for an iterator
         that can go on."""
+    @property
+    def method(self) -> Literal["search", "memo"]:
+        """The method of the search: ``"search"`` (the plain search) or ``"memo"`` (the
+        memoised search of :meth:`Problem.count`, :meth:`Problem.zdd` and
+        :meth:`Problem.sample`, whose ``nodes`` are its own, counted as Knuth's DLX6 does)."""
+    @property
+    def reason(self) -> str:
+        """Why ``count(method="auto")`` chose the method (``""`` when no choice was made)."""
+    @property
+    def memo(self) -> Optional["MemoStats"]:
+        """The memoised search's counters when it made the count, else ``None``."""
+
+class MemoStats:
+    """What a memoised count did besides counting (:attr:`Stats.memo`)."""
+
+    @property
+    def nodes(self) -> int:
+        """Nodes of the memoised search (each level entered, hits included, plus one per
+        solution leaf)."""
+    @property
+    def hits(self) -> int:
+        """Nodes whose remaining problem was in the table (counted at once)."""
+    @property
+    def entries(self) -> int:
+        """Entries written: remaining problems counted in full."""
+    @property
+    def clears(self) -> int:
+        """Times the table was emptied to stay within ``memo_limit``."""
+    @property
+    def peak_bytes(self) -> int:
+        """The most bytes the table (and the ZDD) took at once."""
+    @property
+    def plain_nodes(self) -> int:
+        """The nodes the plain search would have spent on the same part of the tree
+        (saturates at 2**64 - 1)."""
+    @property
+    def zdd_nodes(self) -> int:
+        """ZDD nodes built (0 when no ZDD was asked for)."""
+
+class Zdd:
+    """The ZDD (zero-suppressed decision diagram) of all the solutions of a problem, made by
+    :meth:`Problem.zdd`. Every path from the root to the true sink is one solution and every
+    solution one path (the diagram is Knuth's DLX6's: not ordered, not reduced)."""
+
+    @property
+    def node_count(self) -> int:
+        """The number of nodes, the two sinks not included."""
+    def count(self) -> int:
+        """The number of solutions: the paths to the true sink (``OverflowError`` past
+        2**128 - 1)."""
+    def solutions(self) -> SolutionIterator:
+        """Every solution, lazily, each a list of option numbers in increasing order (as the
+        problem numbers them), in the diagram's order."""
+    def sample(self, k: int, seed: int = 0) -> List[List[int]]:
+        """``k`` solutions (an int from 0 to 2**24) drawn independently and exactly
+        uniformly, with replacement, the same for the same ``seed`` (an int from 0 to
+        2**64 - 1); empty when there is no solution."""
+    def to_text(self) -> str:
+        """The diagram in the text format of Knuth's ZDDREAD programs, as his DLX6 and
+        ``dancecard solve --zdd`` write it: a line ``id: (~v?lo:hi)`` per node (ids in
+        hexadecimal, children first, ``v`` the option's number from 1 in input order), then a
+        dummy root ``id: (~0?0:root)``."""
+    def write(self, path: Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]) -> None:
+        """Writes :meth:`to_text` to the file at ``path`` (not empty, at most 4096 bytes),
+        replacing it; ``OSError`` if it cannot be written."""
+
+class Estimate:
+    """Knuth's Monte Carlo estimate of the plain search's tree, made by
+    :meth:`Problem.estimate`."""
+
+    @property
+    def probes(self) -> int:
+        """Probes made."""
+    @property
+    def nodes(self) -> float:
+        """The estimated number of nodes of the plain search (as :attr:`Stats.nodes`)."""
+    @property
+    def nodes_stderr(self) -> float:
+        """The standard error of ``nodes`` (``inf`` with one probe)."""
+    @property
+    def solutions(self) -> float:
+        """The estimated number of solutions."""
+    @property
+    def solutions_stderr(self) -> float:
+        """The standard error of ``solutions`` (``inf`` with one probe)."""
+    @property
+    def updates(self) -> float:
+        """The estimated number of updates of the plain search."""
+    @property
+    def max_depth(self) -> int:
+        """The depth of the deepest probe."""
+    @property
+    def solution_probes(self) -> int:
+        """Probes that ended in a solution."""
+    @property
+    def auto(self) -> Literal["search", "memo"]:
+        """The method ``count(method="auto")`` picks for this problem."""
+    @property
+    def reason(self) -> str:
+        """Why ``auto`` picks it."""
 
 class SolutionIterator(Iterator[List[int]]):
     """The lazy iterator of :meth:`Problem.solutions`.
@@ -138,6 +240,8 @@ class Problem:
         heuristic: Heuristic = "mrv",
         max_nodes: Optional[int] = None,
         time_limit: Optional[float] = None,
+        method: Method = "auto",
+        memo_limit: Optional[int] = None,
     ) -> int:
         """The number of solutions.
 
@@ -145,7 +249,37 @@ class Problem:
         ``max_nodes`` (an int from 0 to 2**64 - 1) and ``time_limit`` (seconds >= 0; ``inf``
         is no limit) bound the search; the count is then a lower bound, and
         ``stats.complete`` is false.
+
+        ``method``: ``"search"`` (the plain search: at least one step per solution),
+        ``"memo"`` (the memoised search, Knuth's DLX6: each remaining problem is counted
+        once, so 12x12 domino tilings take a fraction of a second) or ``"auto"`` (whichever
+        pays, decided from the run: a small tree is searched plainly). With ``threads > 1``,
+        ``auto`` picks first, then searches plainly on the threads or memoises on one.
+        ``memo_limit``: the most bytes of the memo table (an int from 0 to 2**64 - 1;
+        ``None``: 2 GiB, or a quarter of the memory if less), past which the table is emptied
+        and the count goes on, still exact. ``stats.method`` tells the method used and
+        ``stats.memo`` the memo's counters. A count past 2**128 - 1 is an ``OverflowError``.
         """
+    def zdd(self, memo_limit: Optional[int] = None) -> Zdd:
+        """The ZDD of all the solutions, built by the memoised search. ``memo_limit`` as for
+        :meth:`count`, for the table and the ZDD: a ZDD that alone needs more is a
+        ``ValueError`` naming ``memo_limit``."""
+    def sample(
+        self, k: int, seed: int = 0, memo_limit: Optional[int] = None
+    ) -> List[List[int]]:
+        """``k`` solutions (an int from 0 to 2**24) drawn independently and exactly uniformly
+        (with replacement) from the ZDD of all solutions, the same for the same ``seed`` (an
+        int from 0 to 2**64 - 1; the same as ``dancecard solve --sample K --seed S``); an
+        empty list when there is no solution. Builds the ZDD first (``memo_limit`` as for
+        :meth:`zdd`): to draw many times, keep :meth:`zdd` and call its ``sample``."""
+    def estimate(
+        self, probes: int = 1000, seed: int = 0, heuristic: Heuristic = "mrv"
+    ) -> Estimate:
+        """Knuth's Monte Carlo estimate of the plain search's tree: ``probes`` random
+        root-to-leaf probes (an int from 1 to 10**9), reproducible for ``seed`` (an int from 0
+        to 2**64 - 1), each weighted by the product of the branching degrees along its path;
+        and the method ``count(method="auto")`` picks, with why. :attr:`stats` is left as it
+        was."""
 
 def sudoku_search(
     puzzle: Union[str, Iterable[Iterable[int]]],
@@ -175,8 +309,11 @@ class Tiling:
     @property
     def once(self) -> bool:
         """Whether every piece is used exactly once."""
-    def count(self, threads: int = 1) -> int:
-        """The number of tilings (``threads``: 0 for one thread per core, at most 1024)."""
+    def count(
+        self, threads: int = 1, method: Method = "auto", memo_limit: Optional[int] = None
+    ) -> int:
+        """The number of tilings (``threads``: 0 for one thread per core, at most 1024),
+        counted as :meth:`Problem.count` counts (``method``, ``memo_limit``)."""
     def count_distinct(self) -> int:
         """The number of tilings up to the board's symmetries."""
     def count_dp(self) -> int:

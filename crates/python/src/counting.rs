@@ -1,0 +1,524 @@
+//! Counting at the limit from Python (#17): counts by a chosen method (`Problem.count(method=...)`),
+//! the ZDD of all solutions (`dancecard.Zdd`), exactly uniform samples, and Knuth's estimate of
+//! the search tree (`dancecard.Estimate`).
+//!
+//! The engine does the work ([`Solver::count_by`], [`Solver::count_memo`], [`Zdd`],
+//! [`Solver::estimate`], [`Solver::pick_method`]); this module reads the arguments, runs the
+//! searches as the command line does (`crates/cli/src/commands/count.rs`: `auto` by default,
+//! and with threads the method `auto` picks, then the plain search on threads or the memoised
+//! one on one thread), and turns the results into Python values. Options are numbered as the
+//! `Problem` numbers them (`PyProblem::index`).
+
+use std::io::{BufWriter, Write};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use dancecard_engine::parallel::ParallelSearch;
+use dancecard_engine::{
+    Config, CountMethod, Counted, Estimate, MemoConfig, MemoError, MemoStats, Problem, Solver,
+    Stats, Zdd, ZddError,
+};
+use pyo3::exceptions::{PyOSError, PyOverflowError, PyRuntimeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::args;
+use crate::interrupt::run_interruptible;
+use crate::problem::{PyProblem, PySolutions};
+
+/// The memo's limit when none is given: 2 GiB, or a quarter of the machine's memory when that
+/// is less (as the command line's `--memo-limit`).
+pub(crate) fn default_memo_limit() -> usize {
+    const DEFAULT: usize = 2 << 30;
+    // The same rule as `dancecard solve --count` (crates/cli/src/util.rs), which the Python
+    // package cannot depend on.
+    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+        line.split_whitespace().nth(1)?.parse::<usize>().ok()
+    });
+    match total_kb {
+        Some(kb) => DEFAULT.min(kb.saturating_mul(1024) / 4),
+        None => DEFAULT,
+    }
+}
+
+/// Reads argument `method`: `"search"`, `"memo"` or `"auto"` (see [`method`]).
+pub(crate) fn read_method(obj: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+    args::choice(obj, "method", &["search", "memo", "auto"])
+}
+
+/// The method of a name that [`read_method`] accepted.
+pub(crate) fn method(name: &str) -> CountMethod {
+    match name {
+        "search" => CountMethod::Search,
+        "memo" => CountMethod::Memo,
+        _ => CountMethod::Auto,
+    }
+}
+
+/// Reads argument `memo_limit`: bytes (an int below 2**64), or `None` for the default
+/// ([`default_memo_limit`]).
+pub(crate) fn read_memo_limit(obj: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+    args::optional_u64(obj, "memo_limit")
+}
+
+/// The memo settings of a `memo_limit` argument.
+pub(crate) fn memo_config(limit: Option<u64>, zdd: bool) -> MemoConfig {
+    let limit_bytes = match limit {
+        // Past the address space: as good as no limit.
+        Some(bytes) => usize::try_from(bytes).unwrap_or(usize::MAX),
+        None => default_memo_limit(),
+    };
+    MemoConfig { limit_bytes, zdd }
+}
+
+/// The most samples one call draws: the engine reserves room for all of them at once (24
+/// bytes each before the solutions themselves), so a huge `k` would end the process instead
+/// of raising `MemoryError`. Ask again with another seed for more.
+pub(crate) const MAX_SAMPLES: usize = 1 << 24;
+
+/// Reads argument `k` of the samplers: 0 to [`MAX_SAMPLES`].
+pub(crate) fn read_k(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    args::usize_in(obj, "k", &args::WHOLE, 0, MAX_SAMPLES)
+}
+
+/// Reads argument `seed`: an int from 0 to 2**64 - 1.
+pub(crate) fn read_seed(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let v = args::int_in(
+        obj,
+        "seed",
+        &args::WHOLE,
+        (0, u64::MAX.into()),
+        "an int from 0 to 2**64 - 1",
+    )?;
+    Ok(u64::try_from(v).unwrap_or(u64::MAX))
+}
+
+/// The most probes of an estimate: far more than any estimate needs (a thousand probes are
+/// usual), and few enough that a mistaken huge number is not an endless call.
+pub(crate) const MAX_PROBES: u64 = 1_000_000_000;
+
+/// Reads argument `probes` of `Problem.estimate`: 1 to [`MAX_PROBES`].
+pub(crate) fn read_probes(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let expected = "an int from 1 to 1000000000";
+    let v = args::int_in(obj, "probes", &args::WHOLE, (1, MAX_PROBES.into()), expected)?;
+    Ok(u64::try_from(v).unwrap_or(MAX_PROBES))
+}
+
+/// The longest path `Zdd.write` takes, in bytes: Linux's `PATH_MAX`, longer than any path the
+/// system would open.
+const MAX_PATH: usize = 4096;
+
+/// Reads argument `path` of `Zdd.write`: `str`, `bytes` or `os.PathLike` (as `open` takes
+/// them: a `str` is encoded by `os.fsencode`), not empty, without NUL, at most [`MAX_PATH`]
+/// bytes.
+fn read_path(obj: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
+    const EXPECTED: &str = "a path (str, bytes or os.PathLike)";
+    let py = obj.py();
+    let os = py.import("os")?;
+    let text = obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>();
+    if !text && !obj.hasattr("__fspath__").unwrap_or(false) {
+        return Err(args::wrong_type(&args::WHOLE, EXPECTED, obj));
+    }
+    // `__fspath__` may give anything: os.fspath checks it is str or bytes.
+    let path = os
+        .call_method1("fspath", (obj,))
+        .map_err(|_| args::wrong_type(&args::WHOLE, EXPECTED, obj))?;
+    let encoded = if path.is_instance_of::<PyString>() {
+        os.call_method1("fsencode", (&path,)).map_err(|e| {
+            // A lone surrogate that the file system's encoding cannot take.
+            let why = e.value(py).to_string();
+            args::invalid("path", format!("expected a path the file system can encode: {why}"))
+        })?
+    } else {
+        path
+    };
+    let bytes = encoded
+        .downcast::<PyBytes>()
+        .map_err(|_| args::wrong_type(&args::WHOLE, EXPECTED, obj))?
+        .as_bytes();
+    if bytes.is_empty() {
+        return Err(args::wrong_value("path", &args::WHOLE, "a path that is not empty", "''"));
+    }
+    if bytes.contains(&0) {
+        let shown = args::quoted(&String::from_utf8_lossy(bytes));
+        return Err(args::wrong_value("path", &args::WHOLE, "a path without NUL", &shown));
+    }
+    if bytes.len() > MAX_PATH {
+        let expected = format!("a path of at most {MAX_PATH} bytes");
+        let shown = format!("{} bytes", bytes.len());
+        return Err(args::wrong_value("path", &args::WHOLE, &expected, &shown));
+    }
+    path_of(bytes)
+}
+
+/// The path of the bytes `os.fsencode` gave.
+#[cfg(unix)]
+fn path_of(bytes: &[u8]) -> PyResult<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    Ok(PathBuf::from(std::ffi::OsStr::from_bytes(bytes)))
+}
+
+/// The path of the bytes `os.fsencode` gave (UTF-8 off Unix).
+#[cfg(not(unix))]
+fn path_of(bytes: &[u8]) -> PyResult<PathBuf> {
+    std::str::from_utf8(bytes)
+        .map(PathBuf::from)
+        .map_err(|e| args::invalid("path", format!("expected a path in UTF-8: {e}")))
+}
+
+/// A failed memoised count as a Python exception: `OverflowError` for a count past 2**128 - 1,
+/// `ValueError` naming `memo_limit` for a ZDD that does not fit within it.
+pub(crate) fn memo_error(e: MemoError) -> PyErr {
+    match e {
+        MemoError::Overflow => overflow(),
+        MemoError::ZddTooLarge { .. } => args::invalid("memo_limit", e),
+        other => PyRuntimeError::new_err(other.to_string()),
+    }
+}
+
+/// The error of a count past `u128::MAX`.
+fn overflow() -> PyErr {
+    PyOverflowError::new_err("the number of solutions passes 2**128 - 1 (overflow)")
+}
+
+/// Counts the solutions of `problem` by `method` on `threads` threads, as `dancecard solve
+/// --count` does: with one thread, [`Solver::count_by`]; with more, the method `auto` picks
+/// ([`Solver::pick_method`]) unless one is given, then the plain search on the threads, or the
+/// memoised search on one thread (it is not threaded here). Returns what the count did and
+/// the counters of the method that made it.
+pub(crate) fn count(
+    problem: &Problem,
+    config: Config,
+    threads: usize,
+    method: CountMethod,
+    memo: &MemoConfig,
+) -> Result<(Counted, Stats), MemoError> {
+    let mut solver = Solver::with_config(problem, config.clone());
+    let mut go_on = |_: &Solver| ControlFlow::Continue(());
+    if threads <= 1 {
+        let counted = solver.count_by(method, memo, &mut go_on)?;
+        return Ok((counted, *solver.stats()));
+    }
+    let (method, reason, estimate) = match method {
+        CountMethod::Auto => {
+            let (m, r, e) = solver.pick_method(memo);
+            (m, r, Some(e))
+        }
+        m => (m, String::new(), None),
+    };
+    if method == CountMethod::Memo {
+        let mut counted = solver.count_by(CountMethod::Memo, memo, &mut go_on)?;
+        counted.reason = reason;
+        counted.estimate = estimate;
+        return Ok((counted, *solver.stats()));
+    }
+    let (outcome, stats) = ParallelSearch::new(problem, config, threads).count();
+    let counted =
+        Counted { outcome, method: CountMethod::Search, reason, memo: None, estimate, zdd: None };
+    Ok((counted, stats))
+}
+
+/// What a memoised count did besides counting: `dancecard.MemoStats` (`Stats.memo`).
+#[pyclass(frozen, module = "dancecard", name = "MemoStats")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PyMemoStats(pub(crate) MemoStats);
+
+#[pymethods]
+impl PyMemoStats {
+    /// Nodes of the memoised search (each level entered, hits included, plus one per
+    /// solution leaf, as Knuth's DLX6 counts them).
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.0.nodes
+    }
+
+    /// Nodes whose remaining problem was in the table (counted at once).
+    #[getter]
+    fn hits(&self) -> u64 {
+        self.0.hits
+    }
+
+    /// Entries written: remaining problems counted in full.
+    #[getter]
+    fn entries(&self) -> u64 {
+        self.0.entries
+    }
+
+    /// Times the table was emptied to stay within `memo_limit`.
+    #[getter]
+    fn clears(&self) -> u64 {
+        self.0.clears
+    }
+
+    /// The most bytes the table (and the ZDD) took at once.
+    #[getter]
+    fn peak_bytes(&self) -> usize {
+        self.0.peak_bytes
+    }
+
+    /// The nodes the plain search would have spent on the same part of the tree (saturates at
+    /// 2**64 - 1).
+    #[getter]
+    fn plain_nodes(&self) -> u64 {
+        self.0.plain_nodes
+    }
+
+    /// ZDD nodes built (0 when no ZDD was asked for).
+    #[getter]
+    fn zdd_nodes(&self) -> u64 {
+        self.0.zdd_nodes
+    }
+
+    fn __repr__(&self) -> String {
+        let m = &self.0;
+        format!(
+            "MemoStats(nodes={}, hits={}, entries={}, clears={}, peak_bytes={}, plain_nodes={}, \
+             zdd_nodes={})",
+            m.nodes, m.hits, m.entries, m.clears, m.peak_bytes, m.plain_nodes, m.zdd_nodes
+        )
+    }
+}
+
+/// The ZDD of all the solutions of a problem: `dancecard.Zdd`, made by `Problem.zdd`.
+///
+/// Every path from the root to ⊤ is one solution and every solution one path (the diagram is
+/// Knuth's DLX6's: not ordered, not reduced); `count` adds up the paths, `solutions` lists
+/// them, `sample` draws them exactly uniformly, `to_text` and `write` give Knuth's ZDDREAD
+/// format.
+#[pyclass(frozen, module = "dancecard", name = "Zdd")]
+#[derive(Debug)]
+pub(crate) struct PyZdd {
+    zdd: Arc<Zdd>,
+    /// For each option of the engine's problem, its number among the options given.
+    index: Arc<Vec<usize>>,
+    /// The count of the memoised search that built it (for `__repr__`).
+    solutions: u128,
+}
+
+impl PyZdd {
+    pub(crate) fn new(zdd: Zdd, index: Arc<Vec<usize>>, solutions: u128) -> PyZdd {
+        PyZdd { zdd: Arc::new(zdd), index, solutions }
+    }
+
+    /// `k` samples from `seed`, each as the given numbers of its options, in increasing order.
+    pub(crate) fn draw(&self, py: Python<'_>, k: usize, seed: u64) -> PyResult<Vec<Vec<usize>>> {
+        let (zdd, index) = (&*self.zdd, &*self.index);
+        // At most MAX_SAMPLES descents of the diagram: a fraction of a second, no search.
+        py.allow_threads(|| {
+            let samples = zdd.sample(k, seed)?;
+            Ok(samples.iter().map(|s| PyProblem::numbers(index, s)).collect())
+        })
+        .map_err(|e: ZddError| zdd_error(e))
+    }
+
+    /// The diagram in Knuth's format (options numbered from 1 in input order).
+    fn write_to<W: Write>(&self, out: &mut W) -> std::io::Result<()> {
+        let index = &*self.index;
+        self.zdd.write_knuth(out, |o| index[o.index()] as u64 + 1)
+    }
+}
+
+/// A ZDD error as a Python exception.
+fn zdd_error(e: ZddError) -> PyErr {
+    match e {
+        ZddError::Overflow => overflow(),
+        other => PyRuntimeError::new_err(other.to_string()),
+    }
+}
+
+/// An I/O error on `path` as Python's `OSError` (its subclass for the error number, with
+/// `errno`, `strerror` and `filename`, as `open` raises).
+fn os_error(e: &std::io::Error, path: &std::path::Path) -> PyErr {
+    let filename = path.to_string_lossy().into_owned();
+    match e.raw_os_error() {
+        Some(errno) => {
+            let strerror = std::io::Error::from_raw_os_error(errno).to_string();
+            PyOSError::new_err((errno, strerror, filename))
+        }
+        None => PyOSError::new_err(format!("cannot write {filename}: {e}")),
+    }
+}
+
+#[pymethods]
+impl PyZdd {
+    /// The number of nodes, ⊥ and ⊤ not included.
+    #[getter]
+    fn node_count(&self) -> usize {
+        self.zdd.node_count()
+    }
+
+    /// The number of solutions: the paths from the root to ⊤ (an int; `OverflowError` past
+    /// 2**128 - 1).
+    fn count(&self, py: Python<'_>) -> PyResult<u128> {
+        let zdd = &*self.zdd;
+        py.allow_threads(|| zdd.count()).map_err(zdd_error)
+    }
+
+    /// Every solution, lazily (each a list of option numbers in increasing order, as the
+    /// problem numbers them), in the diagram's order.
+    fn solutions(&self) -> PyResult<PySolutions> {
+        let (zdd, index) = (self.zdd.clone(), self.index.clone());
+        PySolutions::producer(None, move |emit| {
+            for s in zdd.solutions() {
+                if emit(PyProblem::numbers(&index, &s)).is_break() {
+                    break;
+                }
+            }
+        })
+    }
+
+    /// `k` solutions (an int from 0 to 2**24) drawn independently and exactly uniformly (with
+    /// replacement), the same for the same `seed` (an int from 0 to 2**64 - 1); empty when
+    /// there is no solution.
+    #[pyo3(signature = (k, seed = 0))]
+    fn sample(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = read_k)] k: usize,
+        #[pyo3(from_py_with = read_seed)] seed: u64,
+    ) -> PyResult<Vec<Vec<usize>>> {
+        self.draw(py, k, seed)
+    }
+
+    /// The diagram in the text format of Knuth's ZDDREAD programs, as his DLX6 writes it (and
+    /// `dancecard solve --zdd`): one line `id: (~v?lo:hi)` per node, ids in hexadecimal,
+    /// children first, `v` the option's number from 1 in input order; then a dummy root
+    /// `id: (~0?0:root)`.
+    fn to_text(&self, py: Python<'_>) -> PyResult<String> {
+        let mut out = Vec::new();
+        py.allow_threads(|| self.write_to(&mut out))
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        String::from_utf8(out).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+    }
+
+    /// Writes `to_text()` to the file at `path` (`str`, `bytes` or `os.PathLike`), replacing
+    /// it; an `OSError` if it cannot be written.
+    fn write(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = read_path)] path: PathBuf,
+    ) -> PyResult<()> {
+        py.allow_threads(|| {
+            let file = std::fs::File::create(&path)?;
+            let mut out = BufWriter::new(file);
+            self.write_to(&mut out)?;
+            out.flush()
+        })
+        .map_err(|e| os_error(&e, &path))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Zdd(nodes={}, solutions={})", self.zdd.node_count(), self.solutions)
+    }
+}
+
+/// Knuth's Monte Carlo estimate of the plain search's tree: `dancecard.Estimate`, made by
+/// `Problem.estimate`.
+#[pyclass(frozen, module = "dancecard", name = "Estimate")]
+#[derive(Clone, Debug)]
+pub(crate) struct PyEstimate {
+    estimate: Estimate,
+    auto: CountMethod,
+    reason: String,
+}
+
+/// Estimates the plain search of `problem` under `config` (its cancel flag stops it between
+/// probes) with `probes` probes from `seed`, and asks which method `auto` would pick.
+pub(crate) fn estimate(
+    py: Python<'_>,
+    problem: &Problem,
+    config: Config,
+    cancel: &Arc<AtomicBool>,
+    probes: u64,
+    seed: u64,
+) -> PyResult<PyEstimate> {
+    run_interruptible(py, cancel, || {
+        let mut solver = Solver::with_config(problem, config);
+        let estimate = solver.estimate(probes, seed);
+        let (auto, reason, _) = solver.pick_method(&memo_config(None, false));
+        PyEstimate { estimate, auto, reason }
+    })
+}
+
+#[pymethods]
+impl PyEstimate {
+    /// Probes made.
+    #[getter]
+    fn probes(&self) -> u64 {
+        self.estimate.probes
+    }
+
+    /// The estimated number of nodes of the plain search (as `Stats.nodes` counts them).
+    #[getter]
+    fn nodes(&self) -> f64 {
+        self.estimate.nodes
+    }
+
+    /// The standard error of `nodes` (`inf` with one probe).
+    #[getter]
+    fn nodes_stderr(&self) -> f64 {
+        self.estimate.nodes_stderr
+    }
+
+    /// The estimated number of solutions.
+    #[getter]
+    fn solutions(&self) -> f64 {
+        self.estimate.solutions
+    }
+
+    /// The standard error of `solutions` (`inf` with one probe).
+    #[getter]
+    fn solutions_stderr(&self) -> f64 {
+        self.estimate.solutions_stderr
+    }
+
+    /// The estimated number of updates of the plain search.
+    #[getter]
+    fn updates(&self) -> f64 {
+        self.estimate.updates
+    }
+
+    /// The depth of the deepest probe.
+    #[getter]
+    fn max_depth(&self) -> usize {
+        self.estimate.max_depth
+    }
+
+    /// Probes that ended in a solution.
+    #[getter]
+    fn solution_probes(&self) -> u64 {
+        self.estimate.solution_probes
+    }
+
+    /// The method `count(method="auto")` picks for this problem: `"search"` or `"memo"`.
+    #[getter]
+    fn auto(&self) -> &'static str {
+        self.auto.name()
+    }
+
+    /// Why `auto` picks that method.
+    #[getter]
+    fn reason(&self) -> String {
+        self.reason.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        let e = &self.estimate;
+        format!(
+            "Estimate(nodes={:.4e}, nodes_stderr={:.2e}, solutions={:.4e}, solutions_stderr={:.2e}, \
+             updates={:.4e}, probes={}, max_depth={}, solution_probes={}, auto='{}')",
+            e.nodes,
+            e.nodes_stderr,
+            e.solutions,
+            e.solutions_stderr,
+            e.updates,
+            e.probes,
+            e.max_depth,
+            e.solution_probes,
+            self.auto.name()
+        )
+    }
+}
