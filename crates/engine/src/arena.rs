@@ -284,6 +284,43 @@ impl Arena {
         links.uncover_others::<COLORED>(x);
     }
 
+    /// Hides every node of `p`'s option except `p` (Knuth's `hide(p)`; with colors, purified
+    /// nodes are skipped). Returns the updates made. Algorithm M's *tweak* of an item that
+    /// stays active (see `solver/mcc.rs`). Undone by [`Arena::unhide`].
+    #[inline(always)]
+    pub(crate) fn hide<const COLORED: bool>(&mut self, p: u32) -> u64 {
+        let mut links = self.links();
+        links.hide::<COLORED>(p)
+    }
+
+    /// Undoes [`Arena::hide`] of `p`.
+    #[inline(always)]
+    pub(crate) fn unhide<const COLORED: bool>(&mut self, p: u32) {
+        let mut links = self.links();
+        links.unhide::<COLORED>(p);
+    }
+
+    /// Knuth's `purify(p)` (Algorithm C): see `Links::purify`. Undone by [`Arena::unpurify`].
+    pub(crate) fn purify(&mut self, p: u32) -> u64 {
+        let mut links = self.links();
+        links.purify(p)
+    }
+
+    /// Undoes [`Arena::purify`] of `p`.
+    pub(crate) fn unpurify(&mut self, p: u32) {
+        let mut links = self.links();
+        links.unpurify(p);
+    }
+
+    /// Removes option node `p` from its own item's list, keeping its links (I4); `LEN`
+    /// decreases. The second half of Algorithm M's tweak.
+    #[inline(always)]
+    pub(crate) fn unlink_node(&mut self, p: u32) {
+        let node = *self.node(p);
+        let mut links = self.links();
+        links.unlink(node);
+    }
+
     /// Checks invariants (I1)-(I3) by walking every list (Knuth's `sanity()`).
     ///
     /// # Panics

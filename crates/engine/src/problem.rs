@@ -5,6 +5,16 @@
 //! it the same color), and *options*, each a set of items. It is immutable once built: every
 //! [`Solver`](crate::Solver) builds its own dancing-links arena from it, so one problem can be
 //! searched by many solvers (threads) at once.
+//!
+//! Two extensions of Knuth's later programs are part of a problem:
+//!
+//! - **Multiplicities** (DLX3): a primary item may carry *bounds* `a:b`, asking that it be
+//!   covered at least `a` and at most `b` times ([`ProblemBuilder::primary_with_bounds`]);
+//!   without them it is covered exactly once. A problem with bounds is searched by Knuth's
+//!   Algorithm M (see [`Solver`](crate::Solver)).
+//! - **Costs** (DLX5): an option may carry a nonnegative *cost*
+//!   ([`ProblemBuilder::option_with_cost`]); [`Solver::min_cost`](crate::Solver::min_cost)
+//!   finds the solutions of least total cost. Searches that do not ask for costs ignore them.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -111,6 +121,32 @@ pub enum BuildError {
         /// The primary item's name.
         item: String,
     },
+    /// Bounds `lo:hi` that no count can meet: `hi` is 0, or `lo` exceeds `hi` (Knuth's
+    /// DLX3: "Upper bound is zero", "Lower bound exceeds upper bound").
+    #[error("bounds {lo}:{hi} of item `{item}`: {reason}")]
+    InvalidBounds {
+        /// The item's name.
+        item: String,
+        /// The lower bound.
+        lo: u32,
+        /// The upper bound.
+        hi: u32,
+        /// What is wrong with them.
+        reason: &'static str,
+    },
+    /// Bounds given to a secondary item (only primary items take them, as in DLX3).
+    #[error("item `{item}` is secondary: only primary items take bounds")]
+    BoundsOnSecondary {
+        /// The item's name.
+        item: String,
+    },
+    /// The costs of all options add up past `u64::MAX` (so that no total cost could
+    /// overflow).
+    #[error("the option costs add up past {max}")]
+    CostOverflow {
+        /// The largest total cost.
+        max: u64,
+    },
     /// The problem is too large for 32-bit node indices.
     #[error("the problem is too large: more than {max} {what}")]
     TooLarge {
@@ -167,6 +203,13 @@ pub struct ProblemBuilder {
     starts: Vec<u32>,
     /// Scratch: the last option index in which each item appeared (repeat detection).
     seen: Vec<u32>,
+    /// `(lo, hi)` of every item declared so far (`(1, 1)` for plain primary items; unused
+    /// for secondary items).
+    bounds: Vec<(u32, u32)>,
+    /// The cost of every option added so far (all 0 until one gets a cost).
+    costs: Vec<u64>,
+    /// The sum of `costs` (kept at most `u64::MAX`).
+    total_cost: u64,
 }
 
 impl ProblemBuilder {
@@ -186,6 +229,7 @@ impl ProblemBuilder {
         self.names.push(name.to_owned());
         self.kinds.push(kind);
         self.seen.push(u32::MAX);
+        self.bounds.push((1, 1));
         let _ = self.by_name.insert(name.to_owned(), id);
         Ok(id)
     }
@@ -198,6 +242,58 @@ impl ProblemBuilder {
     /// Declares a secondary item (covered at most once, or consistently colored).
     pub fn secondary(&mut self, name: &str) -> Result<ItemId, BuildError> {
         self.item(name, ItemKind::Secondary)
+    }
+
+    /// Declares a primary item covered at least `lo` and at most `hi` times (Knuth's DLX3,
+    /// written `lo:hi|name` in the DLX format; `hi|name` when `lo == hi`).
+    ///
+    /// Rejects `hi == 0` and `lo > hi` ([`BuildError::InvalidBounds`]); `lo` may be 0.
+    ///
+    /// ```
+    /// use dancecard_engine::{ProblemBuilder, Solver};
+    ///
+    /// // Two 1s in every row and column of a 3 x 3 0/1 matrix (OEIS A001499: 6 of them).
+    /// let mut b = ProblemBuilder::new();
+    /// let rows: Vec<_> = (0..3).map(|r| b.primary_with_bounds(&format!("r{r}"), 2, 2)).collect::<Result<_, _>>()?;
+    /// let cols: Vec<_> = (0..3).map(|c| b.primary_with_bounds(&format!("c{c}"), 2, 2)).collect::<Result<_, _>>()?;
+    /// for &r in &rows {
+    ///     for &c in &cols {
+    ///         b.option([r, c])?;
+    ///     }
+    /// }
+    /// let problem = b.build();
+    /// assert_eq!(problem.item_bounds(rows[0]), Some((2, 2)));
+    /// assert_eq!(Solver::new(&problem).count().solutions, 6);
+    /// # Ok::<(), dancecard_engine::BuildError>(())
+    /// ```
+    pub fn primary_with_bounds(
+        &mut self,
+        name: &str,
+        lo: u32,
+        hi: u32,
+    ) -> Result<ItemId, BuildError> {
+        check_bounds(name, lo, hi)?;
+        let id = self.item(name, ItemKind::Primary)?;
+        self.bounds[id.index()] = (lo, hi);
+        Ok(id)
+    }
+
+    /// Changes the bounds of a declared primary item (see
+    /// [`ProblemBuilder::primary_with_bounds`]).
+    pub fn set_bounds(&mut self, item: ItemId, lo: u32, hi: u32) -> Result<(), BuildError> {
+        let i = item.index();
+        let Some(name) = self.names.get(i) else {
+            return Err(BuildError::UnknownItem {
+                option: self.option_count(),
+                name: format!("#{i}"),
+            });
+        };
+        if self.kinds[i] == ItemKind::Secondary {
+            return Err(BuildError::BoundsOnSecondary { item: name.clone() });
+        }
+        check_bounds(name, lo, hi)?;
+        self.bounds[i] = (lo, hi);
+        Ok(())
     }
 
     /// Returns the color of this name, creating it on first use.
@@ -257,7 +353,51 @@ impl ProblemBuilder {
             .filter(|&n| (n as usize) < i32::MAX as usize / 2)
             .ok_or(BuildError::TooLarge { what: "nodes", max: i32::MAX as usize / 2 })?;
         self.starts.push(end);
+        self.costs.push(0);
         Ok(oid)
+    }
+
+    /// Adds an option with a cost (Knuth's DLX5, written `|cost` after the option's items
+    /// in the DLX format); see [`ProblemBuilder::option`].
+    ///
+    /// ```
+    /// use dancecard_engine::ProblemBuilder;
+    ///
+    /// let mut b = ProblemBuilder::new();
+    /// let (x, y) = (b.primary("x")?, b.primary("y")?);
+    /// let both = b.option_with_cost([x, y], 5)?;
+    /// let one = b.option_with_cost([x], 1)?;
+    /// let other = b.option_with_cost([y], 2)?;
+    /// let problem = b.build();
+    /// assert_eq!(problem.option_cost(both), 5);
+    /// assert_eq!(problem.cost_of(&[one, other]), 3);
+    /// # Ok::<(), dancecard_engine::BuildError>(())
+    /// ```
+    pub fn option_with_cost<I>(&mut self, entries: I, cost: u64) -> Result<OptionId, BuildError>
+    where
+        I: IntoIterator,
+        I::Item: Into<Entry>,
+    {
+        if self.total_cost.checked_add(cost).is_none() {
+            return Err(BuildError::CostOverflow { max: u64::MAX });
+        }
+        let id = self.option(entries)?;
+        self.set_cost(id, cost)?;
+        Ok(id)
+    }
+
+    /// Sets the cost of an option already added (replacing its cost so far).
+    pub fn set_cost(&mut self, option: OptionId, cost: u64) -> Result<(), BuildError> {
+        let k = option.index();
+        let Some(&old) = self.costs.get(k) else {
+            return Err(BuildError::UnknownItem { option: k, name: "(no such option)".into() });
+        };
+        let total = (self.total_cost - old)
+            .checked_add(cost)
+            .ok_or(BuildError::CostOverflow { max: u64::MAX })?;
+        self.total_cost = total;
+        self.costs[k] = cost;
+        Ok(())
     }
 
     fn push_entries<I>(&mut self, option: usize, entries: I) -> Result<(), BuildError>
@@ -333,14 +473,34 @@ impl ProblemBuilder {
 
     /// Finishes the problem.
     pub fn build(self) -> Problem {
+        let bounded = self
+            .bounds
+            .iter()
+            .zip(&self.kinds)
+            .any(|(&b, &k)| k == ItemKind::Primary && b != (1, 1));
+        let costed = self.total_cost > 0;
         Problem {
             names: self.names,
             kinds: self.kinds,
             colors: self.colors,
             entries: self.entries,
             starts: self.starts,
+            bounds: if bounded { self.bounds } else { Vec::new() },
+            costs: if costed { self.costs } else { Vec::new() },
         }
     }
+}
+
+/// Checks bounds `lo:hi` of item `name` (see [`BuildError::InvalidBounds`]).
+fn check_bounds(name: &str, lo: u32, hi: u32) -> Result<(), BuildError> {
+    let reason = if hi == 0 {
+        "the upper bound is zero"
+    } else if lo > hi {
+        "the lower bound exceeds the upper bound"
+    } else {
+        return Ok(());
+    };
+    Err(BuildError::InvalidBounds { item: name.to_owned(), lo, hi, reason })
 }
 
 /// An exact cover problem: named primary and secondary items, and options.
@@ -354,6 +514,10 @@ pub struct Problem {
     entries: Vec<Entry>,
     /// `starts[k]..starts[k + 1]` are option `k`'s entries in `entries`.
     starts: Vec<u32>,
+    /// `(lo, hi)` per item, or empty when every primary item is covered exactly once.
+    bounds: Vec<(u32, u32)>,
+    /// The cost of every option, or empty when all costs are 0.
+    costs: Vec<u64>,
 }
 
 impl fmt::Debug for Problem {
@@ -364,6 +528,8 @@ impl fmt::Debug for Problem {
             .field("options", &self.option_count())
             .field("nodes", &self.entries.len())
             .field("colors", &self.colors.len())
+            .field("bounds", &self.has_bounds())
+            .field("costs", &self.has_costs())
             .finish()
     }
 }
@@ -397,6 +563,38 @@ impl Problem {
     /// Whether any option gives a color to an item.
     pub fn has_colors(&self) -> bool {
         self.entries.iter().any(|e| e.color.is_some())
+    }
+
+    /// The bounds `(lo, hi)` of a primary item: it must be covered at least `lo` and at most
+    /// `hi` times (`(1, 1)` unless given, see [`ProblemBuilder::primary_with_bounds`]);
+    /// `None` for a secondary item.
+    pub fn item_bounds(&self, item: ItemId) -> Option<(u32, u32)> {
+        match self.kinds[item.index()] {
+            ItemKind::Primary => Some(self.bounds.get(item.index()).copied().unwrap_or((1, 1))),
+            ItemKind::Secondary => None,
+        }
+    }
+
+    /// Whether some primary item has bounds other than `1:1` (then the search is Knuth's
+    /// Algorithm M).
+    pub fn has_bounds(&self) -> bool {
+        !self.bounds.is_empty()
+    }
+
+    /// An option's cost (0 unless given, see [`ProblemBuilder::option_with_cost`]).
+    pub fn option_cost(&self, option: OptionId) -> u64 {
+        self.costs.get(option.index()).copied().unwrap_or(0)
+    }
+
+    /// Whether some option has a cost other than 0.
+    pub fn has_costs(&self) -> bool {
+        !self.costs.is_empty()
+    }
+
+    /// The total cost of a set of options (it fits: the builder keeps the sum of all costs
+    /// within `u64`).
+    pub fn cost_of(&self, options: &[OptionId]) -> u64 {
+        options.iter().map(|&o| self.option_cost(o)).sum()
     }
 
     /// All items, in declaration order.
@@ -454,8 +652,9 @@ impl Problem {
         s
     }
 
-    /// Checks that `options` is a solution: every primary item covered exactly once, every
-    /// secondary item either covered at most once without a color or always with one color.
+    /// Checks that `options` is a solution: every primary item covered exactly once (or, with
+    /// bounds `lo:hi`, between `lo` and `hi` times), every secondary item either covered at
+    /// most once without a color or always with one color, and no option twice.
     pub fn verify(&self, options: &[OptionId]) -> Result<(), VerifyError> {
         // Per item: how many times covered, and the color of the first covering (if any).
         let mut times = vec![0u32; self.names.len()];
@@ -471,17 +670,35 @@ impl Problem {
                     color[i] = e.color;
                     continue;
                 }
-                let ok = self.kinds[i] == ItemKind::Secondary
-                    && e.color.is_some()
-                    && color[i] == e.color;
+                let ok = match self.kinds[i] {
+                    ItemKind::Secondary => e.color.is_some() && color[i] == e.color,
+                    ItemKind::Primary => times[i] <= self.bounds.get(i).map_or(1, |b| b.1),
+                };
                 if !ok {
                     return Err(VerifyError::Conflict(e.item));
                 }
             }
         }
+        if self.has_bounds() {
+            let mut seen = vec![false; self.option_count()];
+            for &o in options {
+                if std::mem::replace(&mut seen[o.index()], true) {
+                    return Err(VerifyError::RepeatedOption(o));
+                }
+            }
+        }
         for (i, &t) in times.iter().enumerate() {
-            if self.kinds[i] == ItemKind::Primary && t == 0 {
-                return Err(VerifyError::Uncovered(ItemId::from_u32(i as u32)));
+            if self.kinds[i] != ItemKind::Primary {
+                continue;
+            }
+            let lo = self.bounds.get(i).map_or(1, |b| b.0);
+            if t < lo {
+                let item = ItemId::from_u32(i as u32);
+                return Err(if t == 0 {
+                    VerifyError::Uncovered(item)
+                } else {
+                    VerifyError::TooFew { item, times: t, lo }
+                });
             }
         }
         Ok(())
@@ -495,12 +712,27 @@ pub enum VerifyError {
     /// A primary item is covered by no option.
     #[error("primary item {0} is not covered")]
     Uncovered(ItemId),
-    /// An item is covered twice (or a secondary item with two different colors).
-    #[error("item {0} is covered twice or with two colors")]
+    /// An item is covered twice (or a secondary item with two different colors; or a primary
+    /// item with bounds `lo:hi` more than `hi` times).
+    #[error("item {0} is covered twice or with two colors (or past its upper bound)")]
     Conflict(ItemId),
     /// An option id out of range.
     #[error("option {0} does not exist")]
     UnknownOption(OptionId),
+    /// A primary item with bounds `lo:hi` is covered fewer than `lo` times (but at least
+    /// once; never at all is [`VerifyError::Uncovered`]).
+    #[error("primary item {item} is covered {times} times, fewer than its lower bound {lo}")]
+    TooFew {
+        /// The item.
+        item: ItemId,
+        /// How many times it is covered.
+        times: u32,
+        /// Its lower bound.
+        lo: u32,
+    },
+    /// An option chosen twice (only a problem with bounds could otherwise accept it).
+    #[error("option {0} is chosen twice")]
+    RepeatedOption(OptionId),
 }
 
 #[cfg(test)]
@@ -539,5 +771,52 @@ mod tests {
         assert!(p.verify(&[OptionId::new(0).unwrap()]).is_ok());
         assert!(p.verify(&[]).is_err());
         assert!(p.verify(&[OptionId::new(0).unwrap(), OptionId::new(1).unwrap()]).is_err());
+        assert!(!p.has_bounds() && !p.has_costs());
+        assert_eq!(p.item_bounds(a), Some((1, 1)));
+        assert_eq!(p.item_bounds(x), None);
+    }
+
+    #[test]
+    fn bounds_and_costs() {
+        let mut b = ProblemBuilder::new();
+        let e =
+            |lo, hi, reason| Err(BuildError::InvalidBounds { item: "z".into(), lo, hi, reason });
+        assert_eq!(b.primary_with_bounds("z", 0, 0), e(0, 0, "the upper bound is zero"));
+        assert_eq!(
+            b.primary_with_bounds("z", 3, 2),
+            e(3, 2, "the lower bound exceeds the upper bound")
+        );
+        let a = b.primary_with_bounds("a", 0, 2).unwrap();
+        let c = b.primary("c").unwrap();
+        let x = b.secondary("x").unwrap();
+        assert_eq!(b.set_bounds(x, 1, 2), Err(BuildError::BoundsOnSecondary { item: "x".into() }));
+        assert!(matches!(b.set_bounds(c, 2, 1), Err(BuildError::InvalidBounds { .. })));
+        let o0 = b.option_with_cost([a, c], 7).unwrap();
+        let o1 = b.option([a]).unwrap();
+        let o2 = b.option_with_cost([a, x], u64::MAX - 7).unwrap();
+        assert_eq!(b.option_with_cost([a], 1), Err(BuildError::CostOverflow { max: u64::MAX }));
+        assert_eq!(b.set_cost(o1, 1), Err(BuildError::CostOverflow { max: u64::MAX }));
+        b.set_cost(o2, 3).unwrap();
+        b.set_cost(o1, 2).unwrap();
+        let p = b.build();
+        assert!(p.has_bounds() && p.has_costs());
+        assert_eq!(p.item_bounds(a), Some((0, 2)));
+        assert_eq!(p.option_count(), 3, "the refused option left no trace");
+        assert_eq!((p.option_cost(o0), p.option_cost(o1), p.option_cost(o2)), (7, 2, 3));
+        assert_eq!(p.cost_of(&[o0, o1]), 9);
+        // `a` at most twice, `c` exactly once, `x` at most once.
+        assert_eq!(p.verify(&[o0]), Ok(()));
+        assert_eq!(p.verify(&[o0, o1]), Ok(()));
+        assert_eq!(p.verify(&[o0, o1, o2]), Err(VerifyError::Conflict(a)));
+        assert_eq!(p.verify(&[o1]), Err(VerifyError::Uncovered(c)));
+        assert_eq!(p.verify(&[o0, o0]), Err(VerifyError::Conflict(c)));
+        let mut b = ProblemBuilder::new();
+        let a = b.primary_with_bounds("a", 2, 3).unwrap();
+        let o = b.option([a]).unwrap();
+        let o1 = b.option([a]).unwrap();
+        let p = b.build();
+        assert_eq!(p.verify(&[o]), Err(VerifyError::TooFew { item: a, times: 1, lo: 2 }));
+        assert_eq!(p.verify(&[o, o]), Err(VerifyError::RepeatedOption(o)));
+        assert_eq!(p.verify(&[o, o1]), Ok(()));
     }
 }

@@ -24,6 +24,8 @@ pub(crate) mod auto;
 pub(crate) mod estimate;
 #[path = "memo.rs"]
 pub(crate) mod memo;
+#[path = "mcc.rs"]
+pub(crate) mod mcc;
 
 /// How the search picks the item to branch on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -371,6 +373,8 @@ pub struct Solver {
     bits_fraction: Option<f64>,
     /// The kernel [`Kernel::Auto`] picked by calibration (see [`Solver::calibrate`]).
     picked: Option<Kernel>,
+    /// Algorithm M's state (bounds, tweaks) when the problem has bounds (see `mcc.rs`).
+    mcc: Option<Box<mcc::Mcc>>,
     /// Where a count stopped early writes the subtrees it did not search, when wanted (see
     /// [`Solver::count_with_rest`]).
     rest: Option<Vec<Subtree>>,
@@ -429,6 +433,7 @@ impl Solver {
     /// A solver for `problem` with the given configuration.
     pub fn with_config(problem: &Problem, config: Config) -> Solver {
         let arena = Arena::new(problem);
+        let mcc = mcc::Mcc::new(problem, &arena);
         let colored = !arena.colors.is_empty();
         Solver {
             choice: vec![0; arena.n_primary as usize + 1],
@@ -446,6 +451,7 @@ impl Solver {
             bits_kernel: None,
             bits_fraction: None,
             picked: None,
+            mcc,
             rest: None,
         }
     }
@@ -526,6 +532,9 @@ impl Solver {
 
     /// At level `l`: the position of the tried option in its item's list, and the list's length.
     fn index_at(&self, l: usize) -> (u32, u32) {
+        if self.mcc.is_some() {
+            return self.index_at_m(l);
+        }
         let x = self.choice[l];
         let i = self.arena.node(x).top as u32;
         let mut k = 0;
@@ -662,6 +671,9 @@ impl Solver {
     /// `None` when the count is left to the links. Under `Auto`, a first count may end
     /// within the calibration: its outcome is then returned as it is.
     fn count_fast(&mut self, progress: Progress<'_>) -> Option<Outcome> {
+        if self.mcc.is_some() {
+            return self.count_fast_m(progress);
+        }
         let kernel = match self.config.kernel {
             Kernel::Auto => match self.picked {
                 Some(kernel) => kernel,
@@ -715,6 +727,9 @@ impl Solver {
     /// calibrating if it has not yet: the links when the problem is not one the bit sets
     /// take, or when it is so small that the calibration counts it all.
     pub(crate) fn pick_kernel(&mut self) -> Kernel {
+        if self.mcc.is_some() {
+            return self.pick_kernel_m();
+        }
         match self.config.kernel {
             Kernel::Auto => self.picked.unwrap_or_else(|| {
                 self.start();
@@ -895,6 +910,9 @@ impl Solver {
 
     /// Undoes levels `0..levels`, each with its item covered and its option's items covered.
     fn undo_levels(&mut self, levels: usize) {
+        if self.mcc.is_some() {
+            return self.undo_levels_m(levels);
+        }
         for l in (0..levels).rev() {
             let x = self.choice[l];
             let i = self.arena.node(x).top as u32;
@@ -911,6 +929,9 @@ impl Solver {
     /// Applies the prefix: returns `Ok(true)` if it ends in a solution. On error, the levels
     /// applied so far are `0..self.level`.
     fn apply_prefix(&mut self) -> Result<bool, PrefixError> {
+        if self.mcc.is_some() {
+            return self.apply_prefix_m();
+        }
         self.level = 0;
         for (l, &k) in self.prefix.clone().iter().enumerate() {
             if self.arena.item(0).next == 0 {
@@ -967,7 +988,9 @@ impl Solver {
 
     fn run<S: Sink>(&mut self, sink: &mut S, listing: bool) -> Outcome {
         let started = Instant::now();
-        let outcome = if self.colored {
+        let outcome = if self.mcc.is_some() {
+            self.run_m(sink, listing)
+        } else if self.colored {
             self.run_x::<true, S>(sink, listing)
         } else {
             self.run_x::<false, S>(sink, listing)
@@ -1239,11 +1262,12 @@ impl Solver {
     /// Checks the arena's invariants (I1)-(I3), panicking with the broken one's number.
     pub fn check_invariants(&self) {
         self.arena.check_invariants();
+        self.check_invariants_m();
     }
 
     /// Whether the arena is back in its initial state (I5), compared with a fresh build.
     pub fn is_pristine(&self, problem: &Problem) -> bool {
-        self.arena == Arena::new(problem)
+        self.arena == Arena::new(problem) && self.mcc.as_ref().map_or(true, |m| m.is_pristine())
     }
 }
 

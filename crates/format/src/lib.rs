@@ -5,7 +5,11 @@
 //! - **Knuth's DLX format** ([`parse_dlx`], [`write_dlx`]): the first line names the items,
 //!   primary items first, then a `|` and the secondary items; every following line is one
 //!   option, its item names separated by spaces, `x:c` giving secondary item `x` the color `c`.
-//!   Lines starting with `|` are comments; blank lines are skipped.
+//!   Lines starting with `|` are comments; blank lines are skipped. As in Knuth's later
+//!   programs, a primary item may be written `a:b|name` (covered at least `a` and at most `b`
+//!   times; `b|name` means `b:b`: DLX3's multiplicities) and an option may end with `|n`
+//!   tokens (its cost, their sum: DLX5's costs); see [`Problem::item_bounds`] and
+//!   [`Problem::option_cost`].
 //! - **0/1 matrix format** ([`parse_matrix`]): a first line `n m`, then `n` lines of `m`
 //!   values `0` or `1` (separated by spaces or not). Items are named `1..=m`; the option of
 //!   row `r` is labelled `r` (from 1). Rows of zeros cover nothing and are left out (their
@@ -138,6 +142,22 @@ pub enum ParseErrorKind {
     /// A color with an empty name, or an item with an empty name before `:`.
     #[error("bad color in `{0}`: expected `item:color` with both parts non-empty")]
     BadColor(String),
+    /// Bounds on the item line that are not `a:b|name` or `b|name` with decimal `a` and `b`.
+    #[error("bad bounds in `{token}`: {reason}")]
+    BadBounds {
+        /// The item line's token.
+        token: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// A cost on an option line that is not `|n` with a decimal `n` (at most `u64::MAX`).
+    #[error("bad cost `{token}`: {reason}")]
+    BadCost {
+        /// The option line's token.
+        token: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
     /// The parser found something else than expected.
     #[error("{0}")]
     Syntax(String),
@@ -217,21 +237,46 @@ pub fn parse_dlx_with(input: &[u8], limits: &Limits) -> Result<Document, ParseEr
     let mut secondary = false;
     let mut primaries = 0;
     for (at, token) in head.tokens() {
-        if token == "|" {
-            if secondary {
-                return Err(head.error(at, ParseErrorKind::SecondBar));
+        // `|` starts the secondary items, alone or glued to the first one (`|x`, as Knuth's
+        // programs read it).
+        let (at, token) = match token.strip_prefix('|') {
+            Some(rest) => {
+                if secondary {
+                    return Err(head.error(at, ParseErrorKind::SecondBar));
+                }
+                if b.item_count() == 0 {
+                    return Err(head.error(at, ParseErrorKind::NoPrimaryItems));
+                }
+                secondary = true;
+                if rest.is_empty() {
+                    continue;
+                }
+                (at + 1, rest)
             }
-            if b.item_count() == 0 {
-                return Err(head.error(at, ParseErrorKind::NoPrimaryItems));
-            }
-            secondary = true;
-            continue;
-        }
+            None => (at, token),
+        };
         if b.item_count() >= limits.max_items {
             return Err(head.error(at, ParseErrorKind::TooManyItems(limits.max_items)));
         }
-        let made = if secondary { b.secondary(token) } else { b.primary(token) };
-        let _ = made.map_err(|e| head.error(at, e.into()))?;
+        let made = match token.split_once('|') {
+            // `a:b|name` or `b|name`: bounds (DLX3).
+            Some((spec, name)) => {
+                let (lo, hi) = bounds(head, at, token, spec)?;
+                let name_at = at + spec.len() + 1;
+                if secondary {
+                    let e = BuildError::BoundsOnSecondary { item: name.to_owned() };
+                    return Err(head.error(at, e.into()));
+                }
+                match b.primary(name) {
+                    Ok(item) => b.set_bounds(item, lo, hi).map(|()| item).map_err(|e| (at, e)),
+                    Err(e) => Err((name_at, e)),
+                }
+            }
+            None => {
+                if secondary { b.secondary(token) } else { b.primary(token) }.map_err(|e| (at, e))
+            }
+        };
+        let _ = made.map_err(|(at, e)| head.error(at, e.into()))?;
         if !secondary {
             primaries += 1;
         }
@@ -247,7 +292,25 @@ pub fn parse_dlx_with(input: &[u8], limits: &Limits) -> Result<Document, ParseEr
         }
         entries.clear();
         let mut has_primary = false;
+        let mut cost: u64 = 0;
         for (at, token) in line.tokens() {
+            if let Some(digits) = token.strip_prefix('|') {
+                // `|n`: a cost (DLX5); several add up.
+                let bad = |k: usize, reason| {
+                    line.error(at + k, ParseErrorKind::BadCost { token: token.to_owned(), reason })
+                };
+                if digits.is_empty() {
+                    return Err(bad(0, "expected a decimal number after `|`"));
+                }
+                if let Some(k) = digits.find(|c: char| !c.is_ascii_digit()) {
+                    return Err(bad(k + 1, "expected a decimal number after `|`"));
+                }
+                let n: u64 = digits.parse().map_err(|_| bad(1, "larger than 2^64 - 1"))?;
+                cost = cost
+                    .checked_add(n)
+                    .ok_or_else(|| bad(0, "the option's costs add up past 2^64 - 1"))?;
+                continue;
+            }
             let (name, color) = match token.split_once(':') {
                 Some((name, color)) => {
                     if name.is_empty() || color.is_empty() {
@@ -290,12 +353,41 @@ pub fn parse_dlx_with(input: &[u8], limits: &Limits) -> Result<Document, ParseEr
         if total > limits.max_entries {
             return Err(line.error(0, ParseErrorKind::TooMany(limits.max_entries, "entries")));
         }
-        let _ = b.option(entries.iter().copied()).map_err(|e| line.error(0, e.into()))?;
+        let _ = b
+            .option_with_cost(entries.iter().copied(), cost)
+            .map_err(|e| line.error(0, e.into()))?;
         labels.push(line.text.split_ascii_whitespace().collect::<Vec<_>>().join(" "));
         numbers.push(line.number);
     }
     let input_index = (0..labels.len()).collect();
     Ok(Document { problem: b.build(), labels, input_index, lines: numbers })
+}
+
+/// The bounds `spec` of item line token `token` (at byte `at`): `a:b` or `b` (meaning
+/// `b:b`), decimal. The builder checks `b > 0` and `a <= b`.
+fn bounds(line: &Line<'_>, at: usize, token: &str, spec: &str) -> Result<(u32, u32), ParseError> {
+    let number = |text: &str, offset: usize| -> Result<u32, ParseError> {
+        let bad = |k: usize, reason| {
+            line.error(
+                at + offset + k,
+                ParseErrorKind::BadBounds { token: token.to_owned(), reason },
+            )
+        };
+        if text.is_empty() {
+            return Err(bad(0, "expected a decimal bound"));
+        }
+        if let Some(k) = text.find(|c: char| !c.is_ascii_digit()) {
+            return Err(bad(k, "expected a decimal bound"));
+        }
+        text.parse().map_err(|_| bad(0, "a bound larger than 2^32 - 1"))
+    };
+    match spec.split_once(':') {
+        Some((lo, hi)) => Ok((number(lo, 0)?, number(hi, lo.len() + 1)?)),
+        None => {
+            let hi = number(spec, 0)?;
+            Ok((hi, hi))
+        }
+    }
 }
 
 /// Parses a 0/1 matrix with the default [`Limits`].
@@ -452,6 +544,8 @@ pub fn parse_auto_with(
 }
 
 /// Writes `problem` in Knuth's DLX format; [`parse_dlx`] reads it back to an equal problem.
+/// Bounds are written as DLX3 reads them (`2|x`, `0:3|y`) and costs as DLX5 does (` |7` at
+/// the end of an option).
 ///
 /// Items are written primary first, each kind in declaration order, so a problem whose
 /// secondary items were declared before some primary ones comes back with renumbered items.
@@ -466,25 +560,40 @@ pub fn write_dlx(problem: &Problem) -> String {
     );
     let mut first = true;
     for kind in [ItemKind::Primary, ItemKind::Secondary] {
-        let names: Vec<&str> = problem
+        let names: Vec<_> = problem
             .items()
             .filter(|&i| problem.item_kind(i) == kind)
-            .map(|i| problem.item_name(i))
+            .map(|i| (i, problem.item_name(i)))
             .collect();
         if kind == ItemKind::Secondary && !names.is_empty() {
             s.push_str(" |");
         }
-        for name in names {
+        for (item, name) in names {
             if !first {
                 s.push(' ');
             }
             first = false;
+            match problem.item_bounds(item) {
+                Some((1, 1)) | None => {}
+                Some((lo, hi)) if lo == hi => {
+                    let _ = write!(s, "{hi}|");
+                }
+                Some((lo, hi)) => {
+                    let _ = write!(s, "{lo}:{hi}|");
+                }
+            }
             s.push_str(name);
         }
     }
     s.push('\n');
     for option in problem.options() {
         s.push_str(&problem.option_text(option));
+        match problem.option_cost(option) {
+            0 => {}
+            cost => {
+                let _ = write!(s, " |{cost}");
+            }
+        }
         s.push('\n');
     }
     s

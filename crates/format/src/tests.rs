@@ -184,3 +184,118 @@ fn numbered_items_that_do_not_make_a_matrix_are_dlx() {
     let e = parse_auto(b"2 2\n1 0\n").unwrap_err();
     assert!(e.to_string().contains("row"), "{e}");
 }
+
+#[test]
+fn bounds_on_the_item_line() {
+    // DLX3's syntax: `a:b|name`, `b|name` for `b:b`; plain names are 1:1.
+    let doc = parse_dlx(b"2|a 0:3|b c | x\na b\nb c x\n").unwrap();
+    let p = &doc.problem;
+    let id = |name| p.find_item(name).unwrap();
+    assert_eq!(p.item_bounds(id("a")), Some((2, 2)));
+    assert_eq!(p.item_bounds(id("b")), Some((0, 3)));
+    assert_eq!(p.item_bounds(id("c")), Some((1, 1)));
+    assert_eq!(p.item_bounds(id("x")), None);
+    assert!(p.has_bounds());
+    // `1|a` and `1:1|a` are plain items: no bounds at all.
+    assert!(!parse_dlx(b"1|a 1:1|b\na b\n").unwrap().problem.has_bounds());
+    // `|` glued to the first secondary item, as Knuth's programs read it.
+    let doc = parse_dlx(b"a |x y\na x\n").unwrap();
+    assert_eq!((doc.problem.primary_count(), doc.problem.item_count()), (1, 3));
+}
+
+#[test]
+fn bad_bounds_name_line_and_column() {
+    let bad = |input: &[u8]| {
+        let e = err(input);
+        let ParseErrorKind::BadBounds { reason, .. } = e.kind else { panic!("{e}") };
+        (e.line, e.column, reason)
+    };
+    assert_eq!(bad(b"| c\na q:2|x\n"), (2, 3, "expected a decimal bound"));
+    assert_eq!(bad(b"a 2:|x\n"), (1, 5, "expected a decimal bound"));
+    assert_eq!(bad(b"1x|y\n"), (1, 2, "expected a decimal bound"));
+    assert_eq!(bad(b"99999999999|y\n"), (1, 1, "a bound larger than 2^32 - 1"));
+    let e = err(b"a 0|y\n");
+    assert_eq!(at(&e), (1, 3));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::Build(BuildError::InvalidBounds { lo: 0, hi: 0, .. })
+    ));
+    let e = err(b"a 3:2|y\n");
+    assert_eq!(
+        e.to_string(),
+        "line 1, column 3: bounds 3:2 of item `y`: the lower bound exceeds the upper bound"
+    );
+    let e = err(b"a | x 2|y\n");
+    assert_eq!(at(&e), (1, 7));
+    assert_eq!(e.kind, ParseErrorKind::Build(BuildError::BoundsOnSecondary { item: "y".into() }));
+    let e = err(b"a 2|y|z\n");
+    assert_eq!(at(&e), (1, 5));
+    assert!(matches!(e.kind, ParseErrorKind::Build(BuildError::InvalidName { .. })));
+    let e = err(b"2|a 2|a\n");
+    assert_eq!(
+        (at(&e), e.kind),
+        ((1, 7), ParseErrorKind::Build(BuildError::DuplicateItem { name: "a".into() }))
+    );
+}
+
+#[test]
+fn costs_on_options() {
+    // DLX5's syntax: `|n` after the items; several add up, anywhere after the first item.
+    let doc = parse_dlx(b"a b c\na b |3 |4\nc |0\nb |2 c\n").unwrap();
+    let p = &doc.problem;
+    let cost = |k| p.option_cost(OptionId::new(k).unwrap());
+    assert_eq!((cost(0), cost(1), cost(2)), (7, 0, 2));
+    assert_eq!(p.option_text(OptionId::new(2).unwrap()), "b c");
+    assert_eq!(doc.labels[0], "a b |3 |4");
+    assert!(p.has_costs());
+    assert!(!parse_dlx(b"a\na |0\n").unwrap().problem.has_costs());
+    let bad = |input: &[u8]| {
+        let e = err(input);
+        let ParseErrorKind::BadCost { reason, .. } = e.kind else { panic!("{e}") };
+        (e.line, e.column, reason)
+    };
+    assert_eq!(bad(b"a\na |x\n"), (2, 4, "expected a decimal number after `|`"));
+    assert_eq!(bad(b"a\na |\n"), (2, 3, "expected a decimal number after `|`"));
+    assert_eq!(bad(b"a\na |12z\n"), (2, 6, "expected a decimal number after `|`"));
+    assert_eq!(bad(b"a\na |99999999999999999999\n"), (2, 4, "larger than 2^64 - 1"));
+    assert_eq!(
+        bad(b"a\na |18446744073709551615 |1\n"),
+        (2, 25, "the option's costs add up past 2^64 - 1")
+    );
+    // Costs of all options must add up within 64 bits too.
+    let e = err(b"a\na |18446744073709551615\na |1\n");
+    assert_eq!(
+        (at(&e), e.kind),
+        ((3, 1), ParseErrorKind::Build(BuildError::CostOverflow { max: u64::MAX }))
+    );
+}
+
+#[test]
+fn bounds_and_costs_are_written_back() {
+    let text = "2|a 0:3|b c | x\na b |5\nb c x |1 |1\nc\n";
+    let doc = parse_dlx(text.as_bytes()).unwrap();
+    let written = write_dlx(&doc.problem);
+    assert!(written.contains("2|a 0:3|b c | x\n"), "{written}");
+    assert!(written.contains("a b |5\nb c x |2\nc\n"), "{written}");
+    assert_eq!(parse_dlx(written.as_bytes()).unwrap().problem, doc.problem);
+    for name in ["mult_a001499_6", "mult_queens_12_6", "cost_domino6x6", "cost_pent6x10"] {
+        let path = format!("{}/../../testdata/instances/{name}.dlx", env!("CARGO_MANIFEST_DIR"));
+        let doc = parse_dlx(&std::fs::read(&path).unwrap()).unwrap();
+        let again = parse_dlx(write_dlx(&doc.problem).as_bytes()).unwrap();
+        assert_eq!(again.problem, doc.problem, "{name}");
+    }
+}
+
+proptest! {
+    #[test]
+    fn round_trip_with_bounds_and_costs(f in dancecard_testkit::family_problem(true, true)) {
+        let doc = parse_dlx(f.to_dlx().as_bytes()).unwrap();
+        let written = write_dlx(&doc.problem);
+        let again = parse_dlx(written.as_bytes()).unwrap();
+        prop_assert_eq!(&again.problem, &doc.problem);
+        prop_assert_eq!(write_dlx(&again.problem), written);
+        for (k, &cost) in f.costs.iter().enumerate() {
+            prop_assert_eq!(doc.problem.option_cost(OptionId::new(k).unwrap()), cost);
+        }
+    }
+}

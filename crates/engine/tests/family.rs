@@ -1,0 +1,181 @@
+//! The rest of Knuth's exact cover family: multiplicities (DLX3, Algorithm M), minimum-cost
+//! exact cover (DLX5) and preprocessing (DLX-PRE), against Knuth's own counts on the files of
+//! `testdata/instances` and a brute-force oracle.
+
+use dancecard_engine::parallel::ParallelSearch;
+use dancecard_engine::{Config, Heuristic, Problem, Solver, Stop};
+use dancecard_testkit::{brute_force_family, family_problem, FamilyProblem};
+use proptest::prelude::*;
+
+fn testdata(path: &str) -> Vec<u8> {
+    let full = format!("{}/../../testdata/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+fn instance(name: &str) -> Problem {
+    dancecard_format::parse_dlx(&testdata(&format!("instances/{name}.dlx"))).unwrap().problem
+}
+
+/// Counts `name` and compares with DLX3's solutions, nodes and updates.
+fn check_dlx3(name: &str, solutions: u128, nodes: u64, updates: u64) {
+    let problem = instance(name);
+    assert!(problem.has_bounds());
+    let mut solver = Solver::new(&problem);
+    let outcome = solver.count();
+    assert!(outcome.is_complete());
+    let stats = *solver.stats();
+    assert_eq!(
+        (outcome.solutions, stats.nodes, stats.updates),
+        (solutions, nodes, updates),
+        "{name}"
+    );
+    assert!(solver.is_pristine(&problem), "(I5) after {name}");
+}
+
+#[test]
+fn dlx3_counts_a001499_6() {
+    check_dlx3("mult_a001499_6", 67_950, 198_658, 715_151);
+}
+
+#[test]
+fn dlx3_counts_queens_12_6() {
+    check_dlx3("mult_queens_12_6", 128, 1_119, 8_231);
+}
+
+fn from_family(f: &FamilyProblem) -> Problem {
+    dancecard_format::parse_dlx(f.to_dlx().as_bytes()).unwrap().problem
+}
+
+fn all_solutions(problem: &Problem, heuristic: Heuristic) -> Vec<Vec<usize>> {
+    let mut solver = Solver::with_config(problem, Config::with_heuristic(heuristic));
+    let mut out: Vec<Vec<usize>> = solver
+        .solutions()
+        .map(|s| {
+            problem.verify(&s).expect("every solution verifies");
+            let mut v: Vec<usize> = s.iter().map(|o| o.index()).collect();
+            v.sort();
+            v
+        })
+        .collect();
+    assert!(solver.is_pristine(problem), "(I5) the arena and the bounds are restored");
+    out.sort();
+    out
+}
+
+#[test]
+fn knuth_example_of_dlx3() {
+    // DLX3's opening example: `A B 2:3|C | X Y`, whose unique solution is given there.
+    let text = "A B 2:3|C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nC X:0\nB X:1\nC Y:1\n";
+    let problem = dancecard_format::parse_dlx(text.as_bytes()).unwrap().problem;
+    assert_eq!(all_solutions(&problem, Heuristic::Mrv), [[1, 3, 4]]);
+}
+
+#[test]
+fn a_null_move_settles_an_item_whose_lower_bound_is_met() {
+    // `0:2|a b`: a taken 0, 1 or 2 times, b once.
+    let text = "0:2|a b\na\na\nb\na b\n";
+    let problem = dancecard_format::parse_dlx(text.as_bytes()).unwrap().problem;
+    let all = all_solutions(&problem, Heuristic::Mrv);
+    assert_eq!(
+        all,
+        [vec![0, 1, 2], vec![0, 2], vec![0, 3], vec![1, 2], vec![1, 3], vec![2], vec![3]]
+    );
+}
+
+#[test]
+fn limits_and_the_first_solution_under_bounds() {
+    let problem = instance("mult_a001499_6");
+    let mut solver = Solver::new(&problem);
+    let first = solver.first().unwrap();
+    problem.verify(&first).unwrap();
+    assert!(solver.is_pristine(&problem));
+    for max in [1u128, 7, 1000] {
+        let config = Config { max_solutions: Some(max), ..Config::default() };
+        let mut solver = Solver::with_config(&problem, config);
+        let outcome = solver.count();
+        assert_eq!((outcome.solutions, outcome.stop), (max, Stop::SolutionLimit));
+        assert!(solver.is_pristine(&problem));
+    }
+    let config = Config { max_nodes: Some(5000), ..Config::default() };
+    let mut solver = Solver::with_config(&problem, config);
+    let outcome = solver.count();
+    assert_eq!(outcome.stop, Stop::NodeLimit);
+    assert_eq!(solver.stats().nodes, 5000);
+    assert!(solver.is_pristine(&problem));
+}
+
+#[test]
+fn the_iterator_pauses_and_resumes_under_bounds() {
+    let problem = instance("mult_queens_12_6");
+    let mut solver = Solver::new(&problem);
+    let some: Vec<_> = solver.solutions().take(5).collect();
+    assert_eq!(some.len(), 5);
+    // A new search abandons the paused one (restoring everything) and starts afresh.
+    let again: Vec<_> = solver.solutions().take(5).collect();
+    assert_eq!(again, some);
+    assert_eq!(solver.solutions().count(), 128);
+    assert!(solver.is_pristine(&problem));
+    assert_eq!(solver.stats().nodes, 1_119);
+    assert_eq!(solver.stats().updates, 8_231);
+}
+
+#[test]
+fn subtrees_and_threads_under_bounds() {
+    let problem = instance("mult_a001499_6");
+    let mut solver = Solver::new(&problem);
+    for depth in 0..5 {
+        let units = solver.prefixes(depth);
+        let mut total = 0;
+        for unit in &units {
+            solver.check_prefix(unit).unwrap();
+            solver.set_prefix(unit);
+            total += solver.count().solutions;
+        }
+        solver.set_prefix(&[]);
+        assert_eq!(total, 67_950, "depth {depth}: {} units", units.len());
+        assert!(solver.is_pristine(&problem));
+    }
+    for threads in [1, 2, 3] {
+        let (outcome, stats) = ParallelSearch::new(&problem, Config::default(), threads).count();
+        assert_eq!((outcome.solutions, stats.solutions), (67_950, 67_950), "{threads} threads");
+        let (all, _) = ParallelSearch::new(&problem, Config::default(), threads).solutions();
+        assert_eq!(all.len(), 67_950);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 400,
+        max_shrink_iters: if std::env::var("CI").is_ok() { 0 } else { 2048 },
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn bounded_solutions_are_the_brute_force_ones(f in family_problem(true, false)) {
+        let problem = from_family(&f);
+        let expected = brute_force_family(&f);
+        prop_assert_eq!(&all_solutions(&problem, Heuristic::Mrv), &expected);
+        prop_assert_eq!(&all_solutions(&problem, Heuristic::Leftmost), &expected);
+        let mut solver = Solver::new(&problem);
+        prop_assert_eq!(solver.count().solutions, expected.len() as u128);
+    }
+
+    #[test]
+    fn bounded_subtrees_partition_the_solutions(f in family_problem(true, false), depth in 0usize..5) {
+        let problem = from_family(&f);
+        let mut solver = Solver::new(&problem);
+        let total = solver.count().solutions;
+        let nodes = solver.stats().nodes;
+        let mut sum = 0;
+        let units = solver.prefixes(depth);
+        for unit in &units {
+            prop_assert!(solver.check_prefix(unit).is_ok());
+            solver.set_prefix(unit);
+            sum += solver.count().solutions;
+        }
+        prop_assert_eq!(sum, total);
+        prop_assert!(units.len() as u64 <= nodes.max(1));
+        solver.set_prefix(&[]);
+        prop_assert!(solver.is_pristine(&problem));
+    }
+}
