@@ -11,7 +11,9 @@ a row, replaces some of its arguments by values built from the input (ints of an
 NaN, strings of symbols the parsers know, bytes, nested lists, tuples and dicts, numpy scalars
 and arrays) and calls it. Allowed outcomes: a result; ``TypeError`` or ``ValueError`` whose
 message starts with ``argument '<one of the arguments>': `` (or a ``DlxParseError``); the
-``RuntimeError`` of a search cut short. Anything else (``OverflowError``, pyo3's
+``RuntimeError`` of a search cut short; an ``OSError`` for a path the file system will not
+write (``Zdd.write``, whose row writes in a scratch directory; paths with a directory in them
+are not tried). Anything else (``OverflowError``, pyo3's
 ``PanicException``, ``SystemError``...) is a finding, as are crashes and hangs.
 
 Searches get a budget: SIGALRM after ``BUDGET`` seconds raises ``Budget`` in the signal handler,
@@ -26,6 +28,7 @@ mostly a random search over well-shaped hostile values.
 
 import math
 import operator
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -138,12 +141,32 @@ def make_value(fdp, depth=0):
 
 
 def too_long(key, kwargs):
-    """Valid arguments that ask for hours of work (not a finding): N-queens counts past 13."""
+    """Valid arguments that ask for hours of work or gigabytes (not a finding): N-queens
+    counts past 13, more than 100,000 samples (up to 2**24 are valid: lists of millions of
+    lists, past libFuzzer's memory limit)."""
     if "queens_count" in key or key == "dancecard.queens.count":
         try:
             return operator.index(kwargs["n"]) > 13
         except TypeError:
             return False
+    if key in ("dancecard.Problem.sample", "dancecard.Zdd.sample"):
+        try:
+            return operator.index(kwargs["k"]) > 100_000
+        except TypeError:
+            return False
+    return False
+
+
+def writes_elsewhere(key, kwargs):
+    """Whether a call would write a file outside the scratch directory that ``Zdd.write``'s
+    row runs in: a path with a directory in it (``/etc/...``, ``../x``) is not tried."""
+    if key != "dancecard.Zdd.write":
+        return False
+    path = kwargs["path"]
+    if isinstance(path, str):
+        return any(sep in path for sep in ("/", "\\")) or path in (".", "..")
+    if isinstance(path, bytes):
+        return any(sep in path for sep in (b"/", b"\\")) or path in (b".", b"..")
     return False
 
 
@@ -154,6 +177,9 @@ def allowed(error, params):
     if type(error) in (TypeError, ValueError):
         message = str(error)
         return len(message) <= 1000 and any(message.startswith(f"argument '{p}': ") for p in params)
+    if isinstance(error, OSError) and "path" in params:
+        # The file system's answer to a path it cannot write (a name too long for it...).
+        return True
     if type(error) is RuntimeError:
         # A search cut short by its node limit (slide), or a count cut short.
         return "limit" in str(error) or "cut short" in str(error)
@@ -169,7 +195,7 @@ def TestOneInput(data):
     for param in row.params:
         if fdp.ConsumeBool():
             kwargs[param] = make_value(fdp)
-    if too_long(key, kwargs):
+    if too_long(key, kwargs) or writes_elsewhere(key, kwargs):
         return
     signal.setitimer(signal.ITIMER_REAL, BUDGET)
     try:
@@ -186,6 +212,18 @@ def TestOneInput(data):
             raise AssertionError(f"{key}({shown}) raised {type(error).__name__}: {str(error)[:500]}") from error
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+        if key == "dancecard.Zdd.write":
+            empty_scratch()
+
+
+def empty_scratch():
+    """Removes what ``Zdd.write`` wrote in its scratch directory (libFuzzer ends the process
+    without running ``atexit``, so the directory itself stays, empty)."""
+    for entry in test_arguments.SCRATCH.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
 
 
 def main():

@@ -514,8 +514,10 @@ impl PyProblem {
     /// searched plainly); with threads, `auto` picks first, then searches plainly on the
     /// threads or memoises on one. `memo_limit`: the most bytes of the memo table (an int
     /// below 2**64; `None`: 2 GiB or a quarter of the memory, whichever is less), past which
-    /// the table is emptied and the count goes on, exact. `stats.method` tells the method
-    /// used; a count past 2**128 - 1 is an `OverflowError`.
+    /// the table is emptied and the count goes on, exact (but slower: far slower when the
+    /// table is much too small for the problem). `stats.method` tells the method used,
+    /// `stats.reason` why, `stats.memo` the memo's counters; a count past 2**128 - 1 is an
+    /// `OverflowError`.
     #[pyo3(signature = (
         threads = 1, heuristic = "mrv", max_nodes = None, time_limit = None, method = "auto",
         memo_limit = None

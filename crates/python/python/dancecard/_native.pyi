@@ -29,7 +29,8 @@ class DlxParseError(ValueError):
     column: int
 
 class Stats:
-    """What a search did, counted as Knuth's DLX1 counts it."""
+    """What a search did, counted as Knuth's DLX1 counts it (a memoised count as his DLX6
+    does: see ``method``)."""
 
     @property
     def nodes(self) -> int:
@@ -257,7 +258,8 @@ class Problem:
         ``auto`` picks first, then searches plainly on the threads or memoises on one.
         ``memo_limit``: the most bytes of the memo table (an int from 0 to 2**64 - 1;
         ``None``: 2 GiB, or a quarter of the memory if less), past which the table is emptied
-        and the count goes on, still exact. ``stats.method`` tells the method used and
+        and the count goes on, still exact (but slower: far slower when the table is much
+        too small for the problem). ``stats.method`` tells the method used and
         ``stats.memo`` the memo's counters. A count past 2**128 - 1 is an ``OverflowError``.
         """
     def zdd(self, memo_limit: Optional[int] = None) -> Zdd:
