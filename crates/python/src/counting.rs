@@ -1,6 +1,6 @@
-//! Counting at the limit from Python (#17): counts by a chosen method (`Problem.count(method=...)`),
-//! the ZDD of all solutions (`dancecard.Zdd`), exactly uniform samples, and Knuth's estimate of
-//! the search tree (`dancecard.Estimate`).
+//! Counting at the limit from Python (#17): counts by a chosen method
+//! (`Problem.count(method=...)`), the ZDD of all solutions (`dancecard.Zdd`), exactly uniform
+//! samples, and Knuth's estimate of the search tree (`dancecard.Estimate`).
 //!
 //! The engine does the work ([`Solver::count_by`], [`Solver::count_memo`], [`Zdd`],
 //! [`Solver::estimate`], [`Solver::pick_method`]); this module reads the arguments, runs the
@@ -508,8 +508,9 @@ impl PyEstimate {
     fn __repr__(&self) -> String {
         let e = &self.estimate;
         format!(
-            "Estimate(nodes={:.4e}, nodes_stderr={:.2e}, solutions={:.4e}, solutions_stderr={:.2e}, \
-             updates={:.4e}, probes={}, max_depth={}, solution_probes={}, auto='{}')",
+            "Estimate(nodes={:.4e}, nodes_stderr={:.2e}, solutions={:.4e}, \
+             solutions_stderr={:.2e}, updates={:.4e}, probes={}, max_depth={}, \
+             solution_probes={}, auto='{}')",
             e.nodes,
             e.nodes_stderr,
             e.solutions,
