@@ -243,7 +243,8 @@ pub fn router(config: ServerConfig) -> Router {
         memory: Arc::new(Semaphore::new(api::limits::budget_permits(config.max_memory_bytes))),
         config: Arc::new(config),
     };
-    api::routes(&state).merge(assets::routes()).with_state(state)
+    let page = assets::routes().layer(axum::middleware::from_fn(api::limits::mark_busy));
+    api::routes(&state).merge(page).with_state(state)
 }
 
 /// A bound listener and the application, ready to serve.

@@ -231,6 +231,39 @@ async fn idle_connections_and_oversized_heads_are_closed() {
 }
 
 #[tokio::test]
+async fn a_connection_in_use_is_not_idle() {
+    let mut config = ServerConfig::default();
+    config.client_timeout = Duration::from_secs(1);
+    let server = TestServer::start(config).await;
+    // Ten requests 300 ms apart on one kept-alive connection: 3 s, three times the timeout,
+    // which counts from the end of the last answer, for the page's files as for the API.
+    for path in ["/assets/style.css", "/api/queens?n=4"] {
+        let mut stream = TcpStream::connect(server.addr).await.unwrap();
+        for k in 0..10 {
+            let head = format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n");
+            stream.write_all(head.as_bytes()).await.unwrap();
+            let mut raw = Vec::new();
+            let mut chunk = [0u8; 4096];
+            while complete_answer(&raw).is_none() {
+                let n = stream.read(&mut chunk).await.unwrap_or(0);
+                assert!(n > 0, "{path}, request {k}: the server closed a connection in use");
+                raw.extend_from_slice(&chunk[..n]);
+            }
+            assert!(raw.starts_with(b"HTTP/1.1 200"), "{path}, request {k}");
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+    }
+}
+
+/// `Some` once `raw` holds a whole answer framed by its `Content-Length`.
+fn complete_answer(raw: &[u8]) -> Option<()> {
+    let end = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&raw[..end]).to_ascii_lowercase();
+    let len: usize = head.split("content-length:").nth(1)?.lines().next()?.trim().parse().ok()?;
+    (raw.len() >= end + 4 + len).then_some(())
+}
+
+#[tokio::test]
 async fn connections_beyond_the_cap_wait_for_a_free_one() {
     let mut config = ServerConfig::default();
     config.max_connections = 1;

@@ -195,13 +195,25 @@ pub(crate) async fn admit(State(state): State<AppState>, request: Request, next:
     parts.headers.remove(header::TRANSFER_ENCODING);
     let _ = parts.headers.insert(header::CONTENT_LENGTH, bytes.len().into());
     let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+    hold(response, (place, memory, busy)).await
+}
 
-    // Every answer of the API is in memory already (a finished reply or an error): take its
-    // bytes and make them hold the place, the reservation and the busy mark.
+/// Marks the connection busy while a request of the page (not the API) is answered, so that
+/// its idle time starts after the answer is sent.
+pub(crate) async fn mark_busy(request: Request, next: Next) -> Response {
+    let busy = request.extensions().get::<ConnectInfo<conn::Handle>>().map(|info| info.0.begin());
+    let response = next.run(request).await;
+    hold(response, busy).await
+}
+
+/// Makes the answer's bytes hold `guard` until they are sent or dropped. Every answer here is
+/// in memory already (a finished reply, an error, an embedded file), so taking its bytes copies
+/// nothing.
+async fn hold<G: Send + 'static>(response: Response, guard: G) -> Response {
     let (parts, body) = response.into_parts();
     match axum::body::to_bytes(body, usize::MAX).await {
         Ok(bytes) => {
-            let held = Held { bytes, _memory: (place, memory, busy) };
+            let held = Held { bytes, _memory: guard };
             Response::from_parts(parts, Body::from(Bytes::from_owner(held)))
         }
         Err(_) => {
