@@ -22,10 +22,10 @@ use crate::stats::Stats;
 pub(crate) mod auto;
 #[path = "estimate.rs"]
 pub(crate) mod estimate;
-#[path = "memo.rs"]
-pub(crate) mod memo;
 #[path = "mcc.rs"]
 pub(crate) mod mcc;
+#[path = "memo.rs"]
+pub(crate) mod memo;
 
 /// How the search picks the item to branch on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -502,13 +502,27 @@ impl Solver {
     /// and ends in a solution reached above `depth`. Every solution lies under exactly one
     /// returned prefix, so the counts under all of them add up to the total count.
     pub fn prefixes(&mut self, depth: usize) -> Vec<Vec<u32>> {
-        struct Collect(Vec<Vec<u32>>);
+        self.subtrees(depth).into_iter().map(|s| s.prefix).collect()
+    }
+
+    /// [`Solver::prefixes`] with each subtree's share of the tree (Knuth's estimate: the
+    /// product of one over the number of options at each level of its prefix).
+    pub fn subtrees(&mut self, depth: usize) -> Vec<Subtree> {
+        struct Collect(Vec<Subtree>);
         impl Sink for Collect {
             fn solution(&mut self, _: Solution<'_>) -> ControlFlow<()> {
                 ControlFlow::Continue(())
             }
             fn frontier(&mut self, solver: &Solver, level: usize) {
-                self.0.push(solver.choice_indices(level));
+                let mut share = 1.0;
+                let prefix = (0..level)
+                    .map(|l| {
+                        let (k, len) = solver.index_at(l);
+                        share /= f64::from(len.max(1));
+                        k
+                    })
+                    .collect();
+                self.0.push(Subtree { prefix, share });
             }
         }
         let mut sink = Collect(Vec::new());

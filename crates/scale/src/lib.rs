@@ -10,6 +10,9 @@
 //! - [`ShardResult`]: the JSON result of `dancecard solve --shard I/N`; [`merge`] sums the
 //!   results of all N shards in `u128`, after checking that each shard is there exactly
 //!   once, complete and of the same search.
+//! - [`Scheduler`] and [`Worker`]: a count handed out as budgeted jobs (as Avis and
+//!   Jordan's mplrs does): workers search in periods of a node budget and, when others are
+//!   idle, give away the largest subtrees they hold;
 //! - [`Checkpoint`]: the finished units of a cluster run (`dancecard solve --mpi`), so that a
 //!   run that was stopped can resume where it was.
 //!
@@ -56,10 +59,12 @@
 mod checkpoint;
 mod checksum;
 mod plan;
+mod schedule;
 mod shard;
 
 pub use checkpoint::Checkpoint;
 pub use plan::{plan, units_at, MAX_DEPTH, UNITS_PER_WORKER};
+pub use schedule::{jobs_of, run_job, Assignment, Job, Report, ScheduleError, Scheduler, Worker};
 pub use shard::{
     merge, problem_hash, shard_units, Fingerprint, MergeProblem, Merged, ShardResult, ShardStats,
 };
