@@ -4,7 +4,7 @@
 //! What a request holds is bounded by the API's admission (`api::limits`); what a connection
 //! holds between requests is bounded here, below HTTP, by wrapping each accepted socket:
 //!
-//! - **Slots.** [`Listener::accept`] takes a slot before it accepts; a connection gives its
+//! - **Slots.** [`Listener`]'s `accept` takes a slot before it accepts; a connection gives its
 //!   slot back when it closes. When every slot is taken, new clients wait in the kernel's
 //!   backlog until one frees up.
 //! - **Idle connections.** While no request is in progress on a connection (after it opens,

@@ -2,7 +2,7 @@
 //! the JSON shapes.
 //!
 //! Every answer is JSON, errors included (`{"error": "...", "bound": "..."}`, `bound` naming
-//! the [`ServerConfig`] field that refused the request, when one did): the handlers return
+//! the [`ServerConfig`](crate::ServerConfig) field that refused the request, when one did): the handlers return
 //! [`ApiError`], and [`json_errors`] rewrites the few plain-text errors that come from outside
 //! the handlers (413 from the body limit, 405, 404) into the same shape. The one exception is
 //! `GET /api/queens/dlx`, whose answer is a DLX file (`text/plain`).
