@@ -982,8 +982,16 @@ pub(crate) fn orbit_if_least(p: &[usize]) -> Option<u64> {
         Ordering::Greater => return Some(8),
         Ordering::Equal => {}
     }
+    // The inverse permutation: on the stack up to 32 files, on the heap past them (the DLX
+    // model takes boards up to 256).
     let mut inverse = [0usize; MAX_BITS_N];
-    let q = &mut inverse[..n];
+    let mut wide = Vec::new();
+    let q: &mut [usize] = if n <= MAX_BITS_N {
+        &mut inverse[..n]
+    } else {
+        wide.resize(n, 0);
+        &mut wide
+    };
     for (r, &c) in p.iter().enumerate() {
         q[c] = r;
     }
@@ -1133,8 +1141,14 @@ where
 
 /// Whether `p` is the lexicographically least of its symmetric images (so counting the
 /// solutions for which this holds counts solutions up to symmetry).
+///
+/// `p` must be a permutation of `0..n` (a solution, or any arrangement of one queen per rank
+/// and file); anything else is not canonical.
 pub fn is_canonical(p: &[usize]) -> bool {
-    !p.is_empty() && orbit_if_least(p).is_some()
+    let n = p.len();
+    let mut seen = vec![false; n];
+    let permutation = p.iter().all(|&c| c < n && !std::mem::replace(&mut seen[c], true));
+    permutation && n > 0 && orbit_if_least(p).is_some()
 }
 
 /// Whether `p` (the file of the queen on each rank) is a solution.
@@ -1227,6 +1241,35 @@ mod tests {
         // A budget the count does not reach changes nothing.
         let options = CountOptions { max_nodes: Some(full.nodes + 1), ..Default::default() };
         assert_eq!(count_with(13, &options), Ok(full));
+    }
+
+    // See: #16. `is_canonical` panicked past 32 files (found by schemathesis on
+    // `/api/queens?n=41&mode=count&method=dlx`).
+    #[test]
+    fn issue_16_canonical_boards_of_any_size() {
+        let board = first(41, &Config::default(), &mut |_| ControlFlow::Continue(())).unwrap();
+        let p = board.board.unwrap();
+        // The eight images of the board: exactly one of the distinct ones is canonical.
+        let n = p.len();
+        let transpose = |b: &[usize]| {
+            let mut t = vec![0; n];
+            for (r, &f) in b.iter().enumerate() {
+                t[f] = r;
+            }
+            t
+        };
+        let mirror = |b: &[usize]| b.iter().map(|&f| n - 1 - f).collect::<Vec<_>>();
+        let mut images = vec![p.clone()];
+        for k in 0..7 {
+            let last = images.last().unwrap().clone();
+            images.push(if k % 2 == 0 { mirror(&last) } else { transpose(&last) });
+        }
+        images.sort();
+        images.dedup();
+        assert_eq!(images.iter().filter(|b| is_canonical(b)).count(), 1);
+        assert!(!is_canonical(&[0, 0, 1]), "not a permutation");
+        assert!(!is_canonical(&[5, 1]), "out of range");
+        assert!(!is_canonical(&[]));
     }
 
     #[test]
