@@ -1,16 +1,14 @@
 //! Counting on a cluster with MPI: `mpirun -np K dancecard solve --count --mpi FILE`.
 //!
-//! Rank 0 coordinates: it cuts the tree into units (the choice prefixes at a depth chosen to
-//! give 30 to 100 units per worker, [`dancecard_engine::Solver::prefixes`]), hands them out one at a time to the
-//! workers that ask, and after every finished unit writes a checkpoint (atomically: a reader
-//! never sees half a file) with the counts of the finished units. The other ranks compute the
-//! same list of units themselves (it is deterministic), so only unit numbers and counts travel.
-//! After a failure (a node lost, a worker killed), `--resume CHECKPOINT` searches only the
-//! units the checkpoint does not hold, and reaches the same total.
-//!
-//! The plan and the checkpoint format (with its checksum) are `dancecard-scale`'s; reading and
-//! writing checkpoint files is always compiled; the message passing needs the `mpi` cargo
-//! feature (Open MPI's `libopenmpi-dev` and `libclang-dev` to build).
+//! The work is `dancecard-scale`'s: rank 0 coordinates (and searches on a second thread),
+//! handing out budgeted jobs on demand; a worker that holds a large job gives part of it away
+//! whenever others are idle (mplrs's scheme, [`dancecard_scale::Scheduler`]); the counts,
+//! the progress and the jobs left flow back to rank 0, which shows the progress bar of a local
+//! run and keeps a checkpoint (the count so far and the jobs not yet counted, written
+//! atomically). After a failure (a node lost, a rank killed), `--resume CHECKPOINT` counts
+//! only the jobs the checkpoint holds, and reaches the same total. This module reads and
+//! checks the checkpoint and prints; the message passing needs the `mpi` cargo feature (Open
+//! MPI's `libopenmpi-dev` and `libclang-dev` to build).
 
 #![cfg_attr(
     not(feature = "mpi"),
@@ -39,15 +37,10 @@ pub(crate) fn load_checkpoint(
         return Err(bad_input(format!(
             "{}: the checkpoint is of another search ({})",
             path.display(),
-            cp.fingerprint
+            cp.search
         )));
     }
     Ok(cp)
-}
-
-/// Writes a checkpoint atomically.
-pub(crate) fn save_checkpoint(cp: &Checkpoint, path: &Path) -> anyhow::Result<()> {
-    crate::shard::write_atomically(path, &(cp.to_json() + "\n"))
 }
 
 /// Where the checkpoint goes: `--checkpoint`, else `--resume`'s file, else a default name.
@@ -78,149 +71,71 @@ mod with_mpi {
     use std::io::Write;
     use std::process::ExitCode;
 
-    use dancecard_engine::parallel::ParallelSearch;
     use dancecard_engine::Config;
     use dancecard_format::Document;
-    use mpi::traits::{Communicator, Destination, Root, Source};
 
-    use dancecard_scale::{plan, units_at, Checkpoint, Fingerprint};
-
-    use super::{checkpoint_path, load_checkpoint, save_checkpoint};
+    use super::{checkpoint_path, load_checkpoint};
     use crate::commands::solve::Args;
-    use crate::util::{self, bad_input};
-
-    /// Tag of a worker's message: a request for work, carrying the last result if any.
-    const TAG_RESULT: i32 = 1;
-    /// Tag of the coordinator's answer: a unit to search, or `STOP`.
-    const TAG_WORK: i32 = 2;
-    const STOP: u64 = u64::MAX;
-    const NONE: u64 = u64::MAX;
+    use crate::util::{self, bad_input, Progress};
 
     pub(crate) fn run(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitCode> {
         if !args.count || args.all || args.limit.is_some() || args.shard.is_some() {
             return Err(bad_input("--mpi counts solutions: use it with --count only"));
         }
-        let universe =
-            mpi::initialize().ok_or_else(|| anyhow::anyhow!("MPI is already initialized"))?;
-        let world = universe.world();
-        let rank = world.rank();
-        let size = world.size();
-        let root = world.process_at_rank(0);
         let problem = &doc.problem;
-
-        // Rank 0 decides the depth and the units (or takes them from the checkpoint).
-        let mut plan_msg = [0u64; 2];
-        let mut state = None;
-        if rank == 0 {
-            let checkpoint = match &args.resume {
-                Some(path) => match load_checkpoint(path, problem, &config) {
-                    Ok(cp) => cp,
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        world.abort(2);
-                    }
-                },
-                None => {
-                    let (depth, units) = plan(problem, &config, (size as usize).saturating_sub(1));
-                    Checkpoint::new(Fingerprint::new(
-                        problem,
-                        config.heuristic,
-                        depth,
-                        units.len() as u64,
-                    ))
-                }
-            };
-            plan_msg = [checkpoint.fingerprint.split_depth as u64, checkpoint.fingerprint.shards];
-            state = Some(checkpoint);
-        }
-        root.broadcast_into(&mut plan_msg[..]);
-        let depth = plan_msg[0] as usize;
-        let units = units_at(problem, &config, depth);
-        if units.len() as u64 != plan_msg[1] {
-            eprintln!("error: rank {rank} found {} units, rank 0 {}", units.len(), plan_msg[1]);
-            world.abort(2);
-        }
-        let count_unit = |unit: usize| {
-            ParallelSearch::new(problem, config.clone(), args.threads.max(1))
-                .units(vec![units[unit].clone()])
-                .count()
+        // The time limit is the whole run's: a timer raises the stop flag (a limit in the
+        // configuration would hold for each period of each worker).
+        util::arm_time_limit(args.time_limit)?;
+        let config = Config { time_limit: None, ..config };
+        // Every rank reads the checkpoint (only rank 0 uses it): a bad one is refused by all.
+        let resume = match &args.resume {
+            Some(path) => Some(load_checkpoint(path, problem, &config)?),
+            None => None,
         };
-
-        if rank != 0 {
-            // Worker: ask, search, report, until told to stop.
-            let mut message = vec![NONE, 0, 0, 0];
-            loop {
-                root.send_with_tag(&message[..], TAG_RESULT);
-                let (work, _) = root.receive_vec_with_tag::<u64>(TAG_WORK);
-                let unit = work.first().copied().unwrap_or(STOP);
-                if unit == STOP {
-                    return Ok(ExitCode::SUCCESS);
-                }
-                let (outcome, stats) = count_unit(unit as usize);
-                if !outcome.is_complete() {
-                    eprintln!("error: rank {rank}: unit {unit} stopped early ({:?})", outcome.stop);
-                    world.abort(130);
-                }
-                let c = outcome.solutions;
-                message = vec![unit, c as u64, (c >> 64) as u64, stats.nodes];
-            }
-        }
-
-        // Coordinator.
-        let Some(mut checkpoint) = state else { unreachable!("rank 0 has the checkpoint") };
         let path = checkpoint_path(&args.checkpoint, &args.resume);
-        let mut todo = checkpoint.todo().into_iter();
-        save_checkpoint(&checkpoint, &path)?;
-        if size == 1 {
-            // No workers: search every unit here.
-            for unit in todo.by_ref() {
-                let (outcome, stats) = count_unit(unit);
-                if !outcome.is_complete() {
-                    util::report_stop(outcome.stop);
-                    return Ok(util::exit_code(false, outcome.stop));
-                }
-                checkpoint.finish(unit, outcome.solutions, stats.nodes);
-                save_checkpoint(&checkpoint, &path)?;
-            }
-        } else {
-            let mut working = size - 1;
-            while working > 0 {
-                let (message, status) = world.any_process().receive_vec_with_tag::<u64>(TAG_RESULT);
-                if let [unit, lo, hi, nodes] = message[..] {
-                    if unit != NONE {
-                        let count = u128::from(lo) | (u128::from(hi) << 64);
-                        checkpoint.finish(unit as usize, count, nodes);
-                        save_checkpoint(&checkpoint, &path)?;
-                    }
-                }
-                let next = todo.next().map_or(STOP, |u| u as u64);
-                if next == STOP {
-                    working -= 1;
-                }
-                world.process_at_rank(status.source_rank()).send_with_tag(&[next][..], TAG_WORK);
-            }
-        }
-        let total = checkpoint.total();
+        let mut progress = Progress::new(args.format);
+        let summary = dancecard_scale::mpi::count(
+            problem,
+            &config,
+            resume,
+            Some(path.clone()),
+            &mut |fraction, count, nodes| {
+                progress.update(fraction, || format!("{count} solutions, {nodes} nodes"));
+            },
+        )
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        progress.finish();
+        let Some(summary) = summary else {
+            // A worker rank: rank 0 prints.
+            return Ok(ExitCode::SUCCESS);
+        };
         let mut out = std::io::stdout();
-        writeln!(out, "{total}")?;
+        writeln!(out, "{}", summary.count)?;
         out.flush()?;
         if args.stats {
             eprintln!(
-                "units {} depth {} nodes {} solutions {} checkpoint {}",
-                checkpoint.fingerprint.shards,
-                depth,
-                checkpoint.nodes,
-                total,
+                "jobs {} nodes {} solutions {} checkpoint {}",
+                summary.jobs,
+                summary.nodes,
+                summary.count,
                 path.display()
             );
         }
-        Ok(ExitCode::SUCCESS)
+        util::report_stop(summary.stop);
+        if !summary.checkpoint.complete {
+            eprintln!(
+                "(the checkpoint {} holds the {} jobs left: --resume it)",
+                path.display(),
+                summary.checkpoint.pending.len()
+            );
+        }
+        Ok(util::exit_code(true, summary.stop))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use dancecard_scale::Fingerprint;
+    use dancecard_scale::{Job, SearchId};
 
     use super::*;
 
@@ -233,11 +148,11 @@ mod tests {
     fn checkpoint_files_load_only_for_their_search() {
         let p = problem("queens8");
         let config = Config::default();
-        let mut cp = Checkpoint::new(Fingerprint::new(&p, config.heuristic, 2, 5));
-        cp.finish(3, 10, 100);
+        let jobs = [Job { prefix: vec![3], options: 2, share: 0.25 }];
+        let cp = Checkpoint::new(SearchId::new(&p, config.heuristic), 10, 100, &jobs);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("cp.json");
-        save_checkpoint(&cp, &path).unwrap();
+        std::fs::write(&path, cp.to_json()).unwrap();
         assert_eq!(load_checkpoint(&path, &p, &config).unwrap(), cp);
         // Another problem, or another heuristic, is refused.
         let err = load_checkpoint(&path, &problem("queens12"), &config).unwrap_err();

@@ -1,7 +1,7 @@
 //! Shard result and checkpoint files (`dancecard solve --shard`, `dancecard merge`,
 //! `dancecard solve --mpi --resume`), read by `dancecard-scale`.
 
-use dancecard_scale::{merge, Checkpoint, FileError, ShardResult};
+use dancecard_scale::{merge, Assignment, Checkpoint, FileError, Report, Scheduler, ShardResult};
 use serde_json::Value;
 
 /// Reads a file with `parse`; a file refused only for its checksum is sealed again with the
@@ -83,18 +83,40 @@ pub fn shard(data: &[u8]) {
 /// Checkpoints (`dancecard solve --mpi --resume`): [`Checkpoint::parse`], checksum sealed
 /// again by the target.
 ///
-/// Checks: a checkpoint reads back equal from the JSON it writes, and its count is a decimal
-/// `u128`. (The checkpoint's layout is being reworked, so the target keeps to what every
-/// layout has: `parse`, `to_json`, `count` and `complete`.)
+/// Checks: a checkpoint reads back equal from the JSON it writes; it is complete exactly when
+/// no job is pending; its jobs resume a scheduler that hands out every pending job (each once)
+/// and, when every one is reported with nothing left, ends with the checkpoint's count.
 pub fn checkpoint(data: &[u8]) {
     let Some(cp) = parse_sealed(data, Checkpoint::parse) else { return };
     let text = cp.to_json();
     let back = Checkpoint::parse(text.as_bytes())
         .unwrap_or_else(|e| panic!("a written checkpoint does not read back: {e}\n{text}"));
     assert_eq!(back, cp, "checkpoint round trip");
-    assert!(cp.count.parse::<u128>().is_ok(), "count {:?}", cp.count);
-    let again = Checkpoint::parse(text.as_bytes()).map(|c| c.complete);
-    assert_eq!(again, Ok(cp.complete));
+    assert_eq!(cp.complete, cp.pending.is_empty());
+    let jobs = cp.jobs();
+    assert_eq!(jobs.len(), cp.pending.len());
+    if jobs.len() > 1 << 12 {
+        return;
+    }
+    // A resumed run: every job handed out and reported done, and nothing else.
+    let subtrees: u64 = cp.pending.iter().map(|j| u64::from(j.options)).sum();
+    let mut s = Scheduler::new(jobs, cp.total(), 1);
+    let mut handed = 0u64;
+    loop {
+        match s.assign(0) {
+            Assignment::Job(job, _) => {
+                assert!(job.options >= 1);
+                handed += u64::from(job.options);
+                s.report(0, Report::default()).unwrap_or_else(|e| panic!("a report: {e}"));
+            }
+            Assignment::Done => break,
+            Assignment::Wait => panic!("one worker, free, made to wait"),
+        }
+        assert!(handed <= subtrees, "more subtrees handed out than pending");
+    }
+    assert_eq!(handed, subtrees, "every pending subtree handed out once");
+    assert!(s.is_complete());
+    assert_eq!(s.count(), cp.total(), "the count carried over");
 }
 
 /// The documents of an input: the parts between lines `---`.

@@ -13,8 +13,10 @@
 //! - [`Scheduler`] and [`Worker`]: a count handed out as budgeted jobs (as Avis and
 //!   Jordan's mplrs does): workers search in periods of a node budget and, when others are
 //!   idle, give away the largest subtrees they hold;
-//! - [`Checkpoint`]: the finished units of a cluster run (`dancecard solve --mpi`), so that a
-//!   run that was stopped can resume where it was.
+//! - [`coordinator`]: the coordinator and the workers of such a count, talking through
+//!   messages: threads in one process, or (with the `mpi` feature) the ranks of an MPI job;
+//! - [`Checkpoint`]: the count so far and the jobs left of a run handed out as jobs
+//!   (`dancecard solve --mpi`), so that a run that was stopped can resume where it was.
 //!
 //! Shard results and checkpoints are files that travel between machines and people, so each
 //! carries a **checksum of its content** (FNV-1a, 128 bits, over the canonical JSON of every
@@ -58,11 +60,14 @@
 
 mod checkpoint;
 mod checksum;
+pub mod coordinator;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 mod plan;
 mod schedule;
 mod shard;
 
-pub use checkpoint::Checkpoint;
+pub use checkpoint::{Checkpoint, PendingJob, SearchId};
 pub use plan::{plan, units_at, MAX_DEPTH, UNITS_PER_WORKER};
 pub use schedule::{jobs_of, run_job, Assignment, Job, Report, ScheduleError, Scheduler, Worker};
 pub use shard::{
