@@ -46,7 +46,7 @@ fn dominoes(rows: usize, cols: usize) -> String {
 fn queens(n: usize) -> String {
     let mut order = Vec::new();
     for k in 0..n {
-        let d = (k + 1) / 2;
+        let d = k.div_ceil(2);
         order.push(if k % 2 == 1 { n / 2 - d } else { n / 2 + d });
     }
     let order: Vec<usize> = order.into_iter().filter(|&x| x < n).collect();
