@@ -35,13 +35,31 @@ fn three_ranks_equal_the_single_run() {
     }
 }
 
+/// Dominoes on `rows x cols` in DLX text, items `rc` in hexadecimal.
+fn dominoes(rows: usize, cols: usize) -> String {
+    let cell = |r: usize, c: usize| format!("{r:x}{c:x}");
+    let cells: Vec<String> = (0..rows).flat_map(|r| (0..cols).map(move |c| cell(r, c))).collect();
+    let mut text = cells.join(" ") + "\n";
+    for r in 0..rows {
+        for c in 0..cols {
+            if c + 1 < cols {
+                text += &format!("{} {}\n", cell(r, c), cell(r, c + 1));
+            }
+            if r + 1 < rows {
+                text += &format!("{} {}\n", cell(r, c), cell(r + 1, c));
+            }
+        }
+    }
+    text
+}
+
 /// The pid of the process of `rank` under the `mpirun` whose pid is `mpirun`.
 fn rank_pid(rank: u32) -> Option<u32> {
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
         let Ok(environ) = std::fs::read(format!("/proc/{pid}/environ")) else { continue };
         let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else { continue };
-        let is_ours = String::from_utf8_lossy(&cmdline).contains("pent6x10.dlx")
+        let is_ours = String::from_utf8_lossy(&cmdline).contains("dominoes8x9.dlx")
             && String::from_utf8_lossy(&cmdline).contains("dancecard");
         let marker = format!("OMPI_COMM_WORLD_RANK={rank}");
         if is_ours && environ.split(|&b| b == 0).any(|v| v == marker.as_bytes()) {
@@ -54,7 +72,10 @@ fn rank_pid(rank: u32) -> Option<u32> {
 #[test]
 fn a_killed_worker_fails_the_job_and_resume_reaches_the_total() {
     let dir = tempfile::tempdir().unwrap();
-    let file = testdata("instances/pent6x10.dlx");
+    // Dominoes on 8 x 9 (108,435,745 tilings; 9 s on one core): long enough to be killed in
+    // the middle (pent6x10 is counted before its first checkpoint with progress is saved).
+    let file = dir.path().join("dominoes8x9.dlx");
+    std::fs::write(&file, dominoes(8, 9)).unwrap();
     let checkpoint = dir.path().join("run.json");
     let args = [file.to_str().unwrap(), "--checkpoint", checkpoint.to_str().unwrap()];
     let job =
@@ -87,7 +108,7 @@ fn a_killed_worker_fails_the_job_and_resume_reaches_the_total() {
     let resume = [file.to_str().unwrap(), "--resume", checkpoint.to_str().unwrap()];
     let out = mpirun(3, &resume, dir.path()).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out), "9356\n");
+    assert_eq!(stdout(&out), "108435745\n");
 
     // A checkpoint of another search is refused.
     let other = testdata("instances/queens8.dlx");
@@ -95,4 +116,31 @@ fn a_killed_worker_fails_the_job_and_resume_reaches_the_total() {
     let out = mpirun(2, &wrong, dir.path()).output().unwrap();
     assert!(!out.status.success());
     assert!(stderr(&out).contains("another search"), "{}", stderr(&out));
+}
+
+/// Without a launcher, `--mpi` counts in this one process (no MPI start-up) with the same
+/// coordinator: the checkpoint, the node limit and `--resume` work as under `mpirun`.
+#[test]
+fn one_process_without_mpirun_counts_checkpoints_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = testdata("instances/pent6x10.dlx");
+    let checkpoint = dir.path().join("run.json");
+    let run = |extra: &[&str]| {
+        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("dancecard"));
+        cmd.args(["solve", "--count", "--method", "search", "--mpi"]).arg(&file).args(extra);
+        cmd.current_dir(dir.path()).output().unwrap()
+    };
+    let cp = checkpoint.to_str().unwrap();
+    let out = run(&["--checkpoint", cp, "--node-limit", "500000"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    assert_eq!(v["complete"], false);
+    assert!(v["nodes"].as_u64().unwrap() >= 500_000);
+    let out = run(&["--resume", cp]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "9356\n");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&checkpoint).unwrap()).unwrap();
+    assert_eq!(v["complete"], true);
 }

@@ -23,8 +23,9 @@ use dancecard_engine::{Solver, Stop};
 use crate::checkpoint::{Checkpoint, SearchId};
 use crate::schedule::{Assignment, Job, Report, Scheduler, Worker};
 
-/// The target length of a worker's period.
-pub const PERIOD: Duration = Duration::from_millis(250);
+/// The target length of a worker's period: how long an idle worker may wait for others to
+/// give work away (at their periods' ends), and how often each worker reports.
+pub const PERIOD: Duration = Duration::from_millis(50);
 
 /// The budget of a worker's first period.
 pub const FIRST_BUDGET: u64 = 1 << 16;
@@ -226,6 +227,41 @@ impl Coordinator {
             checkpoint,
         })
     }
+}
+
+/// Counts `problem` with the coordinator and `workers` search threads of this process (at
+/// least one), exactly as an MPI job of that many ranks would: from `resume` (a checkpoint of
+/// this search) or from the first jobs, saving checkpoints to `checkpoint` and calling
+/// `progress` (fraction, count, nodes) after every report. What [`crate::mpi::count`] runs
+/// when no MPI launcher started the process.
+pub fn count_local(
+    problem: &dancecard_engine::Problem,
+    config: &dancecard_engine::Config,
+    workers: usize,
+    resume: Option<Checkpoint>,
+    checkpoint: Option<std::path::PathBuf>,
+    progress: &mut dyn FnMut(f64, u128, u64),
+) -> std::io::Result<Summary> {
+    let workers = workers.max(1);
+    let max_nodes = config.max_nodes;
+    let config = &dancecard_engine::Config { max_nodes: None, ..config.clone() };
+    let search = SearchId::new(problem, config.heuristic);
+    let (jobs, count, nodes) = match resume {
+        Some(cp) => (cp.jobs(), cp.total(), cp.nodes),
+        None => (crate::schedule::first_jobs(problem, config, workers), 0, 0),
+    };
+    let mut coordinator = Coordinator::new(search, jobs, count, nodes, workers, checkpoint)
+        .with_node_limit(max_nodes);
+    let (mut local, channels) = Local::new(workers);
+    std::thread::scope(|scope| {
+        for mut channel in channels {
+            let _ = scope.spawn(move || {
+                let mut solver = Solver::with_config(problem, config.clone());
+                work(&mut solver, &mut channel, &mut |_| ControlFlow::Continue(()));
+            });
+        }
+        coordinator.run(&mut local, progress)
+    })
 }
 
 /// Writes `text` to `path` through a temporary file and a rename, so that a reader never sees

@@ -69,7 +69,9 @@ mod shard;
 
 pub use checkpoint::{Checkpoint, PendingJob, SearchId};
 pub use plan::{plan, units_at, MAX_DEPTH, UNITS_PER_WORKER};
-pub use schedule::{jobs_of, run_job, Assignment, Job, Report, ScheduleError, Scheduler, Worker};
+pub use schedule::{
+    first_jobs, jobs_of, run_job, Assignment, Job, Report, ScheduleError, Scheduler, Worker,
+};
 pub use shard::{
     merge, problem_hash, shard_units, Fingerprint, MergeProblem, Merged, ShardResult, ShardStats,
 };

@@ -14,9 +14,9 @@ use mpi::Threading;
 
 use crate::checkpoint::{Checkpoint, SearchId};
 use crate::coordinator::{
-    wire, work, Channel, Coordinator, Local, Message, Reply, Summary, Transport,
+    count_local, wire, work, Channel, Coordinator, Local, Message, Reply, Summary, Transport,
 };
-use crate::schedule::{jobs_of, Job};
+use crate::schedule::first_jobs;
 
 /// Tag of a worker's message.
 const TAG_MESSAGE: i32 = 11;
@@ -53,6 +53,7 @@ impl Transport for Ranks<'_> {
     }
 
     fn receive(&mut self) -> (usize, Message) {
+        let mut backoff = Backoff::default();
         loop {
             if let Some(m) = self.local.try_receive() {
                 return m;
@@ -70,7 +71,7 @@ impl Transport for Ranks<'_> {
                     }
                 }
             }
-            std::thread::sleep(Duration::from_micros(50));
+            backoff.sleep();
         }
     }
 
@@ -96,36 +97,37 @@ impl Channel for ToRoot<'_> {
     }
 
     fn receive(&mut self) -> Reply {
-        let (words, _) = self.world.process_at_rank(0).receive_vec_with_tag::<u64>(TAG_REPLY);
+        // Not a blocking receive: Open MPI's spins on a core, which an idle rank would take
+        // from the searches of the others on the same machine.
+        let root = self.world.process_at_rank(0);
+        let mut backoff = Backoff::default();
+        while root.immediate_probe_with_tag(TAG_REPLY).is_none() {
+            backoff.sleep();
+        }
+        let (words, _) = root.receive_vec_with_tag::<u64>(TAG_REPLY);
         wire::decode_reply(&words).unwrap_or(Reply::Stop)
     }
 }
 
-/// The first jobs of a whole count: the subtrees of the shallowest depth with four per worker
-/// (at most 12 levels deep).
-pub fn first_jobs(problem: &Problem, config: &Config, workers: usize) -> Vec<Job> {
-    let mut lister = Solver::with_config(problem, Config::with_heuristic(config.heuristic));
-    let mut jobs = vec![Job::root()];
-    for depth in 1..=12 {
-        if jobs.len() >= 4 * workers {
-            break;
-        }
-        let deeper = jobs_of(lister.subtrees(depth));
-        let split: Vec<Job> = deeper
-            .into_iter()
-            .flat_map(|j| {
-                let share = j.share / f64::from(j.options);
-                j.prefixes()
-                    .map(move |prefix| Job { prefix, options: 1, share })
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        if split.len() == jobs.len() {
-            break;
-        }
-        jobs = split;
+/// Waits between polls for a message: 20 microseconds at first, doubling up to a millisecond.
+/// A message comes at the end of a worker's period ([`PERIOD`](crate::coordinator::PERIOD),
+/// a twentieth of a second), so the wait costs at most 2% of it, and an idle poller wakes
+/// about a thousand times a second (a constant 50-microsecond poll took a fifth of a core
+/// from the searches of a 2-core machine).
+#[derive(Debug)]
+struct Backoff(Duration);
+
+impl Default for Backoff {
+    fn default() -> Backoff {
+        Backoff(Duration::from_micros(20))
     }
-    jobs
+}
+
+impl Backoff {
+    fn sleep(&mut self) {
+        std::thread::sleep(self.0);
+        self.0 = (self.0 * 2).min(Duration::from_millis(1));
+    }
 }
 
 /// Counts `problem` on the ranks of the MPI job this process is part of. On rank 0, starts
@@ -142,6 +144,12 @@ pub fn count(
     checkpoint: Option<PathBuf>,
     progress: &mut dyn FnMut(f64, u128, u64),
 ) -> Result<Option<Summary>, MpiError> {
+    if !launched() {
+        // One process on its own: MPI would only add its start-up (0.1 to 0.3 s with Open
+        // MPI) to the same count; the coordinator runs with one search thread instead.
+        return Ok(Some(count_local(problem, config, 1, resume, checkpoint, progress)?));
+    }
+    prefer_ob1();
     // The node limit is the coordinator's (the workers' periods have budgets of their own).
     let max_nodes = config.max_nodes;
     let config = &Config { max_nodes: None, ..config.clone() };
@@ -177,4 +185,26 @@ pub fn count(
         return Err(MpiError::Protocol(rank));
     }
     Ok(Some(summary))
+}
+
+/// Whether an MPI launcher (`mpirun`, `mpiexec`, `srun`) started this process: each sets the
+/// world's size or the process's rank in its environment (Open MPI, MPICH's Hydra and Slurm's
+/// PMI, PMIx).
+pub fn launched() -> bool {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALNRANKS"]
+        .iter()
+        .any(|name| std::env::var_os(name).is_some())
+}
+
+/// Open MPI's point-to-point layer `ob1` unless the user chose one (`OMPI_MCA_pml`): the
+/// default, UCX, takes 0.2 s more to start on every rank, and a count sends a few small
+/// messages a second, which any layer carries.
+fn prefer_ob1() {
+    if std::env::var_os("OMPI_MCA_pml").is_none()
+        && std::env::var_os("OMPI_COMM_WORLD_SIZE").is_some()
+    {
+        // SAFETY of the environment: called before MPI starts any thread, from the thread
+        // that counts (the CLI's main thread), as `set_var` requires.
+        std::env::set_var("OMPI_MCA_pml", "ob1");
+    }
 }

@@ -103,7 +103,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE", requires = "shard")]
     pub(crate) output: Option<PathBuf>,
     /// Count on a cluster, under `mpirun` (needs a build with `--features mpi`): rank 0
-    /// hands out subtrees, the other ranks search them.
+    /// hands out subtrees and searches too, the other ranks search. Started without a
+    /// launcher, counts in this process, with the same checkpoints.
     #[arg(long, requires = "count", conflicts_with = "shard")]
     pub(crate) mpi: bool,
     /// With --mpi: where rank 0 keeps the checkpoint of finished subtrees
