@@ -90,8 +90,8 @@ pub(crate) fn run(args: &Args, doc: &Document, config: Config) -> anyhow::Result
     report(args, &counted, &stats)
 }
 
-/// With `--threads`: the method auto would pick, then the plain search or the memoised search
-/// on threads (the memoised one with one table shared by the threads).
+/// With `--threads`: the method auto would pick, then the plain search on threads, or the
+/// memoised search on one thread.
 fn count_threads(
     args: &Args,
     doc: &Document,
@@ -108,27 +108,23 @@ fn count_threads(
         }
         m => (m, String::new(), None),
     };
+    if method == CountMethod::Memo {
+        // The memoised count on one thread: threads sharing its table were slower than one
+        // thread on every board measured (dominoes 14x14 0.6x, 16x16 0.7x on two cores, quiet
+        // machine: both threads meet the same subproblems, and the table's locks cost more
+        // than the work they share), so `--threads` applies to the plain search only.
+        let counted = solver
+            .count_by(CountMethod::Memo, memo, &mut |s| tick(&mut *progress, s))
+            .map_err(memo_error)?;
+        let counted = Counted { reason, estimate, ..counted };
+        return Ok((counted, *solver.stats()));
+    }
     let shared = Mutex::new(&mut *progress);
     let report = |p: parallel::Progress| {
         if let Ok(mut bar) = shared.lock() {
             bar.update(p.fraction, || format!("{} solutions, {} nodes", p.solutions, p.nodes));
         }
     };
-    if method == CountMethod::Memo {
-        // The memoised count on threads sharing one table.
-        let (outcome, memo_stats, stats) = ParallelSearch::new(&doc.problem, config, args.threads)
-            .count_memo(memo, &report)
-            .map_err(memo_error)?;
-        let counted = Counted {
-            outcome,
-            method: CountMethod::Memo,
-            reason,
-            memo: Some(memo_stats),
-            estimate,
-            zdd: None,
-        };
-        return Ok((counted, stats));
-    }
     let (outcome, stats) =
         ParallelSearch::new(&doc.problem, config, args.threads).count_with_progress(&report);
     let counted =
