@@ -225,15 +225,25 @@ impl Solver {
             let reason = "a solution limit: the plain search stops there".to_owned();
             return Ok(plain(outcome, reason, None));
         }
+        // The configured limits hold for the whole count, over its runs: each run after the
+        // first gets what the runs before it left.
+        let started = std::time::Instant::now();
+        let saved = self.config.clone();
+        let mut used = 0u64;
+        let left = |used: u64| Config {
+            max_nodes: saved.max_nodes.map(|m| m.saturating_sub(used)),
+            time_limit: saved.time_limit.map(|t| t.saturating_sub(started.elapsed())),
+            ..saved.clone()
+        };
         // Step 1: a small tree is counted plainly.
         let estimate = self.estimate(PROBES, SEED);
         if estimate.nodes < SMALL_TREE {
-            let saved = self.config.clone();
             let budget = (10.0 * SMALL_TREE) as u64;
             let own = saved.max_nodes.unwrap_or(u64::MAX);
-            self.config = Config { max_nodes: Some(own.min(budget)), ..saved.clone() };
+            self.config = Config { max_nodes: Some(own.min(budget)), ..left(0) };
             let outcome = self.count_with_progress(&mut *progress);
-            self.config = saved;
+            used += self.stats().nodes;
+            self.config = saved.clone();
             if outcome.stop != Stop::NodeLimit || own <= budget {
                 let reason = format!(
                     "estimated {:.3e} plain nodes, under {SMALL_TREE:.0e}: plain search",
@@ -246,6 +256,7 @@ impl Solver {
         let mut next_check = FIRST_CHECK;
         let mut verdict: Option<f64> = None;
         let mut gave_up = None;
+        self.config = left(used);
         let m = self.count_memo(memo, |s, stats| {
             if verdict.is_none() && stats.nodes >= next_check {
                 let ratio = stats.plain_nodes as f64 / stats.nodes as f64;
@@ -259,10 +270,15 @@ impl Solver {
                 next_check = next_check.saturating_mul(2);
             }
             progress(s)
-        })?;
+        });
+        self.config = saved.clone();
+        let m = m?;
+        used += m.stats.nodes;
         if let Some((ratio, nodes)) = gave_up {
             // The table does not pay: the plain search, from the start.
+            self.config = left(used);
             let outcome = self.count_with_progress(&mut *progress);
+            self.config = saved;
             let reason = format!(
                 "the memoised search saved little: {ratio:.2} plain nodes per memoised node \
                  after {nodes} nodes (under {NOT_PAYING}): plain search"

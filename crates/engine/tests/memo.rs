@@ -275,6 +275,41 @@ fn auto_picks_the_method_that_pays() {
     assert_eq!((counted.outcome.solutions, counted.method), (5, CountMethod::Search));
 }
 
+/// The node limit holds for `auto`'s count as a whole: the plain search it falls back to
+/// gets what the memoised search it gave up left of the limit.
+#[test]
+fn auto_keeps_the_node_limit_over_its_runs() {
+    let progress = &mut |_: &Solver| ControlFlow::Continue(());
+    // 14 queens: 5.5 million plain nodes (over `auto`'s small tree), memo does not pay.
+    let n = 14;
+    let mut b = ProblemBuilder::new();
+    let ranks: Vec<_> = (0..n).map(|r| b.primary(&format!("r{r}")).unwrap()).collect();
+    let files: Vec<_> = (0..n).map(|f| b.primary(&format!("f{f}")).unwrap()).collect();
+    let up: Vec<_> = (0..2 * n - 1).map(|d| b.secondary(&format!("a{d}")).unwrap()).collect();
+    let down: Vec<_> = (0..2 * n - 1).map(|d| b.secondary(&format!("b{d}")).unwrap()).collect();
+    for r in 0..n {
+        for f in 0..n {
+            b.option([ranks[r], files[f], up[r + f], down[r + n - 1 - f]]).unwrap();
+        }
+    }
+    let p = b.build();
+    let limit = 50_000;
+    let mut solver =
+        Solver::with_config(&p, Config { max_nodes: Some(limit), ..Config::default() });
+    let counted = solver.count_by(CountMethod::Auto, &MemoConfig::default(), progress).unwrap();
+    assert_eq!(counted.outcome.stop, Stop::NodeLimit, "{}", counted.reason);
+    // "... after N nodes ...": what the memoised search spent before it gave up.
+    let memo_nodes: u64 = counted
+        .reason
+        .split("after ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .map_or(0, |n| n.parse().unwrap());
+    assert!(memo_nodes > 0, "14 queens are tried by memo first: {}", counted.reason);
+    assert_eq!(solver.stats().nodes + memo_nodes, limit, "{}", counted.reason);
+    assert!(solver.is_pristine(&p));
+}
+
 #[test]
 fn threads_share_one_table_and_count_the_same() {
     use dancecard_engine::parallel::ParallelSearch;

@@ -422,3 +422,65 @@ async fn hostile_puzzle_input_never_takes_the_server_down() {
     }
     assert_eq!(server.post("/api/sudoku", ESCARGOT).await.json()["solution"], ESCARGOT_SOLUTION);
 }
+
+/// `method` on `/api/solve?mode=count`: the plain search by default, the memoised search or
+/// `auto` when asked, and the method that counted in the answer.
+#[tokio::test]
+async fn solve_counts_by_the_method_asked() {
+    let server = server().await;
+    let dominoes = testdata("instances/domino8x8.dlx");
+    let small = testdata("instances/domino6x6.dlx");
+    let plain = server.post("/api/solve?mode=count", small).await.json();
+    assert_eq!((plain["count"].clone(), plain["method"].clone()), (json!(6_728), json!("search")));
+    let memo = server.post("/api/solve?mode=count&method=memo", dominoes.clone()).await.json();
+    assert_eq!((memo["count"].clone(), memo["method"].clone()), (json!(12_988_816), json!("memo")));
+    // The memoised search visits a few thousand nodes where the plain one visits 50 million.
+    assert!(memo["stats"]["nodes"].as_u64().unwrap() < 10_000, "{memo}");
+    let auto = server.post("/api/solve?mode=count&method=auto", dominoes.clone()).await.json();
+    assert_eq!(auto["method"], "memo", "{auto}");
+    let queens = testdata("instances/queens8.dlx");
+    let auto = server.post("/api/solve?mode=count&method=auto", queens.clone()).await.json();
+    assert_eq!((auto["count"].clone(), auto["method"].clone()), (json!(92), json!("search")));
+    // Only counts take a method; the memoised search counts whole subtrees, so no limit.
+    let e = server.post("/api/solve?mode=all&method=memo", queens.clone()).await.error(400);
+    assert!(e.contains("mode=count"), "{e}");
+    let e = server.post("/api/solve?mode=count&method=memo&limit=3", queens).await.error(400);
+    assert!(e.contains("no limit"), "{e}");
+}
+
+/// An Aztec diamond of order `n` in rows of art for `/api/tile`: rows of 2, 4, ..., 2n, 2n,
+/// ..., 2 squares, centred.
+fn aztec(n: usize) -> String {
+    let widths = (1..=n).chain((1..=n).rev());
+    let rows: Vec<String> = widths.map(|k| ".".repeat(n - k) + &"x".repeat(2 * k)).collect();
+    rows.join("/")
+}
+
+/// Boards of any shape: the engine counts them (never the profile DP), by the memoised search
+/// where it pays; Aztec diamonds of order n have 2^(n(n+1)/2) domino tilings.
+#[tokio::test]
+async fn odd_boards_are_counted_on_the_engine_by_memo_where_it_pays() {
+    let server = server().await;
+    for (n, method) in [(3, "search"), (10, "memo")] {
+        let url = format!("/api/tile?board={}&pieces=dominoes&mode=count", aztec(n));
+        let answer = server.get(&url).await.json();
+        let total = 1u128 << (n * (n + 1) / 2);
+        assert_eq!(answer["count"], json!(total as u64), "order {n}: {answer}");
+        assert_eq!(answer["method"], "dlx");
+        assert_eq!(answer["count_method"], method, "order {n}: {answer}");
+        assert_eq!(answer["complete"], true);
+    }
+    // A ring: 8 squares around a hole, 2 tilings; drawn with `#` (escaped) as well.
+    let ring = server
+        .get("/api/tile?board=%23%23%23/%23.%23/%23%23%23&pieces=dominoes&mode=count")
+        .await
+        .json();
+    assert_eq!(ring["count"], 2, "{ring}");
+    let e = server
+        .get("/api/tile?board=xxx/x.x/xxx&pieces=dominoes&mode=count&method=dp")
+        .await
+        .error(400);
+    assert!(e.contains("rectangle"), "{e}");
+    let e = server.get("/api/tile?board=xx/x%3Fx&pieces=dominoes&mode=count").await.error(400);
+    assert!(e.starts_with("board:"), "{e}");
+}

@@ -1,5 +1,5 @@
-//! `POST /api/solve?mode=first|all|count&limit=N&heuristic=mrv|leftmost`: the document of
-//! `dancecard solve --format json`.
+//! `POST /api/solve?mode=first|all|count&limit=N&heuristic=mrv|leftmost&method=...`: the
+//! document of `dancecard solve --format json`.
 
 use std::ops::ControlFlow;
 
@@ -7,7 +7,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
 use axum::extract::{Query, State};
 use axum::response::Response;
-use dancecard_engine::{Solver, Stop};
+use dancecard_engine::{CountMethod, MemoConfig, Solver, Stop};
 use serde::Deserialize;
 
 use super::search::{self, Need, SMALL_REPLY};
@@ -37,7 +37,36 @@ pub(super) struct Params {
     limit: Option<u64>,
     #[serde(default)]
     heuristic: HeuristicParam,
+    /// How a count counts (`mode=count` only): as `dancecard solve --count --method`; the
+    /// plain search when not given.
+    method: Option<MethodParam>,
 }
+
+/// How to count, as `dancecard solve --method` names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum MethodParam {
+    /// The plain search.
+    Search,
+    /// The memoised search.
+    Memo,
+    /// Whichever pays, decided from the run (the default of `dancecard solve --count`).
+    Auto,
+}
+
+impl From<MethodParam> for CountMethod {
+    fn from(m: MethodParam) -> CountMethod {
+        match m {
+            MethodParam::Search => CountMethod::Search,
+            MethodParam::Memo => CountMethod::Memo,
+            MethodParam::Auto => CountMethod::Auto,
+        }
+    }
+}
+
+/// The memory a count's memo table may take here (reserved from the server's memory budget
+/// for every count that may memoise).
+pub(super) const MEMO_BYTES: usize = 64 << 20;
 
 /// Answers `{"solutions": [[option index, ...], ...], "count": N, "complete": bool,
 /// "stop": "...", "stats": {...}}`, as `dancecard solve --format json` prints it.
@@ -55,8 +84,19 @@ pub(super) async fn handle(
     let Query(params) = params?;
     let body = body?;
     let cap = state.config.max_listed_solutions;
+    if params.method.is_some() && params.mode != Mode::Count {
+        return Err(ApiError::bad_request("method applies to mode=count"));
+    }
+    // The plain search unless asked: a memoising count reserves its table's memory.
+    let method = params.method.map_or(CountMethod::Search, CountMethod::from);
+    if method == CountMethod::Memo && params.limit.is_some() {
+        return Err(ApiError::bad_request(
+            "method=memo counts whole subtrees at once: it takes no limit",
+        ));
+    }
+    let memoises = params.mode == Mode::Count && method != CountMethod::Search;
     let need = Need {
-        work: body.len() * PROBLEM_BYTES_PER_BYTE,
+        work: body.len() * PROBLEM_BYTES_PER_BYTE + if memoises { MEMO_BYTES } else { 0 },
         reply: if params.mode == Mode::Count { SMALL_REPLY } else { state.config.max_reply_bytes },
     };
     search::run(&state, need, move |budget| {
@@ -75,10 +115,16 @@ pub(super) async fn handle(
         let tail = |_| ApiError::reply_too_large("the answer", budget.reply_cap);
         let mut list = reply.list("solutions").map_err(tail)?;
         let mut full = false;
+        let mut used = None;
         let (outcome, stats) = {
             let mut solver = Solver::with_config(&doc.problem, config);
             let outcome = if params.mode == Mode::Count {
-                solver.count()
+                let memo = MemoConfig { limit_bytes: MEMO_BYTES, zdd: false };
+                let counted = solver
+                    .count_by(method, &memo, &mut |_| ControlFlow::Continue(()))
+                    .map_err(|e| ApiError::bad_request(e.to_string()))?;
+                used = Some(counted.method);
+                counted.outcome
             } else {
                 solver.solve_with(|s| {
                     let options: Vec<usize> =
@@ -107,6 +153,9 @@ pub(super) async fn handle(
         reply.field("count", &count).map_err(tail)?;
         reply.field("complete", &complete).map_err(tail)?;
         reply.field("stop", stop).map_err(tail)?;
+        if let Some(used) = used {
+            reply.field("method", used.name()).map_err(tail)?;
+        }
         reply.field("stats", &json::stats(&stats)).map_err(tail)?;
         Ok(reply.finish())
     })

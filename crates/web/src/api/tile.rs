@@ -1,5 +1,6 @@
 //! `GET /api/tile?board=RxC&pieces=NAME&once=true|false&flips=true|false&mode=first|all|count
-//! &method=auto|dlx|dp&limit=N`: tilings of a rectangle by a named set of polyominoes.
+//! &method=auto|dlx|dp&limit=N`: tilings of a rectangle, or of any board drawn in rows of art
+//! (`board=xxx/x.x/xxx`), by a named set of polyominoes.
 
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -7,7 +8,7 @@ use std::time::Instant;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::response::Response;
-use dancecard_engine::{OptionId, Stats, Stop};
+use dancecard_engine::{CountMethod, MemoConfig, OptionId, Solver, Stats, Stop};
 use dancecard_models::tiling::{self, Board, DpError, Tiling, TilingError};
 use dancecard_models::Model;
 use serde::{Deserialize, Serialize};
@@ -15,7 +16,7 @@ use serde_json::{json, Value};
 
 use super::reply::{self, Finished, TAIL_ROOM};
 use super::search::{self, Budget, Need, SMALL_REPLY};
-use super::solve::Mode;
+use super::solve::{Mode, MEMO_BYTES};
 use super::{json, ApiError};
 use crate::AppState;
 
@@ -64,7 +65,7 @@ fn yes() -> bool {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Params {
-    /// `RxC`.
+    /// `RxC`, or rows of art with `/` between them (`#` or a letter a square, `.` a hole).
     board: String,
     /// A set name: monomino, dominoes, trominoes, tetrominoes, pentominoes, hexominoes.
     pieces: String,
@@ -96,8 +97,13 @@ pub(super) async fn handle(
     params: Result<Query<Params>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(params) = params?;
-    let board = Board::parse_size(&params.board)
-        .map_err(|e| ApiError::bad_request(format!("board: {e}")))?;
+    let board = if params.board.contains('/') {
+        // Rows of art, `/` between them: `#` or a letter a square, `.` a hole.
+        Board::parse(&params.board.replace('/', "\n"))
+    } else {
+        Board::parse_size(&params.board)
+    }
+    .map_err(|e| ApiError::bad_request(format!("board: {e}")))?;
     if board.cell_count() > MAX_SQUARES {
         return Err(ApiError::bad_request(format!(
             "board: {} squares; the explorer tiles boards of at most {MAX_SQUARES} (the command \
@@ -119,6 +125,7 @@ pub(super) async fn handle(
             return Err(ApiError::bad_request("method=dp only counts: add mode=count"))
         }
         MethodParam::Dp if params.once => return Err(bad(DpError::Once.into())),
+        MethodParam::Dp if !board.is_rectangle() => return Err(bad(DpError::NotRectangle.into())),
         MethodParam::Dp if narrow > MAX_DP_SIDE => {
             return Err(ApiError::bad_request(format!(
                 "method=dp: the explorer runs the profile DP on boards at most {MAX_DP_SIDE} \
@@ -126,7 +133,9 @@ pub(super) async fn handle(
             )))
         }
         MethodParam::Dp => true,
-        MethodParam::Auto => counting && !params.once && narrow <= MAX_DP_SIDE,
+        MethodParam::Auto => {
+            counting && !params.once && board.is_rectangle() && narrow <= MAX_DP_SIDE
+        }
         MethodParam::Dlx => false,
     };
     let time_limit = if counting { state.config.count_time_limit } else { state.config.time_limit };
@@ -136,9 +145,13 @@ pub(super) async fn handle(
         pieces.iter().map(|p| p.orientations(params.flips).len()).sum::<usize>()
             * board.cell_count();
     let reply = if counting { SMALL_REPLY } else { state.config.max_reply_bytes };
+    // A count runs the profile DP, the engine (which may memoise), or the DP and then the
+    // engine when the DP outgrows its states: one at a time.
+    let dp_bytes = if dp { MAX_DP_STATES * BYTES_PER_DP_STATE } else { 0 };
+    let memo_bytes = if counting && params.method != MethodParam::Dp { MEMO_BYTES } else { 0 };
     let need = Need {
         work: placements * BYTES_PER_PLACEMENT
-            + if dp { MAX_DP_STATES * BYTES_PER_DP_STATE } else { 0 }
+            + dp_bytes.max(memo_bytes)
             // A listing writes its two lists apart before the answer: up to the reply again.
             + if counting { 0 } else { reply },
         reply,
@@ -158,7 +171,7 @@ pub(super) async fn handle(
             }
         }
         if counting {
-            return budget.answer(&count_dlx(&tiling, params.limit, &budget));
+            return budget.answer(&count_dlx(&tiling, params.limit, &budget)?);
         }
         let (limit, capped) = match (params.mode, params.limit) {
             (Mode::All, Some(l)) if l <= cap => (l, false),
@@ -194,15 +207,29 @@ fn count_dp(tiling: &Tiling, budget: &Budget) -> Result<Value, TilingError> {
     Ok(count_json("dp", count.map_or(Value::Null, json::count), count.is_some(), stop, &stats))
 }
 
-fn count_dlx(tiling: &Tiling, limit: Option<u64>, budget: &Budget) -> Value {
+/// Counts on the engine, by the method `auto` picks (the memoised search for boards where
+/// it pays: holes, odd shapes, boards too wide for the profile DP), its table bounded by
+/// [`MEMO_BYTES`]. The answer's `count_method` says which counted.
+fn count_dlx(tiling: &Tiling, limit: Option<u64>, budget: &Budget) -> Result<Value, ApiError> {
     let mut config = budget.config();
     config.max_solutions = limit.map(u128::from);
-    let (solutions, stop, stats) = {
-        let (outcome, stats) = tiling.count(config);
-        (outcome.solutions, outcome.stop, stats)
-    };
+    let mut solver = Solver::with_config(tiling.exact_cover(), config);
+    let memo = MemoConfig { limit_bytes: MEMO_BYTES, zdd: false };
+    let counted = solver
+        .count_by(CountMethod::Auto, &memo, &mut |_| ControlFlow::Continue(()))
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let stats = *solver.stats();
+    let stop = counted.outcome.stop;
     let complete = matches!(stop, Stop::Exhausted | Stop::SolutionLimit);
-    count_json("dlx", json::count(solutions), complete, budget.stop_name(stop), &stats)
+    let mut value = count_json(
+        "dlx",
+        json::count(counted.outcome.solutions),
+        complete,
+        budget.stop_name(stop),
+        &stats,
+    );
+    value["count_method"] = json!(counted.method.name());
+    Ok(value)
 }
 
 /// A placed piece, for drawing: its index in `pieces` and its cells `[row, column]`.

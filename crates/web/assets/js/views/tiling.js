@@ -158,7 +158,7 @@ function mountTiling() {
         h('dt', null, 'Tilings'),
         h('dd', { class: 'total' }, `${Number(answer.count).toLocaleString('en')}${answer.complete ? '' : ' so far'}`),
         h('dt', null, 'Counted by'),
-        h('dd', null, answer.method === 'dp' ? 'profile dynamic program (no search)' : 'dancing links (exact cover)'),
+        h('dd', null, countedBy(answer)),
         answer.method === 'dp' ? null : [h('dt', null, 'Search nodes'), h('dd', { class: 'nodes' }, Number(answer.stats.nodes).toLocaleString('en'))],
         answer.complete ? null : [h('dt', null, 'Stopped'), h('dd', null, `at the server\u2019s budget (${answer.stop})`)]);
     } catch (e) {
@@ -203,6 +203,15 @@ function mountTiling() {
 }
 
 /** An SVG of one tiling: each placed piece in its own colour, with its outline. */
+// How a count was made, from the answer of /api/tile?mode=count.
+function countedBy(answer) {
+  if (answer.method === 'dp') return 'profile dynamic program (no search)';
+  if (answer.count_method === 'memo') {
+    return 'memoised search on the exact cover (Knuth\u2019s DLX6: each remaining board is counted once)';
+  }
+  return 'dancing links (exact cover)';
+}
+
 function drawTiling(board, placements, pieceNames) {
   const size = 28;
   const owner = Array.from({ length: board.rows }, () => new Array(board.cols).fill(-1));
