@@ -96,6 +96,10 @@ use super::{
 use crate::arena::Arena;
 use crate::problem::Problem;
 
+#[path = "mcc_bits.rs"]
+mod bits;
+use bits::MccBits;
+
 /// The state Algorithm M keeps besides the arena: bounds, and per level the tweak chain's head
 /// and the branching degree.
 #[derive(Clone, Debug)]
@@ -118,6 +122,9 @@ pub(crate) struct Mcc {
     depth: usize,
     /// Scratch: the option nodes of the solution being reported.
     sol: Vec<u32>,
+    /// The problem on bit sets, when that kernel takes it (see `mcc_bits.rs`); out of here
+    /// while it counts.
+    bits: Option<Box<MccBits>>,
 }
 
 impl Mcc {
@@ -146,6 +153,7 @@ impl Mcc {
             score: vec![0; depth],
             depth,
             sol: Vec::new(),
+            bits: MccBits::new(problem, arena).map(Box::new),
         }))
     }
 
@@ -436,6 +444,9 @@ impl Solver {
         let n = self.arena.n_items;
         let mut updates: u64 = 0;
         let mut nodes = self.stats.nodes;
+        if let Some(rest) = &mut self.rest {
+            rest.clear();
+        }
 
         let resume = self.phase == Phase::AtSolution;
         let mut floor;
@@ -472,6 +483,17 @@ impl Solver {
                 result
             }};
         }
+        // A stop by a limit while entering `level`: the subtrees left, when wanted (see
+        // `Solver::count_with_rest`).
+        macro_rules! stop_early {
+            ($stop:expr, $level:expr) => {{
+                if self.rest.is_some() {
+                    let rest = lend!(self.links_rest(floor, $level));
+                    self.rest = Some(rest);
+                }
+                finish!($stop, $level)
+            }};
+        }
         macro_rules! finish {
             ($stop:expr, $applied:expr) => {{
                 self.stats.updates += updates;
@@ -493,20 +515,20 @@ impl Solver {
             match step {
                 Step::Forward => {
                     if nodes >= max_nodes {
-                        finish!(Stop::NodeLimit, level);
+                        stop_early!(Stop::NodeLimit, level);
                     }
                     nodes += 1;
                     if nodes % Config::CHECK_INTERVAL == 0 {
                         self.stats.nodes = nodes;
                         self.level = level;
                         if cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-                            finish!(Stop::Cancelled, level);
+                            stop_early!(Stop::Cancelled, level);
                         }
                         if deadline.is_some_and(|d| Instant::now() >= d) {
-                            finish!(Stop::TimeLimit, level);
+                            stop_early!(Stop::TimeLimit, level);
                         }
                         if lend!(sink.tick(self)).is_break() {
-                            finish!(Stop::Cancelled, level);
+                            stop_early!(Stop::Cancelled, level);
                         }
                         if sink.hungry() {
                             if let Some((new_floor, units, fraction)) =
@@ -724,14 +746,49 @@ impl Solver {
         Some((l + 1, units, fraction))
     }
 
-    /// Algorithm M's counts run on the links (the bit-set kernels are Algorithm X's).
-    pub(crate) fn count_fast_m(&mut self, _progress: Progress<'_>) -> Option<Outcome> {
-        None
+    /// Counts on Algorithm M's bit sets (`mcc_bits.rs`) when they take the problem and the
+    /// configured kernel is not [`Kernel::Links`] (any other kernel means them: the tree and
+    /// the counters are the links'); `None` when the count is left to the links.
+    pub(crate) fn count_fast_m(&mut self, progress: Progress<'_>) -> Option<Outcome> {
+        if self.config.kernel == Kernel::Links {
+            return None;
+        }
+        let bits = self.mcc.as_mut()?.bits.take()?;
+        let config = self.config.clone();
+        let prefix = self.prefix.clone();
+        let mut rest = self.rest.take();
+        if let Some(rest) = &mut rest {
+            rest.clear();
+        }
+        let (outcome, stats) = bits.count(
+            &config,
+            &prefix,
+            &mut |fraction, stats| {
+                self.stats = *stats;
+                self.bits_fraction = Some(fraction);
+                progress(self)
+            },
+            rest.as_mut(),
+        );
+        self.rest = rest;
+        if let Some(m) = self.mcc.as_mut() {
+            m.bits = Some(bits);
+        }
+        self.bits_fraction = None;
+        self.stats = stats;
+        self.last_stop = outcome.stop;
+        Some(outcome)
     }
 
-    /// The kernel Algorithm M counts on: the links.
+    /// The kernel Algorithm M counts on: bit sets where they take the problem (named
+    /// [`Kernel::BitsKept`] for the callers that pass it on), else the links.
     pub(crate) fn pick_kernel_m(&mut self) -> Kernel {
-        Kernel::Links
+        let takes = self.mcc.as_ref().is_some_and(|m| m.bits.is_some());
+        if self.config.kernel == Kernel::Links || !takes {
+            Kernel::Links
+        } else {
+            Kernel::BitsKept
+        }
     }
 
     /// Checks (A1)-(A3) at the current level (besides the arena's (I1)-(I3)).

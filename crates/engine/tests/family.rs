@@ -3,7 +3,7 @@
 //! `testdata/instances` and a brute-force oracle.
 
 use dancecard_engine::parallel::ParallelSearch;
-use dancecard_engine::{Config, Heuristic, Problem, Solver, Stop};
+use dancecard_engine::{Config, Heuristic, Kernel, Outcome, Problem, Solver, Stop};
 use dancecard_testkit::{brute_force_family, family_problem, FamilyProblem};
 use proptest::prelude::*;
 
@@ -16,20 +16,35 @@ fn instance(name: &str) -> Problem {
     dancecard_format::parse_dlx(&testdata(&format!("instances/{name}.dlx"))).unwrap().problem
 }
 
-/// Counts `name` and compares with DLX3's solutions, nodes and updates.
+/// Counts `name` on both kernels and compares with DLX3's solutions, nodes and updates.
 fn check_dlx3(name: &str, solutions: u128, nodes: u64, updates: u64) {
     let problem = instance(name);
     assert!(problem.has_bounds());
-    let mut solver = Solver::new(&problem);
+    for kernel in [Kernel::Links, Kernel::Auto] {
+        let mut solver = Solver::with_config(&problem, Config { kernel, ..Config::default() });
+        let outcome = solver.count();
+        assert!(outcome.is_complete());
+        let stats = *solver.stats();
+        assert_eq!(
+            (outcome.solutions, stats.nodes, stats.updates),
+            (solutions, nodes, updates),
+            "{name} on {kernel:?}"
+        );
+        assert!(solver.is_pristine(&problem), "(I5) after {name}");
+    }
+}
+
+/// The outcome, nodes and updates of a count on `kernel` (under `prefix`).
+fn count_on(
+    problem: &Problem,
+    config: &Config,
+    kernel: Kernel,
+    prefix: &[u32],
+) -> (Outcome, u64, u64) {
+    let mut solver = Solver::with_config(problem, Config { kernel, ..config.clone() });
+    solver.set_prefix(prefix);
     let outcome = solver.count();
-    assert!(outcome.is_complete());
-    let stats = *solver.stats();
-    assert_eq!(
-        (outcome.solutions, stats.nodes, stats.updates),
-        (solutions, nodes, updates),
-        "{name}"
-    );
-    assert!(solver.is_pristine(&problem), "(I5) after {name}");
+    (outcome, solver.stats().nodes, solver.stats().updates)
 }
 
 #[test]
@@ -161,6 +176,30 @@ proptest! {
     }
 
     #[test]
+    fn bounded_bit_sets_walk_the_links_tree(
+        f in family_problem(false, false),
+        depth in 0usize..4,
+        heuristic in prop_oneof![Just(Heuristic::Mrv), Just(Heuristic::Leftmost)],
+        max_nodes in prop_oneof![Just(None), (1u64..200).prop_map(Some)],
+        max_solutions in prop_oneof![Just(None), (1u128..20).prop_map(Some)],
+    ) {
+        let problem = from_family(&f);
+        let config = Config { heuristic, max_nodes, max_solutions, ..Config::default() };
+        let units = Solver::with_config(&problem, Config::with_heuristic(heuristic)).prefixes(depth);
+        for unit in units.iter().chain([&Vec::new()]) {
+            let links = count_on(&problem, &config, Kernel::Links, unit);
+            let bits = count_on(&problem, &config, Kernel::BitsKept, unit);
+            prop_assert_eq!(links, bits, "unit {:?}", unit);
+        }
+        // A prefix that names no subtree counts nothing on either kernel.
+        let bad = [u32::MAX];
+        prop_assert_eq!(
+            count_on(&problem, &config, Kernel::Links, &bad),
+            count_on(&problem, &config, Kernel::BitsKept, &bad)
+        );
+    }
+
+    #[test]
     fn bounded_subtrees_partition_the_solutions(f in family_problem(true, false), depth in 0usize..5) {
         let problem = from_family(&f);
         let mut solver = Solver::new(&problem);
@@ -177,5 +216,26 @@ proptest! {
         prop_assert!(units.len() as u64 <= nodes.max(1));
         solver.set_prefix(&[]);
         prop_assert!(solver.is_pristine(&problem));
+    }
+}
+
+#[test]
+fn a_stopped_bounded_count_hands_back_the_rest() {
+    // See `Solver::count_with_rest`: what a stopped count did not search, counted apart,
+    // completes it, on both kernels.
+    let problem = instance("mult_a001499_6");
+    for kernel in [Kernel::Links, Kernel::Auto] {
+        let config = Config { kernel, max_nodes: Some(20_000), ..Config::default() };
+        let mut solver = Solver::with_config(&problem, config);
+        let (first, rest) = solver.count_with_rest(|_| std::ops::ControlFlow::Continue(()));
+        assert_eq!(first.stop, Stop::NodeLimit);
+        assert!(!rest.is_empty());
+        let mut total = first.solutions;
+        let mut full = Solver::with_config(&problem, Config { kernel, ..Config::default() });
+        for subtree in &rest {
+            full.set_prefix(&subtree.prefix);
+            total += full.count().solutions;
+        }
+        assert_eq!(total, 67_950, "{kernel:?}");
     }
 }

@@ -1,0 +1,186 @@
+//! Algorithm M (multiplicities) against Knuth's DLX3 on the A001499 encoding (n = 7 and 8).
+//!
+//! Knuth's programs are not in any registry, so this bench builds nothing of them: set
+//! `DANCECARD_DLX3` to a binary built by hand (from his `dlx3.w`, outside the project), and
+//! its runs alternate with ours; without it its published figures
+//! (`testdata/instances/README.md`) are printed, labelled as such. Each row is the median of
+//! `DANCECARD_BENCH_RUNS` runs (3); a run of ours is the search alone (parsing excluded), in
+//! this process; a run of theirs reads the file from stdin under `/usr/bin/time`. The machine
+//! is noisy, so both the wall clock and the CPU time are given (ours from
+//! `/proc/thread-self/schedstat`, theirs user + system from `/usr/bin/time`), and the ratio is
+//! the median of the runs' ratios of CPU times. The bench also checks that both programs
+//! report the same solutions, nodes and updates.
+//!
+//! ```text
+//! DANCECARD_DLX3=/path/dlx3 cargo bench -p dancecard-engine --bench family
+//! ```
+//!
+//! `cargo bench -p dancecard-engine --bench family -- mcc` runs that part (the only one yet;
+//! the minimum-cost search and the preprocessing are to come, issue 19).
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use dancecard_engine::{Problem, Solver};
+
+/// The A001499 encoding of `n x n`: items `2|R0 .. 2|C{n-1}`, one option `Ri Cj` per cell.
+fn a001499(n: usize) -> String {
+    let mut text =
+        format!("| {n}x{n} 0/1 matrices with two 1s in every row and column (OEIS A001499)\n");
+    let rows = (0..n).map(|i| format!("2|R{i}"));
+    let cols = (0..n).map(|j| format!("2|C{j}"));
+    text.push_str(&rows.chain(cols).collect::<Vec<_>>().join(" "));
+    text.push('\n');
+    for i in 0..n {
+        for j in 0..n {
+            text.push_str(&format!("R{i} C{j}\n"));
+        }
+    }
+    text
+}
+
+fn problem(text: &str) -> Problem {
+    dancecard_format::parse_dlx(text.as_bytes()).expect("the instance parses").problem
+}
+
+/// CPU time of this thread so far (`/proc/thread-self/schedstat`, in nanoseconds).
+fn thread_cpu() -> Duration {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .map_or(Duration::ZERO, Duration::from_nanos)
+}
+
+/// A timed run: wall clock and CPU time.
+#[derive(Clone, Copy, Debug)]
+struct Timed {
+    wall: f64,
+    cpu: f64,
+}
+
+fn time<T>(f: impl FnOnce() -> T) -> (T, Timed) {
+    let (cpu0, started) = (thread_cpu(), Instant::now());
+    let out = f();
+    let timed =
+        Timed { wall: started.elapsed().as_secs_f64(), cpu: (thread_cpu() - cpu0).as_secs_f64() };
+    (out, timed)
+}
+
+/// What one of Knuth's programs printed, and its times.
+struct Theirs {
+    timed: Timed,
+    /// Its `stderr`.
+    report: String,
+}
+
+/// Runs `program args < text` under `/usr/bin/time`; `None` if it cannot be run.
+fn theirs(program: &str, args: &[&str], text: &str) -> Option<Theirs> {
+    let dir = std::env::temp_dir().join(format!("dancecard-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let input = dir.join("in.dlx");
+    std::fs::write(&input, text).ok()?;
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "TIME %e %U %S", program])
+        .args(args)
+        .stdin(std::fs::File::open(&input).ok()?)
+        .output()
+        .ok()?;
+    let report = String::from_utf8_lossy(&out.stderr).into_owned();
+    let time = report.lines().find(|l| l.starts_with("TIME "))?;
+    let t: Vec<f64> = time.split_whitespace().skip(1).filter_map(|w| w.parse().ok()).collect();
+    Some(Theirs { timed: Timed { wall: *t.first()?, cpu: t.get(1)? + t.get(2)? }, report })
+}
+
+/// The number just before `what` in Knuth's "Altogether ..." line.
+fn knuth_figure(report: &str, what: &str) -> Option<u128> {
+    let line = report.lines().find(|l| l.starts_with("Altogether"))?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let k = words.iter().position(|w| w.trim_end_matches([',', '.']).starts_with(what))?;
+    words[k - 1].trim_end_matches(',').rsplit('+').next()?.parse().ok()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
+}
+
+/// Prints one row: our median times, theirs, and the median ratio of CPU times.
+fn row(name: &str, ours: &[Timed], theirs: &[Timed], published: Option<f64>, figures: &str) {
+    let ow = median(ours.iter().map(|t| t.wall).collect());
+    let oc = median(ours.iter().map(|t| t.cpu).collect());
+    if theirs.is_empty() {
+        let p = published.unwrap_or(f64::NAN);
+        println!(
+            "{name:<22} {ow:>8.3} {oc:>8.3} | {:>8} {p:>8.3} | {:>6.2}x (published){figures}",
+            "-",
+            p / oc
+        );
+        return;
+    }
+    let tw = median(theirs.iter().map(|t| t.wall).collect());
+    let tc = median(theirs.iter().map(|t| t.cpu).collect());
+    let ratio = median(ours.iter().zip(theirs).map(|(o, t)| t.cpu / o.cpu).collect());
+    println!("{name:<22} {ow:>8.3} {oc:>8.3} | {tw:>8.3} {tc:>8.3} | {ratio:>6.2}x{figures}");
+}
+
+fn header(what: &str, anchor: &str, var: &str, path: &Option<String>, runs: usize) {
+    match path {
+        Some(p) => println!("\n{what} against {anchor} ({p}), {runs} alternating runs"),
+        None => println!(
+            "\n{what}, {runs} runs; {anchor}'s figures are the published ones (set {var} to run it)"
+        ),
+    }
+    println!(
+        "{:<22} {:>8} {:>8} | {:>8} {:>8} | {:>7}",
+        "instance", "wall s", "cpu s", "wall s", "cpu s", "speed"
+    );
+}
+
+/// Algorithm M against DLX3: A001499 for n = 7 and 8.
+fn mcc(runs: usize) {
+    let dlx3 = std::env::var("DANCECARD_DLX3").ok();
+    header("Algorithm M", "DLX3", "DANCECARD_DLX3", &dlx3, runs);
+    // n, solutions, DLX3's nodes and updates, DLX3's published time (the issue's figures).
+    let cases = [
+        (7, 3_110_940u128, 8_857_320u64, 32_081_499u64, 0.58),
+        (8, 187_530_840, 525_481_923, 1_907_916_979, 26.8),
+    ];
+    for (n, solutions, nodes, updates, published) in cases {
+        let text = a001499(n);
+        let p = problem(&text);
+        let (mut ours, mut their_times) = (Vec::new(), Vec::new());
+        for _ in 0..runs {
+            let mut solver = Solver::new(&p);
+            let (outcome, timed) = time(|| solver.count());
+            let s = solver.stats();
+            assert_eq!((outcome.solutions, s.nodes, s.updates), (solutions, nodes, updates));
+            ours.push(timed);
+            if let Some(t) = dlx3.as_deref().and_then(|path| theirs(path, &[], &text)) {
+                assert_eq!(knuth_figure(&t.report, "solution"), Some(solutions), "DLX3 n = {n}");
+                assert_eq!(knuth_figure(&t.report, "nodes"), Some(u128::from(nodes)));
+                assert_eq!(knuth_figure(&t.report, "updates"), Some(u128::from(updates)));
+                their_times.push(t.timed);
+            }
+        }
+        let figures = format!("  ({solutions} solutions, {nodes} nodes, {updates} updates)");
+        row(&format!("A001499 n = {n}"), &ours, &their_times, Some(published), &figures);
+    }
+}
+
+fn main() {
+    let runs: usize =
+        std::env::var("DANCECARD_BENCH_RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(3);
+    let only: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let wanted = |part: &str| only.is_empty() || only.iter().any(|o| o == part);
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        println!("load average: {}", load.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
+    }
+    if wanted("mcc") {
+        mcc(runs);
+    }
+    println!("\n(cpu: CPU time; speed: the median over runs of theirs over ours, in CPU time)");
+}
