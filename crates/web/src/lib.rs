@@ -229,6 +229,9 @@ struct AppState {
     requests: Arc<Semaphore>,
     /// One permit per KiB of the memory budget (see [`ServerConfig::max_memory_bytes`]).
     memory: Arc<Semaphore>,
+    /// Becomes true when the [`Server`] is told to shut down: the searches in flight are
+    /// cancelled then, and answer with what they found.
+    shutdown: tokio::sync::watch::Receiver<bool>,
 }
 
 /// The whole application: the JSON API under `/api/` and the page.
@@ -237,14 +240,21 @@ struct AppState {
 /// only the connection bounds, [`ServerConfig::max_connections`] and the idle part of
 /// [`ServerConfig::client_timeout`], are yours to keep: [`Server`] keeps them).
 pub fn router(config: ServerConfig) -> Router {
+    app(config).0
+}
+
+/// The application, and the sender that cancels its searches in flight (see [`Server`]).
+fn app(config: ServerConfig) -> (Router, tokio::sync::watch::Sender<bool>) {
+    let (stop, shutdown) = tokio::sync::watch::channel(false);
     let state = AppState {
         searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
         requests: Arc::new(Semaphore::new(config.max_requests.max(1))),
         memory: Arc::new(Semaphore::new(api::limits::budget_permits(config.max_memory_bytes))),
         config: Arc::new(config),
+        shutdown,
     };
     let page = assets::routes().layer(axum::middleware::from_fn(api::limits::mark_busy));
-    api::routes(&state).merge(page).with_state(state)
+    (api::routes(&state).merge(page).with_state(state), stop)
 }
 
 /// A bound listener and the application, ready to serve.
@@ -252,6 +262,7 @@ pub fn router(config: ServerConfig) -> Router {
 pub struct Server {
     listener: conn::Listener,
     app: Router,
+    stop: tokio::sync::watch::Sender<bool>,
 }
 
 impl Server {
@@ -259,7 +270,8 @@ impl Server {
     pub async fn bind(addr: SocketAddr, config: ServerConfig) -> io::Result<Server> {
         let listener = TcpListener::bind(addr).await?;
         let listener = conn::Listener::new(listener, config.max_connections, config.client_timeout);
-        Ok(Server { listener, app: router(config) })
+        let (app, stop) = app(config);
+        Ok(Server { listener, app, stop })
     }
 
     /// The address the server listens on.
@@ -267,12 +279,17 @@ impl Server {
         axum::serve::Listener::local_addr(&self.listener)
     }
 
-    /// Serves until `shutdown` completes, then finishes the requests in flight (their
-    /// searches stop at their budget at the latest) and returns.
+    /// Serves until `shutdown` completes, then cancels the searches in flight (each answers
+    /// with what it found, `"stop": "cancelled"`), finishes their requests and returns.
     pub async fn run_until<F>(self, shutdown: F) -> io::Result<()>
     where
         F: Future<Output = ()> + Send + 'static,
     {
+        let stop = self.stop;
+        let shutdown = async move {
+            shutdown.await;
+            let _ = stop.send(true);
+        };
         let app = self.app.into_make_service_with_connect_info::<conn::Handle>();
         axum::serve(self.listener, app).with_graceful_shutdown(shutdown).await
     }

@@ -334,3 +334,29 @@ fn testdata_line() -> String {
     let text = String::from_utf8(testdata("sudoku/norvig_hardest.txt")).unwrap();
     text.lines().nth(5).unwrap().to_owned()
 }
+
+/// Shutting the server down (Ctrl-C for `dancecard serve`) cancels the searches in flight:
+/// they answer at once with what they found, not at the end of their budget (an hour here).
+#[tokio::test]
+async fn a_shutdown_cancels_the_searches_in_flight() {
+    let mut config = ServerConfig::default();
+    config.time_limit = Duration::from_secs(3600);
+    config.count_time_limit = Duration::from_secs(3600);
+    config.max_nodes = u64::MAX;
+    let mut server = TestServer::start(config).await;
+    let addr = server.addr;
+    let long = tokio::spawn(async move {
+        request(addr, "POST", "/api/solve?mode=count", &[], endless().as_bytes()).await.unwrap()
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    server.shut_down();
+    // Within the test's own bound: an hour's search would fail it.
+    let answer = tokio::time::timeout(Duration::from_secs(60), long)
+        .await
+        .expect("the search in flight answered after the shutdown")
+        .unwrap()
+        .json();
+    assert_eq!(answer["stop"], "cancelled", "{answer}");
+    assert_eq!(answer["complete"], false);
+    assert!(answer["stats"]["nodes"].as_u64().unwrap() > 0, "{answer}");
+}

@@ -57,6 +57,13 @@ impl TestServer {
         request(self.addr, "GET", path, &[], b"").await.expect("request")
     }
 
+    /// Tells the server to shut down (as Ctrl-C tells `dancecard serve`).
+    pub(crate) fn shut_down(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+
     pub(crate) fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }

@@ -200,6 +200,15 @@ where
             cancel.store(true, Ordering::Relaxed);
         }))
     });
+    // The server shutting down cancels the search (a server without a shutdown signal drops
+    // its sender: nothing to wait for then).
+    let mut shutdown = state.shutdown.clone();
+    let cancel = budget.cancel.clone();
+    let _on_shutdown = AbortOnDrop(tokio::spawn(async move {
+        if shutdown.wait_for(|&down| down).await.is_ok() {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    }));
     let task = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let result = job(budget);
