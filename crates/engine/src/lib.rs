@@ -66,6 +66,7 @@ mod bits;
 mod ids;
 #[cfg(feature = "parallel")]
 pub mod parallel;
+pub mod pre;
 mod problem;
 mod sliced;
 mod solver;

@@ -1,0 +1,606 @@
+//! Preprocessing: options that no solution can use, and items that others imply, removed
+//! before the search (Knuth's DLX-PRE).
+//!
+//! [`reduce`] turns a [`Problem`] into an equivalent smaller one, in *rounds*, by two rules:
+//!
+//! - **Blocked options.** Take option `r`: cover its items and hide every option that
+//!   clashes with it (shares a primary item with it, or a secondary item that one of the two
+//!   leaves uncolored or that they give different colors). If some active primary item not
+//!   in `r` is left with no option, no solution contains `r`: it is removed. We say `r`
+//!   *blocks* that item.
+//! - **Implied items.** If every option that holds primary item `p` also holds item `c`
+//!   without a color, then covering `p` covers `c`. Every option that holds `c` but not `p`
+//!   blocks `p` and is removed; the options left with `c` are exactly those of `p`, so `c`
+//!   itself is removed from them (from the problem).
+//!
+//! An item left in no option is removed too (a secondary one is simply unused; a primary one
+//! makes the problem infeasible, and then everything else goes: the reduced problem is that
+//! item alone, with no option, and 0 solutions).
+//!
+//! Every removal keeps the solutions: the sets of options that solve the reduced problem,
+//! mapped back by [`Reduction::original_option`], are exactly the solutions of the original
+//! problem (the removed options are in none of them). Costs ride along with their options,
+//! so the least-cost solutions are kept too. Bounds (DLX3's multiplicities) change what a
+//! clash means, and are refused ([`PreError::Bounds`]).
+//!
+//! # Order and rounds
+//!
+//! As in DLX-PRE, a round visits the items in declaration order. At item `c` it first asks
+//! whether `c` is implied by some primary item (the one found last while hiding the options
+//! that hold `c` uncolored, as DLX-PRE's `hide`); if it is not, it tests every option whose
+//! first remaining item is `c`, and removes the blocked ones when all are tested. The rounds
+//! go on until one changes nothing; [`Reduction::rounds`] counts them, that last one
+//! included (DLX-PRE's "2 rounds" on `pent6x10.dlx`: the first removes 144 options, the
+//! second nothing).
+//!
+//! The test is exact where DLX-PRE's is not: DLX-PRE tests only an option whose first item
+//! is uncolored, and does not hide, for a secondary item `c` that the option leaves
+//! uncolored, the options that color `c` (so it may keep options that this module removes,
+//! never the reverse). Without colors the two remove the same options.
+//!
+//! # Example
+//!
+//! Knuth's first example in DLX-PRE: `A D` is the only option with `A`, so `D` is implied
+//! by `A`, and so on, until three singleton options remain.
+//!
+//! ```
+//! use dancecard_engine::{pre, ProblemBuilder, Solver};
+//!
+//! let mut b = ProblemBuilder::new();
+//! for name in ["A", "B", "C", "D", "E"] {
+//!     b.primary(name)?;
+//! }
+//! for name in ["F", "G"] {
+//!     b.secondary(name)?;
+//! }
+//! for option in ["C E F", "A D G", "B C F", "A D", "B G", "D E G"] {
+//!     b.option_by_names(option.split(' '))?;
+//! }
+//! let problem = b.build();
+//! let reduction = pre::reduce(&problem)?;
+//! assert_eq!(reduction.problem.option_count(), 3);
+//! assert_eq!(Solver::new(&reduction.problem).count().solutions, 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Cost
+//!
+//! Testing option `r` touches every entry of every option that clashes with `r`: a round
+//! costs about the sum, over the options, of the entries of their clashing options
+//! (DLX-PRE's method too; polynomial, not fast). [`PreConfig::max_rounds`] bounds the rounds
+//! and [`PreConfig::cancel`] stops between two tests; what was removed until then is sound.
+//!
+//! # Bibliography
+//!
+//! D. E. Knuth, DLX-PRE (CWEB; its last bug fix is dated 2 January 2023), the preprocessor
+//! of his DLX programs.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use crate::ids::{ItemId, OptionId};
+use crate::problem::{BuildError, Entry, ItemKind, Problem, ProblemBuilder};
+
+/// Why a problem was not preprocessed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PreError {
+    /// The problem has bounds on primary items (Knuth's DLX3): the rules above assume every
+    /// primary item is covered exactly once.
+    #[error("item `{item}` has bounds: preprocessing handles only items covered exactly once")]
+    Bounds {
+        /// The name of the first item with bounds.
+        item: String,
+    },
+    /// The reduced problem could not be built (it is no larger than the original, so this
+    /// does not happen; kept for honesty rather than a panic).
+    #[error("the reduced problem could not be built: {0}")]
+    Build(#[from] BuildError),
+}
+
+/// How far [`reduce_with`] may go.
+#[derive(Clone, Debug, Default)]
+pub struct PreConfig {
+    /// At most this many rounds (`None`: until a round changes nothing). DLX-PRE's `t`.
+    pub max_rounds: Option<u32>,
+    /// Stop at the next test when this flag is raised ([`Reduction::stopped`] tells).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// Why an item was removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemRemoval {
+    /// Every option holding primary item `by` holds this item uncolored.
+    Implied {
+        /// The primary item that implies it.
+        by: ItemId,
+    },
+    /// No option holds it any more (its options were removed).
+    Unused,
+}
+
+/// An item removed, with when and why (ids of the original problem).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RemovedItem {
+    /// The item.
+    pub item: ItemId,
+    /// The round (from 1; 0: before the first round, the item was in no option).
+    pub round: u32,
+    /// Why.
+    pub reason: ItemRemoval,
+}
+
+/// An option removed, with when and why (ids of the original problem).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RemovedOption {
+    /// The option.
+    pub option: OptionId,
+    /// The round (from 1).
+    pub round: u32,
+    /// A primary item, not in the option, that taking it leaves with no option.
+    pub blocks: ItemId,
+}
+
+/// The outcome of [`reduce`]: the reduced problem and what was removed.
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    /// The reduced problem: the remaining items (names, kinds and order kept) and options
+    /// (order, colors and costs kept, removed items dropped).
+    pub problem: Problem,
+    /// `option_map[k]` is the original option of the reduced problem's option `k`.
+    pub option_map: Vec<OptionId>,
+    /// `item_map[i]` is the original item of the reduced problem's item `i`.
+    pub item_map: Vec<ItemId>,
+    /// The removed options, in the order they were removed.
+    pub removed_options: Vec<RemovedOption>,
+    /// The removed items, in the order they were removed.
+    pub removed_items: Vec<RemovedItem>,
+    /// The rounds made, the last one (which changed nothing) included.
+    pub rounds: u32,
+    /// A primary item found in no option: the problem has no solution.
+    pub infeasible: Option<ItemId>,
+    /// Whether [`PreConfig::max_rounds`] or [`PreConfig::cancel`] stopped the rounds before
+    /// one changed nothing (the reduction is sound, maybe not complete).
+    pub stopped: bool,
+}
+
+impl Reduction {
+    /// The original option of the reduced problem's option `option`.
+    ///
+    /// # Panics
+    /// If `option` is not an option of the reduced problem.
+    pub fn original_option(&self, option: OptionId) -> OptionId {
+        self.option_map[option.index()]
+    }
+
+    /// A solution of the reduced problem as options of the original, sorted.
+    pub fn original_solution(&self, solution: &[OptionId]) -> Vec<OptionId> {
+        let mut v: Vec<OptionId> = solution.iter().map(|&o| self.original_option(o)).collect();
+        v.sort();
+        v
+    }
+}
+
+/// Reduces `problem` until a round changes nothing (see the [module](self) documentation).
+pub fn reduce(problem: &Problem) -> Result<Reduction, PreError> {
+    reduce_with(problem, &PreConfig::default())
+}
+
+/// Reduces `problem` within `config`'s limits.
+pub fn reduce_with(problem: &Problem, config: &PreConfig) -> Result<Reduction, PreError> {
+    if problem.has_bounds() {
+        let item = problem
+            .items()
+            .find(|&i| matches!(problem.item_bounds(i), Some(b) if b != (1, 1)))
+            .map_or_else(String::new, |i| problem.item_name(i).to_owned());
+        return Err(PreError::Bounds { item });
+    }
+    let mut state = State::new(problem);
+    state.run(config);
+    state.finish()
+}
+
+/// The working copy: which options and items are still there, and the lists.
+struct State<'p> {
+    problem: &'p Problem,
+    /// `lists[i]`: the options holding item `i`, in order (dead ones skipped when read).
+    lists: Vec<Vec<u32>>,
+    /// The number of live options holding each live item (Knuth's `LEN`).
+    len: Vec<u32>,
+    option_live: Vec<bool>,
+    item_live: Vec<bool>,
+    primary: Vec<bool>,
+    /// Scratch of a test: how many of an item's options are hidden.
+    hidden_len: Vec<u32>,
+    /// Scratch of a test: the options hidden (by mark), and the items in the tested option.
+    hidden: Vec<bool>,
+    stamp: Vec<bool>,
+    removed_options: Vec<RemovedOption>,
+    removed_items: Vec<RemovedItem>,
+    rounds: u32,
+    infeasible: Option<ItemId>,
+    stopped: bool,
+}
+
+impl<'p> State<'p> {
+    fn new(problem: &'p Problem) -> Self {
+        let n = problem.item_count();
+        let mut lists = vec![Vec::new(); n];
+        for o in problem.options() {
+            for e in problem.option(o) {
+                lists[e.item.index()].push(o.index() as u32);
+            }
+        }
+        let len = lists.iter().map(|l| l.len() as u32).collect();
+        let primary = problem.items().map(|i| problem.item_kind(i) == ItemKind::Primary).collect();
+        Self {
+            problem,
+            lists,
+            len,
+            option_live: vec![true; problem.option_count()],
+            item_live: vec![true; n],
+            primary,
+            hidden_len: vec![0; n],
+            hidden: vec![false; problem.option_count()],
+            stamp: vec![false; n],
+            removed_options: Vec::new(),
+            removed_items: Vec::new(),
+            rounds: 0,
+            infeasible: None,
+            stopped: false,
+        }
+    }
+
+    /// The live entries of option `o`.
+    fn entries(&self, o: u32) -> impl Iterator<Item = Entry> + '_ {
+        self.problem
+            .option(OptionId::from_u32(o))
+            .iter()
+            .copied()
+            .filter(|e| self.item_live[e.item.index()])
+    }
+
+    fn run(&mut self, config: &PreConfig) {
+        // Items in no option to begin with.
+        for i in 0..self.len.len() {
+            if self.len[i] == 0 {
+                self.item_gone(i, 0);
+                if self.infeasible.is_some() {
+                    return;
+                }
+            }
+        }
+        let cancelled = || config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+        loop {
+            if config.max_rounds.is_some_and(|m| self.rounds >= m) || cancelled() {
+                self.stopped = true;
+                return;
+            }
+            self.rounds += 1;
+            let round = self.rounds;
+            let mut change = false;
+            for c in 0..self.len.len() {
+                if !self.item_live[c] || self.len[c] == 0 {
+                    continue;
+                }
+                if cancelled() {
+                    self.stopped = true;
+                    return;
+                }
+                if let Some(p) = self.implier(c) {
+                    self.remove_implied(c, p, round);
+                    change = true;
+                } else {
+                    let mut blocked = Vec::new();
+                    for k in 0..self.lists[c].len() {
+                        let r = self.lists[c][k];
+                        if !self.option_live[r as usize] || self.first_item(r) != Some(c) {
+                            continue;
+                        }
+                        if let Some(p) = self.blocks(r) {
+                            blocked.push((r, p));
+                        }
+                    }
+                    for (r, p) in blocked {
+                        change = true;
+                        self.remove_option(r, p, round);
+                        if self.infeasible.is_some() {
+                            return;
+                        }
+                    }
+                }
+                if self.infeasible.is_some() {
+                    return;
+                }
+            }
+            if !change {
+                return;
+            }
+        }
+    }
+
+    /// The first live item of live option `r`.
+    fn first_item(&self, r: u32) -> Option<usize> {
+        self.entries(r).next().map(|e| e.item.index())
+    }
+
+    /// A primary item `p != c` all of whose live options hold `c` uncolored: as DLX-PRE's
+    /// `hide(c)`, the last item emptied while the options holding `c` uncolored are hidden
+    /// (in list order, each option's items from the one after `c`, cyclically).
+    fn implier(&mut self, c: usize) -> Option<usize> {
+        let mut found = None;
+        let mut touched = Vec::new();
+        for k in 0..self.lists[c].len() {
+            let o = self.lists[c][k];
+            if !self.option_live[o as usize] {
+                continue;
+            }
+            let entries: Vec<Entry> = self.entries(o).collect();
+            let at = entries.iter().position(|e| e.item.index() == c).expect("o holds c");
+            if entries[at].color.is_some() {
+                continue;
+            }
+            for e in entries[at + 1..].iter().chain(&entries[..at]) {
+                let i = e.item.index();
+                self.hidden_len[i] += 1;
+                touched.push(i);
+                if self.hidden_len[i] == self.len[i] && self.primary[i] {
+                    found = Some(i);
+                }
+            }
+        }
+        for i in touched {
+            self.hidden_len[i] = 0;
+        }
+        found
+    }
+
+    /// Removes item `c`, implied by `p`: the options with `c` but not `p` go, `c` goes.
+    fn remove_implied(&mut self, c: usize, p: usize, round: u32) {
+        let list = std::mem::take(&mut self.lists[c]);
+        for &o in &list {
+            if !self.option_live[o as usize] {
+                continue;
+            }
+            if !self.entries(o).any(|e| e.item.index() == p) {
+                self.remove_option(o, p, round);
+                if self.infeasible.is_some() {
+                    return;
+                }
+            }
+        }
+        self.lists[c] = list;
+        if self.item_live[c] {
+            self.item_live[c] = false;
+            self.len[c] = 0;
+            self.removed_items.push(RemovedItem {
+                item: ItemId::from_u32(c as u32),
+                round,
+                reason: ItemRemoval::Implied { by: ItemId::from_u32(p as u32) },
+            });
+        }
+    }
+
+    /// A primary item, not in live option `r`, that taking `r` leaves with no option.
+    fn blocks(&mut self, r: u32) -> Option<usize> {
+        let entries: Vec<Entry> = self.entries(r).collect();
+        for e in &entries {
+            self.stamp[e.item.index()] = true;
+        }
+        let mut hidden_options = Vec::new();
+        let mut touched = Vec::new();
+        let mut found = None;
+        'items: for e in &entries {
+            let i = e.item.index();
+            for k in 0..self.lists[i].len() {
+                let o = self.lists[i][k];
+                if o == r || !self.option_live[o as usize] || self.hidden[o as usize] {
+                    continue;
+                }
+                if let Some(x) = e.color {
+                    let theirs = self
+                        .problem
+                        .option(OptionId::from_u32(o))
+                        .iter()
+                        .find(|f| f.item.index() == i)
+                        .and_then(|f| f.color);
+                    if theirs == Some(x) {
+                        continue;
+                    }
+                }
+                self.hidden[o as usize] = true;
+                hidden_options.push(o);
+                for f in self.problem.option(OptionId::from_u32(o)) {
+                    let j = f.item.index();
+                    if !self.item_live[j] {
+                        continue;
+                    }
+                    self.hidden_len[j] += 1;
+                    touched.push(j);
+                    if self.primary[j] && !self.stamp[j] && self.hidden_len[j] == self.len[j] {
+                        found = Some(j);
+                        break 'items;
+                    }
+                }
+            }
+        }
+        for o in hidden_options {
+            self.hidden[o as usize] = false;
+        }
+        for j in touched {
+            self.hidden_len[j] = 0;
+        }
+        for e in &entries {
+            self.stamp[e.item.index()] = false;
+        }
+        found
+    }
+
+    /// Removes live option `r`, which blocks `p`; items left in no option go too.
+    fn remove_option(&mut self, r: u32, p: usize, round: u32) {
+        if !self.option_live[r as usize] {
+            return;
+        }
+        self.option_live[r as usize] = false;
+        self.removed_options.push(RemovedOption {
+            option: OptionId::from_u32(r),
+            round,
+            blocks: ItemId::from_u32(p as u32),
+        });
+        let items: Vec<usize> = self.entries(r).map(|e| e.item.index()).collect();
+        for i in items {
+            self.len[i] -= 1;
+            if self.len[i] == 0 {
+                self.item_gone(i, round);
+                if self.infeasible.is_some() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Item `i` is in no option any more.
+    fn item_gone(&mut self, i: usize, round: u32) {
+        let item = ItemId::from_u32(i as u32);
+        self.item_live[i] = false;
+        self.removed_items.push(RemovedItem { item, round, reason: ItemRemoval::Unused });
+        if self.primary[i] {
+            self.infeasible = Some(item);
+            // Nothing can be solved: every option and every other item goes.
+            for o in 0..self.option_live.len() {
+                if self.option_live[o] {
+                    self.option_live[o] = false;
+                    self.removed_options.push(RemovedOption {
+                        option: OptionId::from_u32(o as u32),
+                        round,
+                        blocks: item,
+                    });
+                }
+            }
+            for j in 0..self.item_live.len() {
+                if self.item_live[j] {
+                    self.item_live[j] = false;
+                    self.removed_items.push(RemovedItem {
+                        item: ItemId::from_u32(j as u32),
+                        round,
+                        reason: ItemRemoval::Unused,
+                    });
+                }
+            }
+        }
+    }
+
+    fn finish(self) -> Result<Reduction, PreError> {
+        let problem = self.problem;
+        let mut b = ProblemBuilder::new();
+        let mut new_item = vec![None; problem.item_count()];
+        let mut item_map = Vec::new();
+        for i in problem.items() {
+            let keep = self.item_live[i.index()] || self.infeasible == Some(i);
+            if !keep {
+                continue;
+            }
+            let id = match problem.item_kind(i) {
+                ItemKind::Primary => b.primary(problem.item_name(i))?,
+                ItemKind::Secondary => b.secondary(problem.item_name(i))?,
+            };
+            new_item[i.index()] = Some(id);
+            item_map.push(i);
+        }
+        let mut option_map = Vec::new();
+        for o in problem.options() {
+            if !self.option_live[o.index()] {
+                continue;
+            }
+            let mut entries = Vec::new();
+            for e in problem.option(o) {
+                let Some(item) = new_item[e.item.index()] else { continue };
+                let color = match e.color {
+                    Some(c) => Some(b.color(problem.color_name(c))?),
+                    None => None,
+                };
+                entries.push(Entry { item, color });
+            }
+            let _ = b.option_with_cost(entries, problem.option_cost(o))?;
+            option_map.push(o);
+        }
+        Ok(Reduction {
+            problem: b.build(),
+            option_map,
+            item_map,
+            removed_options: self.removed_options,
+            removed_items: self.removed_items,
+            rounds: self.rounds,
+            infeasible: self.infeasible,
+            stopped: self.stopped,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Solver;
+
+    fn build(primary: &[&str], secondary: &[&str], options: &[&str]) -> Problem {
+        let mut b = ProblemBuilder::new();
+        for p in primary {
+            b.primary(p).unwrap();
+        }
+        for s in secondary {
+            b.secondary(s).unwrap();
+        }
+        for o in options {
+            b.option_by_names(o.split(' ')).unwrap();
+        }
+        b.build()
+    }
+
+    #[test]
+    fn knuths_first_example() {
+        let p = build(
+            &["A", "B", "C", "D", "E"],
+            &["F", "G"],
+            &["C E F", "A D G", "B C F", "A D", "B G", "D E G"],
+        );
+        let r = reduce(&p).unwrap();
+        let texts: Vec<String> = r.problem.options().map(|o| r.problem.option_text(o)).collect();
+        // Three options are left, as in Knuth's output (`A`, `B`, `C` from options 3, 4, 0).
+        assert_eq!(r.problem.option_count(), 3, "{texts:?}");
+        assert_eq!(r.option_map.len(), 3);
+        assert_eq!(Solver::new(&r.problem).count().solutions, 1);
+        let sol = Solver::new(&r.problem).first().unwrap();
+        assert_eq!(
+            r.original_solution(&sol),
+            [0, 3, 4].map(|k| OptionId::new(k).unwrap()).to_vec()
+        );
+        assert!(r.infeasible.is_none() && !r.stopped);
+    }
+
+    #[test]
+    fn knuths_color_example() {
+        // `A B X:0 Y:0` blocks C; then C is implied by A, and `C Y:1` goes with it (Knuth's
+        // output, without `X:0 Y:1`, which has no primary item and which we cannot build).
+        let p =
+            build(&["A", "B", "C"], &["X", "Y"], &["A B X:0 Y:0", "A C X:1 Y:1", "B X:1", "C Y:1"]);
+        let r = reduce(&p).unwrap();
+        let texts: Vec<String> = r.problem.options().map(|o| r.problem.option_text(o)).collect();
+        assert_eq!(texts, ["A X:1 Y:1", "B X:1"]);
+        assert_eq!(r.option_map, [1, 2].map(|k| OptionId::new(k).unwrap()));
+        assert_eq!(Solver::new(&r.problem).count().solutions, 1);
+    }
+
+    #[test]
+    fn bounds_are_refused_and_infeasible_is_reported() {
+        let mut b = ProblemBuilder::new();
+        let a = b.primary_with_bounds("a", 0, 2).unwrap();
+        b.option([a]).unwrap();
+        assert_eq!(reduce(&b.build()).unwrap_err(), PreError::Bounds { item: "a".into() });
+        let p = build(&["a", "b", "c"], &[], &["a b", "a"]);
+        let r = reduce(&p).unwrap();
+        assert_eq!(r.infeasible, p.find_item("c"));
+        assert_eq!(r.problem.option_count(), 0);
+        assert_eq!(r.problem.item_count(), 1);
+        assert_eq!(Solver::new(&r.problem).count().solutions, 0);
+    }
+}
