@@ -7,6 +7,7 @@ mod interrupt;
 mod langford;
 #[cfg(feature = "mpi")]
 mod mpi;
+mod pre;
 mod queens;
 mod scale;
 mod search;

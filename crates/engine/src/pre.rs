@@ -565,8 +565,10 @@ mod tests {
         );
         let r = reduce(&p).unwrap();
         let texts: Vec<String> = r.problem.options().map(|o| r.problem.option_text(o)).collect();
-        // Three options are left, as in Knuth's output (`A`, `B`, `C` from options 3, 4, 0).
-        assert_eq!(r.problem.option_count(), 3, "{texts:?}");
+        // DLX-PRE's output on this file, options in input order: `E`, `A`, `B` from options
+        // 0, 3 and 4 ("Removed 3 options and 4 items, ..., 3 rounds").
+        assert_eq!(texts, ["E", "A", "B"]);
+        assert_eq!((r.removed_options.len(), r.removed_items.len(), r.rounds), (3, 4, 3));
         assert_eq!(r.option_map.len(), 3);
         assert_eq!(Solver::new(&r.problem).count().solutions, 1);
         let sol = Solver::new(&r.problem).first().unwrap();
@@ -579,14 +581,16 @@ mod tests {
 
     #[test]
     fn knuths_color_example() {
-        // `A B X:0 Y:0` blocks C; then C is implied by A, and `C Y:1` goes with it (Knuth's
-        // output, without `X:0 Y:1`, which has no primary item and which we cannot build).
+        // `A B X:0 Y:0` blocks C; then C is implied by A, and `C Y:1` goes with it: DLX-PRE's
+        // output ("Removed 2 options and 1 item, ..., 2 rounds"), without `X:0 Y:1`, which
+        // has no primary item (DLX-PRE ignores it, our builder refuses it).
         let p =
             build(&["A", "B", "C"], &["X", "Y"], &["A B X:0 Y:0", "A C X:1 Y:1", "B X:1", "C Y:1"]);
         let r = reduce(&p).unwrap();
         let texts: Vec<String> = r.problem.options().map(|o| r.problem.option_text(o)).collect();
         assert_eq!(texts, ["A X:1 Y:1", "B X:1"]);
         assert_eq!(r.option_map, [1, 2].map(|k| OptionId::new(k).unwrap()));
+        assert_eq!((r.removed_options.len(), r.removed_items.len(), r.rounds), (2, 1, 2));
         assert_eq!(Solver::new(&r.problem).count().solutions, 1);
     }
 

@@ -10,6 +10,7 @@ pub(crate) mod guard;
 pub(crate) mod knights;
 pub(crate) mod langford;
 pub(crate) mod min_cover;
+pub(crate) mod pre;
 pub(crate) mod queens;
 pub(crate) mod serve;
 pub(crate) mod slide;
