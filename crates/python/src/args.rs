@@ -28,12 +28,15 @@
 //! - A choice among names: a `str` (numpy's `str_` is one), else a `TypeError`.
 //! - A sequence: any iterable but `str`, `bytes` and `bytearray` (whose items would be
 //!   characters or bytes); numpy arrays are sequences.
+//! - A path: `str`, `bytes` or `os.PathLike`, as `open` takes them; not empty, without NUL,
+//!   encodable by the file system, at most [`MAX_PATH`] bytes.
 //!
 //! Text that cannot be encoded as UTF-8 (lone surrogates) is a `ValueError`. Long values are
 //! shortened in messages, so that a 10 MB argument does not make a 10 MB error.
 
 use std::borrow::Cow;
 use std::fmt::Display;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -325,6 +328,17 @@ pub(crate) fn items<'py>(
     Ok(Items { iter, count: 0 })
 }
 
+/// How many values a sequence that should hold a pair was found to hold, for a message; `n`
+/// is at most 3, the sequence read no further than one value too many.
+pub(crate) fn values_shown(n: usize) -> String {
+    match n {
+        0 => "no value".to_owned(),
+        1 => "one value".to_owned(),
+        2 => "two values".to_owned(),
+        _ => "three values or more".to_owned(),
+    }
+}
+
 /// How many items [`Items`] reads between two looks at pending signals.
 const SIGNALS_EVERY: usize = 4096;
 
@@ -384,4 +398,62 @@ impl Display for Index<'_> {
         }
         Ok(())
     }
+}
+
+/// The longest path a path argument takes, in bytes: Linux's `PATH_MAX`, longer than any path
+/// the system would open.
+pub(crate) const MAX_PATH: usize = 4096;
+
+/// A path, at `place` in argument `name`: `str`, `bytes` or `os.PathLike` (as `open` takes
+/// them: a `str` is encoded by `os.fsencode`), not empty, without NUL, at most [`MAX_PATH`]
+/// bytes.
+pub(crate) fn path(obj: &Bound<'_, PyAny>, name: &str, place: &dyn Display) -> PyResult<PathBuf> {
+    const EXPECTED: &str = "a path (str, bytes or os.PathLike)";
+    let py = obj.py();
+    let os = py.import("os")?;
+    let text = obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>();
+    if !text && !obj.hasattr("__fspath__").unwrap_or(false) {
+        return Err(wrong_type(place, EXPECTED, obj));
+    }
+    // `__fspath__` may give anything: os.fspath checks it is str or bytes.
+    let path = os.call_method1("fspath", (obj,)).map_err(|_| wrong_type(place, EXPECTED, obj))?;
+    let encoded = if path.is_instance_of::<PyString>() {
+        os.call_method1("fsencode", (&path,)).map_err(|e| {
+            // A lone surrogate that the file system's encoding cannot take.
+            let why = e.value(py).to_string();
+            invalid(name, format!("{}expected a path the file system can encode: {why}", At(place)))
+        })?
+    } else {
+        path
+    };
+    let bytes =
+        encoded.downcast::<PyBytes>().map_err(|_| wrong_type(place, EXPECTED, obj))?.as_bytes();
+    if bytes.is_empty() {
+        return Err(wrong_value(name, place, "a path that is not empty", "''"));
+    }
+    if bytes.contains(&0) {
+        let shown = quoted(&String::from_utf8_lossy(bytes));
+        return Err(wrong_value(name, place, "a path without NUL", &shown));
+    }
+    if bytes.len() > MAX_PATH {
+        let expected = format!("a path of at most {MAX_PATH} bytes");
+        let shown = format!("{} bytes", bytes.len());
+        return Err(wrong_value(name, place, &expected, &shown));
+    }
+    path_of(bytes, name, place)
+}
+
+/// The path of the bytes `os.fsencode` gave.
+#[cfg(unix)]
+fn path_of(bytes: &[u8], _name: &str, _place: &dyn Display) -> PyResult<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    Ok(PathBuf::from(std::ffi::OsStr::from_bytes(bytes)))
+}
+
+/// The path of the bytes `os.fsencode` gave (UTF-8 off Unix).
+#[cfg(not(unix))]
+fn path_of(bytes: &[u8], name: &str, place: &dyn Display) -> PyResult<PathBuf> {
+    std::str::from_utf8(bytes)
+        .map(PathBuf::from)
+        .map_err(|e| invalid(name, format!("{}expected a path in UTF-8: {e}", At(place))))
 }

@@ -22,7 +22,6 @@ use dancecard_engine::{
 };
 use pyo3::exceptions::{PyOSError, PyOverflowError, PyRuntimeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
 
 use crate::args;
 use crate::interrupt::run_interruptible;
@@ -107,66 +106,9 @@ pub(crate) fn read_probes(obj: &Bound<'_, PyAny>) -> PyResult<u64> {
     Ok(u64::try_from(v).unwrap_or(MAX_PROBES))
 }
 
-/// The longest path `Zdd.write` takes, in bytes: Linux's `PATH_MAX`, longer than any path the
-/// system would open.
-const MAX_PATH: usize = 4096;
-
-/// Reads argument `path` of `Zdd.write`: `str`, `bytes` or `os.PathLike` (as `open` takes
-/// them: a `str` is encoded by `os.fsencode`), not empty, without NUL, at most [`MAX_PATH`]
-/// bytes.
+/// Reads argument `path` of `Zdd.write` (see [`args::path`]).
 fn read_path(obj: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
-    const EXPECTED: &str = "a path (str, bytes or os.PathLike)";
-    let py = obj.py();
-    let os = py.import("os")?;
-    let text = obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>();
-    if !text && !obj.hasattr("__fspath__").unwrap_or(false) {
-        return Err(args::wrong_type(&args::WHOLE, EXPECTED, obj));
-    }
-    // `__fspath__` may give anything: os.fspath checks it is str or bytes.
-    let path = os
-        .call_method1("fspath", (obj,))
-        .map_err(|_| args::wrong_type(&args::WHOLE, EXPECTED, obj))?;
-    let encoded = if path.is_instance_of::<PyString>() {
-        os.call_method1("fsencode", (&path,)).map_err(|e| {
-            // A lone surrogate that the file system's encoding cannot take.
-            let why = e.value(py).to_string();
-            args::invalid("path", format!("expected a path the file system can encode: {why}"))
-        })?
-    } else {
-        path
-    };
-    let bytes = encoded
-        .downcast::<PyBytes>()
-        .map_err(|_| args::wrong_type(&args::WHOLE, EXPECTED, obj))?
-        .as_bytes();
-    if bytes.is_empty() {
-        return Err(args::wrong_value("path", &args::WHOLE, "a path that is not empty", "''"));
-    }
-    if bytes.contains(&0) {
-        let shown = args::quoted(&String::from_utf8_lossy(bytes));
-        return Err(args::wrong_value("path", &args::WHOLE, "a path without NUL", &shown));
-    }
-    if bytes.len() > MAX_PATH {
-        let expected = format!("a path of at most {MAX_PATH} bytes");
-        let shown = format!("{} bytes", bytes.len());
-        return Err(args::wrong_value("path", &args::WHOLE, &expected, &shown));
-    }
-    path_of(bytes)
-}
-
-/// The path of the bytes `os.fsencode` gave.
-#[cfg(unix)]
-fn path_of(bytes: &[u8]) -> PyResult<PathBuf> {
-    use std::os::unix::ffi::OsStrExt;
-    Ok(PathBuf::from(std::ffi::OsStr::from_bytes(bytes)))
-}
-
-/// The path of the bytes `os.fsencode` gave (UTF-8 off Unix).
-#[cfg(not(unix))]
-fn path_of(bytes: &[u8]) -> PyResult<PathBuf> {
-    std::str::from_utf8(bytes)
-        .map(PathBuf::from)
-        .map_err(|e| args::invalid("path", format!("expected a path in UTF-8: {e}")))
+    args::path(obj, "path", &args::WHOLE)
 }
 
 /// A failed memoised count as a Python exception: `OverflowError` for a count past 2**128 - 1,
@@ -330,15 +272,16 @@ fn zdd_error(e: ZddError) -> PyErr {
 }
 
 /// An I/O error on `path` as Python's `OSError` (its subclass for the error number, with
-/// `errno`, `strerror` and `filename`, as `open` raises).
-fn os_error(e: &std::io::Error, path: &std::path::Path) -> PyErr {
+/// `errno`, `strerror` and `filename`, as `open` raises); `doing` (`read`, `write`) says what
+/// failed when the error has no number.
+pub(crate) fn os_error(e: &std::io::Error, path: &std::path::Path, doing: &str) -> PyErr {
     let filename = path.to_string_lossy().into_owned();
     match e.raw_os_error() {
         Some(errno) => {
             let strerror = std::io::Error::from_raw_os_error(errno).to_string();
             PyOSError::new_err((errno, strerror, filename))
         }
-        None => PyOSError::new_err(format!("cannot write {filename}: {e}")),
+        None => PyOSError::new_err(format!("cannot {doing} {filename}: {e}")),
     }
 }
 
@@ -407,7 +350,7 @@ impl PyZdd {
             self.write_to(&mut out)?;
             out.flush()
         })
-        .map_err(|e| os_error(&e, &path))
+        .map_err(|e| os_error(&e, &path, "write"))
     }
 
     fn __repr__(&self) -> String {

@@ -12,6 +12,10 @@
 //! - from the memoised count ([`counting`]): `Problem.zdd` (the ZDD of all solutions,
 //!   [`counting::PyZdd`]), `Problem.sample` (exactly uniform samples) and `Problem.estimate`
 //!   (Knuth's estimate of the search tree, [`counting::PyEstimate`]);
+//! - counting on many machines ([`scale`], on `dancecard-scale`): `Problem.count(shard=(i,
+//!   n), split_depth=d, output=FILE)` counts one shard and writes its result file, `merge`
+//!   adds the files up (the files of `dancecard solve --shard` and `dancecard merge`), and
+//!   `Problem` pickles (`__reduce__`, rebuilt by [`problem::_problem_from_state`]);
 //! - `sudoku_search` ([`sudoku::sudoku_search`]) under `dancecard.sudoku`;
 //! - the models ([`models`]): `tile` and its `Tiling`, `queens_*` under `dancecard.queens`,
 //!   `target_sudoku`;
@@ -34,6 +38,7 @@ mod counting;
 mod interrupt;
 mod models;
 mod problem;
+mod scale;
 mod slide;
 mod sudoku;
 
@@ -59,5 +64,7 @@ fn dancecard_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(models::queens_problem, m)?)?;
     m.add_function(wrap_pyfunction!(models::target_sudoku, m)?)?;
     m.add_function(wrap_pyfunction!(slide::slide_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(scale::merge, m)?)?;
+    m.add_function(wrap_pyfunction!(problem::_problem_from_state, m)?)?;
     Ok(())
 }

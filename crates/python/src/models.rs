@@ -309,7 +309,9 @@ impl PyTiling {
         #[pyo3(from_py_with = counting::read_method)] method: &str,
         #[pyo3(from_py_with = counting::read_memo_limit)] memo_limit: Option<u64>,
     ) -> PyResult<u128> {
-        self.problem.get().count(py, threads, "mrv", None, None, method, memo_limit)
+        self.problem
+            .get()
+            .count(py, threads, "mrv", None, None, method, memo_limit, None, None, None)
     }
 
     /// Tilings up to the board's symmetries (each orbit counted once).

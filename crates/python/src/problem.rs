@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::ops::ControlFlow;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -17,7 +18,9 @@ use dancecard_engine::{
     Config, CountMethod, Counted, Heuristic, MemoStats, OptionId, Problem, ProblemBuilder, Solver,
     Stats, Stop,
 };
-use dancecard_format::{parse_dlx, parse_matrix, write_dlx, Document, ParseError};
+use dancecard_format::{
+    parse_dlx, parse_dlx_with, parse_matrix, write_dlx, Document, Limits, ParseError,
+};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -25,6 +28,7 @@ use pyo3::types::{PyBytes, PyString};
 use crate::args;
 use crate::counting::{self, PyEstimate, PyMemoStats, PyZdd};
 use crate::interrupt::{on_main_thread, read_threads, read_time_limit, run_interruptible, POLL};
+use crate::scale;
 
 pyo3::create_exception!(
     dancecard,
@@ -354,6 +358,154 @@ fn read_option_numbers(obj: &Bound<'_, PyAny>, max: usize) -> PyResult<Option<Ve
     Ok(Some(out))
 }
 
+/// The state of a pickled `Problem` (see [`_problem_from_state`]): [`STATE_VERSION`], the DLX
+/// text, the secondary items of a problem that the text cannot hold, and the numbering of
+/// the options ([`Numbering`]; `None`: in order, from 0).
+type State = (u32, String, Option<Vec<String>>, Option<Numbering>);
+
+/// The number of each option among those given, and how many were given (a matrix's rows of
+/// zeros are given, and are no option of the engine's).
+type Numbering = (Vec<usize>, usize);
+
+/// The version of [`State`]: a pickle of another version is refused, not misread.
+const STATE_VERSION: u32 = 1;
+
+/// The most options a pickled problem says were given: the engine numbers its options in a
+/// `u32`, and a matrix's rows of zeros are not a reason to allocate more (`options` and
+/// `is_solution` take memory by the number given: a tampered state must not abort).
+const MAX_GIVEN: usize = u32::MAX as usize;
+
+/// Reads argument `version` of `_problem_from_state`: [`STATE_VERSION`].
+fn read_state_version(obj: &Bound<'_, PyAny>) -> PyResult<u32> {
+    let expected = format!("{STATE_VERSION} (a pickle of this version of dancecard)");
+    let range = (u128::from(STATE_VERSION), u128::from(STATE_VERSION));
+    args::int_in(obj, "version", &args::WHOLE, range, &expected).map(|_| STATE_VERSION)
+}
+
+/// Reads argument `text` of `_problem_from_state`: a `str`.
+fn read_state_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let s = obj.downcast::<PyString>().map_err(|_| args::wrong_type(&args::WHOLE, "a str", obj))?;
+    Ok(args::str_of(s, "text", &args::WHOLE)?.into_owned())
+}
+
+/// Reads argument `secondary` of `_problem_from_state`: item names, or `None`.
+fn read_state_secondary(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<String>>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    for (k, v) in args::items(obj, &args::WHOLE, "a sequence of item names or None")?.enumerate() {
+        let v = v?;
+        let at = args::Index::one("secondary", k);
+        let s = v.downcast::<PyString>().map_err(|_| args::wrong_type(&at, "a str", &v))?;
+        out.push(args::str_of(s, "secondary", &at)?.into_owned());
+    }
+    Ok(Some(out))
+}
+
+/// Reads argument `numbering` of `_problem_from_state`: `None`, or a pair `(index, given)`
+/// of option numbers, each below [`MAX_GIVEN`], and a number of options up to it.
+fn read_state_numbering(obj: &Bound<'_, PyAny>) -> PyResult<Option<Numbering>> {
+    const EXPECTED: &str = "a pair (index, given) or None";
+    if obj.is_none() {
+        return Ok(None);
+    }
+    // Read no further than one value too many.
+    let values = args::items(obj, &args::WHOLE, EXPECTED)?.take(3).collect::<PyResult<Vec<_>>>()?;
+    let [index, given] = &values[..] else {
+        let shown = args::values_shown(values.len());
+        return Err(args::wrong_value("numbering", &args::WHOLE, EXPECTED, &shown));
+    };
+    let place = args::Index::one("numbering", 0);
+    let mut numbers = Vec::new();
+    for (k, v) in args::items(index, &place, "a sequence of option numbers")?.enumerate() {
+        let at = args::Index::two("numbering", 0, k);
+        numbers.push(args::usize_in(&v?, "numbering", &at, 0, MAX_GIVEN - 1)?);
+    }
+    let at = args::Index::one("numbering", 1);
+    let given = args::usize_in(given, "numbering", &at, 0, MAX_GIVEN)?;
+    Ok(Some((numbers, given)))
+}
+
+/// The problem of a pickled state (`Problem.__reduce__`): not part of the API, but its name
+/// and arguments are in every pickle, so they stay.
+///
+/// - `text` is the problem's DLX text ([`write_dlx`]), read without the parser's bounds on
+///   input (every problem the engine holds comes back, however large); or empty for a
+///   problem without primary items (and so without options), whose secondary items, if
+///   any, are in `secondary`: the DLX text cannot hold them (a line of items starting with
+///   `|` is a comment).
+/// - `numbering` is `None` when the options are numbered in order from 0; else `(index,
+///   given)`: `given` options were given, and `index[k]` is the number of the text's option
+///   `k` among them (distinct numbers below `given`).
+///
+/// A state that does not hold together is a `ValueError` naming the argument at fault.
+#[pyfunction]
+#[pyo3(signature = (version, text, secondary, numbering))]
+pub(crate) fn _problem_from_state(
+    py: Python<'_>,
+    #[pyo3(from_py_with = read_state_version)] version: u32,
+    #[pyo3(from_py_with = read_state_text)] text: String,
+    #[pyo3(from_py_with = read_state_secondary)] secondary: Option<Vec<String>>,
+    #[pyo3(from_py_with = read_state_numbering)] numbering: Option<Numbering>,
+) -> PyResult<PyProblem> {
+    debug_assert_eq!(version, STATE_VERSION);
+    let (problem, input_index) = match (text.is_empty(), secondary) {
+        (true, secondary) => {
+            let mut b = ProblemBuilder::new();
+            for name in secondary.unwrap_or_default() {
+                let _ = b.secondary(&name).map_err(|e| args::invalid("secondary", e))?;
+            }
+            (b.build(), Vec::new())
+        }
+        (false, None) => {
+            let unbounded = Limits {
+                max_line_bytes: usize::MAX,
+                max_items: usize::MAX,
+                max_options: usize::MAX,
+                max_entries: usize::MAX,
+            };
+            let doc = py
+                .allow_threads(|| parse_dlx_with(text.as_bytes(), &unbounded))
+                .map_err(|e| parse_error(py, &e))?;
+            (doc.problem, doc.input_index)
+        }
+        (false, Some(_)) => {
+            return Err(args::invalid(
+                "secondary",
+                "expected None when the text holds the problem (it holds its secondary items)",
+            ));
+        }
+    };
+    let Some((index, given)) = numbering else {
+        let given = problem.option_count();
+        return Ok(PyProblem::with_index(problem, input_index, given));
+    };
+    // The text's options are the problem's, in order: `input_index` is the identity (composed
+    // all the same, should the parser ever leave an option out).
+    let composed: Option<Vec<usize>> = input_index.iter().map(|&k| index.get(k).copied()).collect();
+    let index = composed.filter(|_| index.len() == problem.option_count()).ok_or_else(|| {
+        let (n, got) = (problem.option_count(), index.len());
+        args::invalid(
+            "numbering",
+            format!("numbering[0]: expected {n} option numbers, one per option, got {got}"),
+        )
+    })?;
+    // Distinct and below `given`, checked without memory by `given` (which may be large).
+    let mut sorted = index.clone();
+    sorted.sort_unstable();
+    if let Some(k) = sorted.windows(2).find(|w| w[0] == w[1]).map(|w| w[0]) {
+        let message = format!("numbering[0]: expected distinct option numbers, got {k} twice");
+        return Err(args::invalid("numbering", message));
+    }
+    if let Some(&k) = sorted.last().filter(|&&k| k >= given) {
+        let message =
+            format!("numbering[0]: expected option numbers below numbering[1] ({given}), got {k}");
+        return Err(args::invalid("numbering", message));
+    }
+    Ok(PyProblem::with_index(problem, index, given))
+}
+
 impl PyProblem {
     /// Wraps a problem whose options are the ones given, in order.
     pub(crate) fn from_problem(problem: Problem) -> Self {
@@ -464,6 +616,27 @@ impl PyProblem {
         )
     }
 
+    /// Pickling, and `copy.copy`/`copy.deepcopy`: the problem comes back with the same items,
+    /// options, option numbers (a matrix's rows of zeros included) and search tree, so that a
+    /// copy in another process counts the same shards; `stats` is not kept. The state is the
+    /// problem's DLX text and its numbering (see `_problem_from_state`).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, State)> {
+        let rebuild = py.import("dancecard._native")?.getattr("_problem_from_state")?;
+        let p = &*self.problem;
+        // Without primary items there is no option, and the DLX text could not be read back
+        // (it would have no line of items): the secondary items' names stand for it.
+        let (text, secondary) = if p.primary_count() == 0 && p.option_count() == 0 {
+            let names = self.item_names(dancecard_engine::ItemKind::Secondary);
+            (String::new(), (!names.is_empty()).then_some(names))
+        } else {
+            (write_dlx(p), None)
+        };
+        let numbered_in_order = self.given == self.index.len()
+            && self.index.iter().enumerate().all(|(k, &given)| k == given);
+        let numbering = (!numbered_in_order).then(|| (self.index.to_vec(), self.given));
+        Ok((rebuild, (STATE_VERSION, text, secondary, numbering)))
+    }
+
     /// Whether these option numbers form a solution (a number that is no option's makes it
     /// false; a negative one is a `ValueError`).
     fn is_solution(&self, py: Python<'_>, options: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -518,9 +691,23 @@ impl PyProblem {
     /// table is much too small for the problem). `stats.method` tells the method used,
     /// `stats.reason` why, `stats.memo` the memo's counters; a count past 2**128 - 1 is an
     /// `OverflowError`.
+    ///
+    /// `shard=(i, n)` (ints, 0 <= i < n < 2**64) counts only shard `i` of `n`, as `dancecard
+    /// solve --count --shard I/N --split-depth D` does: the subtrees at depth `split_depth`
+    /// (an int from 0 to 1024; `None`: 4, as the command line) whose index is `i` modulo
+    /// `n`, shard 0 also taking the solutions shallower than that. The shards of one
+    /// `split_depth` and `heuristic` add up to the count. A shard is counted by the plain
+    /// search (`method` "auto" or "search"; "memo" is a `ValueError`, and `memo_limit` is not
+    /// used), on `threads` threads, within `max_nodes` and `time_limit`. `output`: a path
+    /// (`str`, `bytes` or `os.PathLike`) where the shard's result is written, the JSON file
+    /// of `dancecard solve --shard ... --output FILE` (with its fingerprint and checksum),
+    /// which `dancecard.merge` and `dancecard merge` sum; written whole or not at all (a
+    /// limited count is written as incomplete, which merge refuses; Ctrl-C writes nothing);
+    /// an `OSError` if it cannot be written (before the count when its directory cannot
+    /// be). `split_depth` and `output` without `shard` are a `ValueError`.
     #[pyo3(signature = (
         threads = 1, heuristic = "mrv", max_nodes = None, time_limit = None, method = "auto",
-        memo_limit = None
+        memo_limit = None, shard = None, split_depth = None, output = None
     ))]
     #[allow(clippy::too_many_arguments, reason = "the keyword arguments of a Python method")]
     pub(crate) fn count(
@@ -532,6 +719,9 @@ impl PyProblem {
         #[pyo3(from_py_with = read_time_limit)] time_limit: Option<Duration>,
         #[pyo3(from_py_with = counting::read_method)] method: &str,
         #[pyo3(from_py_with = counting::read_memo_limit)] memo_limit: Option<u64>,
+        #[pyo3(from_py_with = scale::read_shard)] shard: Option<(u64, u64)>,
+        #[pyo3(from_py_with = scale::read_split_depth)] split_depth: Option<usize>,
+        #[pyo3(from_py_with = scale::read_output)] output: Option<PathBuf>,
     ) -> PyResult<u128> {
         let cancel = Arc::new(AtomicBool::new(false));
         let config = Config {
@@ -541,17 +731,50 @@ impl PyProblem {
             cancel: Some(cancel.clone()),
             ..Config::default()
         };
-        let memo = counting::memo_config(memo_limit, false);
-        let method = counting::method(method);
         let problem = &*self.problem;
         let started = Instant::now();
-        let (counted, stats) = run_interruptible(py, &cancel, || {
-            counting::count(problem, config, threads, method, &memo)
-        })?
-        .map_err(counting::memo_error)?;
-        let seconds = started.elapsed().as_secs_f64();
-        record(&self.last, PyStats::counted(&stats, seconds, &counted));
-        Ok(counted.outcome.solutions)
+        let Some((index, shards)) = shard else {
+            // As `dancecard solve` refuses --split-depth and --output without --shard: a
+            // count that was meant to be a shard must not quietly count everything.
+            if split_depth.is_some() {
+                return Err(args::invalid(
+                    "split_depth",
+                    "a split depth is for a shard only: give shard=(i, n) too",
+                ));
+            }
+            if output.is_some() {
+                return Err(args::invalid(
+                    "output",
+                    "a result file is written for a shard only: give shard=(i, n) too",
+                ));
+            }
+            let memo = counting::memo_config(memo_limit, false);
+            let method = counting::method(method);
+            let (counted, stats) = run_interruptible(py, &cancel, || {
+                counting::count(problem, config, threads, method, &memo)
+            })?
+            .map_err(counting::memo_error)?;
+            let seconds = started.elapsed().as_secs_f64();
+            record(&self.last, PyStats::counted(&stats, seconds, &counted));
+            return Ok(counted.outcome.solutions);
+        };
+        if counting::method(method) == CountMethod::Memo {
+            return Err(args::invalid(
+                "method",
+                "a shard is counted by the plain search (\"search\" or \"auto\"), not \"memo\"",
+            ));
+        }
+        let depth = split_depth.unwrap_or(scale::SPLIT_DEPTH);
+        let shard = scale::Shard { index, shards, depth, output };
+        let (outcome, stats) = scale::count_shard(py, problem, config, &cancel, threads, &shard)?;
+        let mut recorded =
+            PyStats::new(&stats, started.elapsed().as_secs_f64(), Some(outcome.stop));
+        recorded.solutions = outcome.solutions;
+        if counting::method(method) == CountMethod::Auto {
+            recorded.reason = "a shard is counted by the plain search".to_owned();
+        }
+        record(&self.last, recorded);
+        Ok(outcome.solutions)
     }
 
     /// The ZDD of all the solutions (`dancecard.Zdd`), built by the memoised search.

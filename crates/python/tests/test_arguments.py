@@ -29,6 +29,7 @@ Decisions the table encodes (also in the stubs, ``python/dancecard/_native.pyi``
 import atexit
 import faulthandler
 import inspect
+import itertools
 import math
 import os
 import pathlib
@@ -248,6 +249,69 @@ PATH = kind(
     extra={"pathlib": (pathlib.Path("zdd.txt"), OK), "bytes_nul": (b"a\x00b", VALUE),
            "bytearray": (bytearray(b"ab"), TYPE), "bad_fspath": (FsPath(1), TYPE),
            "fspath_bytes": (FsPath(b"zdd.txt"), OK), "np_str_scalar": (_numpy(lambda: np.str_("z")), OK)})
+# Problem.count's row counts shard 0 of 1 (so that split_depth and output are used, as they
+# are only with a shard): "memo" is then a ValueError, the plain search counting a shard.
+SHARD_METHOD = Kind("count method of a shard", COUNT_METHOD.ok, COUNT_METHOD.value,
+                    {**COUNT_METHOD.extra, "valid_memo": ("memo", VALUE)})
+# A shard (i, n): a pair of ints (an iterable of two, numpy's too) with 0 <= i < n < 2**64, or
+# None. np_array is [1, 2]: shard 1 of 2.
+SHARD = kind(
+    "shard", ok={"none", "np_array"}, value={"empty_list"},
+    extra={"pair": ((0, 2), OK), "list": ([1, 2], OK), "last": ((2**64 - 2, 2**64 - 1), OK),
+           "generator": ((k for k in (0, 3)), OK),
+           "np_ints": (_numpy(lambda: (np.int64(1), np.uint64(2))), OK),
+           "equal": ((2, 2), VALUE), "above": ((3, 2), VALUE), "no_shards": ((0, 0), VALUE),
+           "negative": ((-1, 2), VALUE), "np_negative": (_numpy(lambda: (np.int8(-1), 2)), VALUE),
+           "two_64": ((0, 2**64), VALUE), "huge": ((0, 2**200), VALUE),
+           "three": ((0, 1, 2), VALUE), "one": ((0,), VALUE),
+           "endless": (itertools.count(), VALUE), "bool": ((True, 2), TYPE),
+           "float": ((0.0, 2), TYPE), "none_in_pair": ((None, 2), TYPE),
+           "str_pair": (("0", "2"), TYPE), "cli_form": ("0/2", TYPE)})
+# The split depth of a shard: 0 to 1024, or None (4).
+SPLIT_DEPTH = kind("split depth", ok={"none", "zero"} | INTS_IN_RANGE,
+                   value=NEGATIVE | {"two_64", "two_200", "np_uint_max"},
+                   extra={"max": (1024, OK), "past_max": (1025, VALUE)})
+# Where a shard's result is written (the row writes in the scratch directory): a path or None.
+OUTPUT = Kind("output path or None", PATH.ok | {"none"}, PATH.value,
+              {**PATH.extra, "pathlib": (pathlib.Path("shard.json"), OK)})
+# The result files of dancecard.merge, read in the scratch directory, where "whole.json",
+# "a" and "b" each hold the single shard of a count of the toy problem: the dict {"a": 1} is
+# ["a"], one whole search; numpy's array of "a" and "b" gives shard 0 twice.
+FILES = kind(
+    "shard result files", ok={"dict"}, value={"empty_list", "np_str"},
+    extra={"one": (["whole.json"], OK), "pathlib": ([pathlib.Path("whole.json")], OK),
+           "bytes_path": ([b"whole.json"], OK), "fspath": ([FsPath("whole.json")], OK),
+           "fspath_bytes": ([FsPath(b"whole.json")], OK),
+           "generator": ((f for f in ["whole.json"]), OK),
+           "np_str_path": (_numpy(lambda: [np.str_("whole.json")]), OK),
+           "twice": (["whole.json", "a"], VALUE), "empty_path": ([""], VALUE),
+           "nul_path": (["a\x00b"], VALUE), "surrogate_path": (["\ud800"], VALUE),
+           "long_path": (["x" * 5000], VALUE), "int_path": ([1], TYPE), "none_path": ([None], TYPE),
+           "bytearray_path": ([bytearray(b"a")], TYPE), "bad_fspath": ([FsPath(1)], TYPE),
+           "one_str": ("whole.json", TYPE), "one_pathlib": (pathlib.Path("whole.json"), TYPE)})
+# The state of a pickled Problem (dancecard._native._problem_from_state): the version (1), the
+# DLX text (any text that parses: "" is the problem without items), the secondary items of a
+# problem without primary items (None when the text holds the problem, as in the row's base),
+# and the numbering: None (in order), or (index, given) for the toy's six options.
+STATE_VERSION = kind("state version", value=NEGATIVE | INTS_IN_RANGE | {"zero", "two_64", "two_200",
+                                                                        "np_uint_max"},
+                     extra={"one": (1, OK), "np_one": (_numpy(lambda: np.int64(1)), OK)})
+STATE_TEXT = kind("state text", ok={"empty_str", "huge_str", "huge_lines", "nul"},
+                  value={"surrogate"},
+                  extra={"toy": ("a b\na\nb\n", OK), "bad": ("a\nz\n", VALUE)})
+STATE_SECONDARY = kind("state secondary", ok={"none"}, value={"empty_list", "dict", "np_str"},
+                       extra={"names": (["x"], VALUE)})
+STATE_NUMBERING = kind(
+    "state numbering", ok={"none"}, value={"empty_list", "np_2d", "dict"},
+    extra={"in_order": ((range(6), 6), OK), "zero_rows": (([5, 0, 2, 4, 1, 9], 10), OK),
+           "np_index": (_numpy(lambda: (np.arange(6), np.int64(6))), OK),
+           "short": ((range(5), 6), VALUE), "long": ((range(7), 7), VALUE),
+           "twice": (([0, 0, 1, 2, 3, 4], 6), VALUE), "past_given": ((range(6), 5), VALUE),
+           "negative": (([0, 1, 2, 3, 4, -1], 6), VALUE),
+           "huge_index": (([0, 1, 2, 3, 4, 2**64], 2**70), VALUE),
+           "huge_given": ((range(6), 2**40), VALUE), "three": ((range(6), 6, 0), VALUE),
+           "bool": (([True, 1, 2, 3, 4, 5], 6), TYPE), "str_index": (("012345", 6), TYPE),
+           "float_given": ((range(6), 6.0), TYPE)})
 # A solution of a tiling: distinct option numbers of the tiling's problem.
 SOLUTION = kind(
     "solution", ok={"empty_list", "np_array"},
@@ -366,6 +430,15 @@ def memo_stats():
     return p.stats.memo
 
 
+def merge_in_scratch(**kwargs):
+    """dancecard.merge run in the scratch directory, where whole.json, a and b are each the
+    single shard of a count of the toy problem (see FILES)."""
+    for name in ("whole.json", "a", "b"):
+        if not (SCRATCH / name).exists():
+            toy().count(shard=(0, 1), output=SCRATCH / name)
+    return in_scratch(dancecard.merge)(**kwargs)
+
+
 def toy_zdd():
     return toy().zdd()
 
@@ -418,12 +491,15 @@ ROWS: Dict[str, Row] = {
     "dancecard.Problem.solutions": problem_method(
         "solutions", {"limit": U128_OR_NONE, "heuristic": HEURISTIC},
         {"limit": None, "heuristic": "mrv"}),
-    "dancecard.Problem.count": problem_method(
-        "count",
-        {"threads": THREADS, "heuristic": HEURISTIC, "max_nodes": U64_OR_NONE,
-         "time_limit": SECONDS, "method": COUNT_METHOD, "memo_limit": U64_OR_NONE},
-        {"threads": 1, "heuristic": "mrv", "max_nodes": None, "time_limit": None,
-         "method": "auto", "memo_limit": None}),
+    "dancecard.Problem.count": Row(
+        call=in_scratch(lambda **kw: toy().count(**kw)),
+        params={"threads": THREADS, "heuristic": HEURISTIC, "max_nodes": U64_OR_NONE,
+                "time_limit": SECONDS, "method": SHARD_METHOD, "memo_limit": U64_OR_NONE,
+                "shard": SHARD, "split_depth": SPLIT_DEPTH, "output": OUTPUT},
+        base={"threads": 1, "heuristic": "mrv", "max_nodes": None, "time_limit": None,
+              "method": "auto", "memo_limit": None, "shard": (0, 1), "split_depth": None,
+              "output": None}),
+    "dancecard.Problem.__reduce__": no_args(lambda: toy().__reduce__),
     "dancecard.Problem.zdd": problem_method("zdd", {"memo_limit": ZDD_MEMO_LIMIT},
                                             {"memo_limit": None}),
     "dancecard.Problem.sample": problem_method(
@@ -503,6 +579,8 @@ ROWS: Dict[str, Row] = {
         call=lambda **kw: dancecard.tile(**kw),
         params={"board": BOARD, "pieces": PIECES, "once": FLAG, "flips": FLAG},
         base={"board": "1x2", "pieces": "dominoes", "once": False, "flips": True}),
+    "dancecard.merge": Row(call=merge_in_scratch, params={"files": FILES},
+                           base={"files": ["whole.json"]}),
     "dancecard.target_sudoku": Row(
         call=lambda **kw: dancecard.target_sudoku(**kw), params={"grid": TARGET_GRID},
         base={"grid": TARGET_TEXT}),
@@ -552,6 +630,11 @@ ROWS: Dict[str, Row] = {
                 "algorithm": ALGORITHM, "max_nodes": U64_OR_NONE},
         base={"state": SOLVED_SLIDE, "goal": "blank-last", "heuristic": "manhattan",
               "algorithm": "ida", "max_nodes": None}),
+    "dancecard._native._problem_from_state": Row(
+        call=lambda **kw: _native._problem_from_state(**kw),
+        params={"version": STATE_VERSION, "text": STATE_TEXT, "secondary": STATE_SECONDARY,
+                "numbering": STATE_NUMBERING},
+        base={"version": 1, "text": toy().to_dlx(), "secondary": None, "numbering": None}),
     "dancecard._native.sudoku_search": Row(
         call=lambda **kw: _native.sudoku_search(**kw),
         params={"puzzle": PUZZLE, "limit": U64_OR_NONE, "method": METHOD, "box": BOX},

@@ -12,6 +12,11 @@ Python values, hands out solutions as lists of option numbers, and wraps the puz
 - Counting at the limit: :meth:`Problem.zdd` (a :class:`Zdd` of all solutions, to count, list
   and write in Knuth's format), :meth:`Problem.sample` (solutions drawn exactly uniformly) and
   :meth:`Problem.estimate` (Knuth's estimate of the search tree, an :class:`Estimate`).
+- Counting on many machines: :meth:`Problem.count` with ``shard=(i, n)`` counts one shard of
+  a search (and writes its result file with ``output=``), and :func:`merge` adds up the result
+  files of all the shards, checking that they make one whole search; the files are those of
+  ``dancecard solve --count --shard I/N --output FILE`` and ``dancecard merge``, and a
+  :class:`Problem` pickles, so that ``multiprocessing``, Dask or a batch scheduler can take it.
 - :mod:`dancecard.sudoku`: solve, count and check sudoku of any box shape.
 - :mod:`dancecard.queens`: count and list N-queens solutions.
 - :func:`tile`: polyomino tilings of a board (a :class:`Tiling`, to count and list).
@@ -52,6 +57,7 @@ from ._native import (
     Tiling,
     Zdd,
     __version__,
+    merge,
     target_sudoku,
     tile,
 )
@@ -66,6 +72,7 @@ __all__ = [
     "Tiling",
     "Zdd",
     "__version__",
+    "merge",
     "queens",
     "slide",
     "sudoku",

@@ -21,6 +21,8 @@ __version__: str
 Heuristic = Literal["mrv", "leftmost"]
 Method = Literal["search", "memo", "auto"]
 Names = Union[str, Iterable[str]]
+# A path, as ``open`` takes it.
+StrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 class DlxParseError(ValueError):
     """Problem text that cannot be read; ``line`` and ``column`` count from 1."""
@@ -180,6 +182,10 @@ class Problem:
     Raises ``ValueError`` for a repeated or invalid name, an unknown item, an empty option, an
     option without a primary item, or a color on a primary item; ``TypeError`` for values
     that are not names.
+
+    A problem pickles (and ``copy.deepcopy`` copies it) with its items, options, option
+    numbers and search tree, not its ``stats``: a copy in another process counts the same
+    shards (see :meth:`count`).
     """
 
     def __init__(
@@ -243,6 +249,9 @@ class Problem:
         time_limit: Optional[float] = None,
         method: Method = "auto",
         memo_limit: Optional[int] = None,
+        shard: Optional[Tuple[int, int]] = None,
+        split_depth: Optional[int] = None,
+        output: Optional[StrPath] = None,
     ) -> int:
         """The number of solutions.
 
@@ -261,6 +270,22 @@ class Problem:
         and the count goes on, still exact (but slower: far slower when the table is much
         too small for the problem). ``stats.method`` tells the method used and
         ``stats.memo`` the memo's counters. A count past 2**128 - 1 is an ``OverflowError``.
+
+        ``shard=(i, n)`` (ints, ``0 <= i < n < 2**64``): count only shard ``i`` of ``n``, as
+        ``dancecard solve --count --shard I/N --split-depth D`` does. The search tree is cut
+        at depth ``split_depth`` (an int from 0 to 1024; ``None``: 4); shard ``i`` takes the
+        subtrees there whose index is ``i`` modulo ``n``, and shard 0 also the solutions
+        above that depth, so that the ``n`` shards of one ``split_depth`` and ``heuristic``
+        add up to the count. A shard is counted by the plain search (``method="memo"`` is a
+        ``ValueError``; ``memo_limit`` is not used), on ``threads`` threads, within
+        ``max_nodes`` and ``time_limit``. ``output``: where to write the shard's result, the
+        JSON file of ``dancecard solve --shard ... --output FILE`` (with the search's
+        fingerprint and a checksum), for :func:`merge` or ``dancecard merge``. It is written
+        whole or not at all: a limited count is written as incomplete (merge refuses it),
+        Ctrl-C writes nothing, and ``OSError`` says that it cannot be written (before the
+        count, when its directory cannot be). ``split_depth`` or ``output`` without
+        ``shard`` is a ``ValueError``. A :class:`Problem` pickles, so that the shards can be
+        counted in other processes (``multiprocessing``, Dask, a batch scheduler).
         """
     def zdd(self, memo_limit: Optional[int] = None) -> Zdd:
         """The ZDD of all the solutions, built by the memoised search. ``memo_limit`` as for
@@ -282,6 +307,28 @@ class Problem:
         to 2**64 - 1), each weighted by the product of the branching degrees along its path;
         and the method ``count(method="auto")`` picks, with why. :attr:`stats` is left as it
         was."""
+
+def merge(files: Iterable[StrPath]) -> int:
+    """The total count of the shard result files ``files`` (an iterable of paths), written by
+    :meth:`Problem.count` with ``shard=(i, n)`` and ``output=`` or by ``dancecard solve
+    --count --shard I/N --output FILE``, in any mix.
+
+    The files must be every shard of one search (the same problem, heuristic, split depth,
+    number of shards and version of dancecard), each exactly once and complete, as ``dancecard
+    merge`` checks. A file that cannot be read raises ``OSError``; one that is not an intact
+    shard result (not JSON, another kind of file, edited by hand or damaged: its checksum
+    does not match) a ``ValueError`` naming it; a set that is not one whole search a
+    ``ValueError`` listing every problem (missing, duplicate or incomplete shards, files of
+    another search).
+    """
+
+def _problem_from_state(
+    version: int,
+    text: str,
+    secondary: Optional[List[str]],
+    numbering: Optional[Tuple[List[int], int]],
+) -> Problem:
+    """The :class:`Problem` of a pickle (``Problem.__reduce__``); not for direct use."""
 
 def sudoku_search(
     puzzle: Union[str, Iterable[Iterable[int]]],
