@@ -12,8 +12,8 @@ NaN, strings of symbols the parsers know, bytes, nested lists, tuples and dicts,
 and arrays) and calls it. Allowed outcomes: a result; ``TypeError`` or ``ValueError`` whose
 message starts with ``argument '<one of the arguments>': `` (or a ``DlxParseError``); the
 ``RuntimeError`` of a search cut short; an ``OSError`` for a path the file system will not
-write (``Zdd.write``, whose row writes in a scratch directory; paths with a directory in them
-are not tried). Anything else (``OverflowError``, pyo3's
+write or read (``Zdd.write``, ``Problem.count``'s ``output`` and ``merge``'s ``files``, whose
+rows run in a scratch directory; paths with a directory in them are not tried). Anything else (``OverflowError``, pyo3's
 ``PanicException``, ``SystemError``...) is a finding, as are crashes and hangs.
 
 Searches get a budget: SIGALRM after ``BUDGET`` seconds raises ``Budget`` in the signal handler,
@@ -157,17 +157,37 @@ def too_long(key, kwargs):
     return False
 
 
-def writes_elsewhere(key, kwargs):
-    """Whether a call would write a file outside the scratch directory that ``Zdd.write``'s
-    row runs in: a path with a directory in it (``/etc/...``, ``../x``) is not tried."""
-    if key != "dancecard.Zdd.write":
-        return False
-    path = kwargs["path"]
+# The rows that write or read files, in the scratch directory, and their path arguments.
+FILE_ROWS = {"dancecard.Zdd.write": "path", "dancecard.Problem.count": "output",
+             "dancecard.merge": "files"}
+
+
+def outside_scratch(path):
+    """Whether a path names a file outside the scratch directory (``/etc/...``, ``../x``)."""
     if isinstance(path, str):
         return any(sep in path for sep in ("/", "\\")) or path in (".", "..")
     if isinstance(path, bytes):
         return any(sep in path for sep in (b"/", b"\\")) or path in (b".", b"..")
     return False
+
+
+def writes_elsewhere(key, kwargs):
+    """Whether a call would write or read a file outside the scratch directory that the rows
+    of ``FILE_ROWS`` run in: a path with a directory in it is not tried (``merge`` of
+    ``/dev/stdin`` would wait for input, as ``open(...).read()`` does)."""
+    if key not in FILE_ROWS:
+        return False
+    paths = kwargs[FILE_ROWS[key]]
+    if key != "dancecard.merge":
+        return outside_scratch(paths)
+    if np is not None and isinstance(paths, np.ndarray):
+        paths = paths.ravel().tolist()
+    try:
+        # A list, tuple or dict of the fuzzer's values (iterating anything else could be
+        # endless or costly: those are tried as they are).
+        return isinstance(paths, (list, tuple, dict)) and any(outside_scratch(p) for p in paths)
+    except TypeError:
+        return False
 
 
 @atheris.instrument_func
@@ -177,8 +197,9 @@ def allowed(error, params):
     if type(error) in (TypeError, ValueError):
         message = str(error)
         return len(message) <= 1000 and any(message.startswith(f"argument '{p}': ") for p in params)
-    if isinstance(error, OSError) and "path" in params:
-        # The file system's answer to a path it cannot write (a name too long for it...).
+    if isinstance(error, OSError) and set(FILE_ROWS.values()) & set(params):
+        # The file system's answer to a path it cannot write (a name too long for it...), or
+        # to a file that merge cannot read (there is none by that name).
         return True
     if type(error) is RuntimeError:
         # A search cut short by its node limit (slide), or a count cut short.
@@ -212,13 +233,14 @@ def TestOneInput(data):
             raise AssertionError(f"{key}({shown}) raised {type(error).__name__}: {str(error)[:500]}") from error
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        if key == "dancecard.Zdd.write":
+        if key in ("dancecard.Zdd.write", "dancecard.Problem.count"):
             empty_scratch()
 
 
 def empty_scratch():
-    """Removes what ``Zdd.write`` wrote in its scratch directory (libFuzzer ends the process
-    without running ``atexit``, so the directory itself stays, empty)."""
+    """Removes what ``Zdd.write`` and ``Problem.count`` wrote in their scratch directory
+    (libFuzzer ends the process without running ``atexit``, so the directory itself stays,
+    empty; ``merge``'s row writes its files again when they are missing)."""
     for entry in test_arguments.SCRATCH.iterdir():
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
