@@ -400,6 +400,33 @@ impl Scheduler {
     }
 }
 
+/// The first jobs of a whole count: the subtrees of the shallowest depth with four per worker
+/// (at most 12 levels deep).
+pub fn first_jobs(problem: &Problem, config: &Config, workers: usize) -> Vec<Job> {
+    let mut lister = Solver::with_config(problem, Config::with_heuristic(config.heuristic));
+    let mut jobs = vec![Job::root()];
+    for depth in 1..=12 {
+        if jobs.len() >= 4 * workers {
+            break;
+        }
+        let deeper = jobs_of(lister.subtrees(depth));
+        let split: Vec<Job> = deeper
+            .into_iter()
+            .flat_map(|j| {
+                let share = j.share / f64::from(j.options);
+                j.prefixes()
+                    .map(move |prefix| Job { prefix, options: 1, share })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        if split.len() == jobs.len() {
+            break;
+        }
+        jobs = split;
+    }
+    jobs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,31 +500,4 @@ mod tests {
         assert_eq!(shape, [(vec![0, 2], 3), (vec![1], 2), (vec![2, 0], 1), (vec![], 1)]);
         assert_eq!(jobs[1].prefixes().collect::<Vec<_>>(), [vec![1], vec![2]]);
     }
-}
-
-/// The first jobs of a whole count: the subtrees of the shallowest depth with four per worker
-/// (at most 12 levels deep).
-pub fn first_jobs(problem: &Problem, config: &Config, workers: usize) -> Vec<Job> {
-    let mut lister = Solver::with_config(problem, Config::with_heuristic(config.heuristic));
-    let mut jobs = vec![Job::root()];
-    for depth in 1..=12 {
-        if jobs.len() >= 4 * workers {
-            break;
-        }
-        let deeper = jobs_of(lister.subtrees(depth));
-        let split: Vec<Job> = deeper
-            .into_iter()
-            .flat_map(|j| {
-                let share = j.share / f64::from(j.options);
-                j.prefixes()
-                    .map(move |prefix| Job { prefix, options: 1, share })
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        if split.len() == jobs.len() {
-            break;
-        }
-        jobs = split;
-    }
-    jobs
 }
