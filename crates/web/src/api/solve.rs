@@ -66,7 +66,7 @@ impl From<MethodParam> for CountMethod {
 
 /// The memory a count's memo table may take here (reserved from the server's memory budget
 /// for every count that may memoise).
-pub(super) const MEMO_BYTES: usize = 64 << 20;
+pub(super) const MEMO_BYTES: usize = 16 << 20;
 
 /// Answers `{"solutions": [[option index, ...], ...], "count": N, "complete": bool,
 /// "stop": "...", "stats": {...}}`, as `dancecard solve --format json` prints it.
