@@ -71,7 +71,9 @@ pub fn problem_hash(problem: &Problem) -> u128 {
 pub struct ShardStats {
     /// Search-tree nodes.
     pub nodes: u64,
-    /// Updates (Knuth's count of link changes).
+    /// Updates (Knuth's count of link changes), including those of the prefixes replayed
+    /// where a unit was split at run time: unlike the nodes, they can differ between two runs
+    /// of the same shard.
     pub updates: u64,
     /// Solutions found.
     #[serde(with = "checksum::count")]
