@@ -15,13 +15,17 @@
 //! DANCECARD_DLX3=/path/dlx3 cargo bench -p dancecard-engine --bench family
 //! ```
 //!
-//! `cargo bench -p dancecard-engine --bench family -- mcc` runs that part (the only one yet;
-//! the minimum-cost search and the preprocessing are to come, issue 19).
+//! The minimum-cost search runs against DLX5 the same way (`DANCECARD_DLX5`, run as `dlx5 k3`)
+//! on `testdata/instances/cost_pent6x10.dlx` and `cost_domino6x6.dlx`, with DLX5's own tree
+//! ([`LowerBound::Dlx5`]: same nodes and updates, checked) and with the item shares (the
+//! default: fewer nodes).
+//!
+//! `cargo bench -p dancecard-engine --bench family -- mcc` (or `-- cost`) runs that part.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use dancecard_engine::{Problem, Solver};
+use dancecard_engine::{LowerBound, Problem, Solver};
 
 /// The A001499 encoding of `n x n`: items `2|R0 .. 2|C{n-1}`, one option `Ri Cj` per cell.
 fn a001499(n: usize) -> String {
@@ -171,6 +175,47 @@ fn mcc(runs: usize) {
     }
 }
 
+/// The minimum-cost search against DLX5: the 3 best solutions of Knuth-style cost files.
+fn cost(runs: usize) {
+    let dlx5 = std::env::var("DANCECARD_DLX5").ok();
+    header("Minimum cost, 3 best", "DLX5", "DANCECARD_DLX5", &dlx5, runs);
+    // File, best costs, DLX5's nodes and updates (k = 3), DLX5's published time.
+    let cases = [
+        ("cost_pent6x10", [235u64, 253, 259], 204_170u64, 67_853_551u64, Some(0.63)),
+        ("cost_domino6x6", [43, 44, 46], 0, 0, None),
+    ];
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/instances");
+    for (name, costs, nodes, updates, published) in cases {
+        let text = std::fs::read_to_string(format!("{dir}/{name}.dlx")).expect("the instance");
+        let p = problem(&text);
+        for bound in [LowerBound::Dlx5, LowerBound::ItemShares] {
+            let (mut ours, mut their_times) = (Vec::new(), Vec::new());
+            let mut work = (0, 0);
+            for _ in 0..runs {
+                let mut solver = Solver::new(&p);
+                let (result, timed) = time(|| solver.min_cost_with(3, bound).expect("no bounds"));
+                let best: Vec<u64> = result.best.iter().map(|s| s.cost).collect();
+                assert_eq!(best, costs, "{name}");
+                work = (result.stats.nodes, result.stats.updates);
+                if bound == LowerBound::Dlx5 && nodes > 0 {
+                    assert_eq!(work, (nodes, updates), "DLX5's tree on {name}");
+                }
+                ours.push(timed);
+                if let Some(t) = dlx5.as_deref().and_then(|path| theirs(path, &["k3"], &text)) {
+                    if bound == LowerBound::Dlx5 {
+                        assert_eq!(knuth_figure(&t.report, "nodes"), Some(u128::from(work.0)));
+                        assert_eq!(knuth_figure(&t.report, "updates"), Some(u128::from(work.1)));
+                    }
+                    their_times.push(t.timed);
+                }
+            }
+            let label = if bound == LowerBound::Dlx5 { "dlx5 tree" } else { "item shares" };
+            let figures = format!("  ({label}: {} nodes, {} updates)", work.0, work.1);
+            row(name, &ours, &their_times, published, &figures);
+        }
+    }
+}
+
 fn main() {
     let runs: usize =
         std::env::var("DANCECARD_BENCH_RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(3);
@@ -181,6 +226,9 @@ fn main() {
     }
     if wanted("mcc") {
         mcc(runs);
+    }
+    if wanted("cost") {
+        cost(runs);
     }
     println!("\n(cpu: CPU time; speed: the median over runs of theirs over ours, in CPU time)");
 }

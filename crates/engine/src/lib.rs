@@ -22,6 +22,8 @@
 //!   counted once) and builds a [`Zdd`] of all solutions, from which [`Zdd::sample`] draws
 //!   solutions exactly uniformly; [`Solver::count_by`] counts by [`CountMethod::Search`],
 //!   [`CountMethod::Memo`] or [`CountMethod::Auto`] (whichever pays, decided from the run);
+//! - [`Solver::min_cost`] finds the `k` best solutions of a problem whose options have costs
+//!   (Knuth's DLX5, with a stronger lower bound);
 //! - [`Solver::estimate`] estimates the plain search's tree before a long run (Knuth's
 //!   Monte Carlo probes).
 //!
@@ -63,6 +65,7 @@
 
 mod arena;
 mod bits;
+mod cost;
 mod ids;
 #[cfg(feature = "parallel")]
 pub mod parallel;
@@ -73,6 +76,7 @@ mod solver;
 mod stats;
 mod zdd;
 
+pub use cost::{CostError, CostSolution, LowerBound, MinCost};
 pub use ids::{ColorId, ItemId, OptionId};
 pub use problem::{BuildError, Entry, ItemKind, Problem, ProblemBuilder, VerifyError};
 pub use solver::auto::{CountMethod, Counted, FIRST_CHECK, NOT_PAYING, PAYING, SMALL_TREE};

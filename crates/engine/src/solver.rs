@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::arena::Arena;
 use crate::bits::{self, Bits};
+use crate::cost::{self, CostError, LowerBound, MinCost};
 use crate::ids::{ItemId, OptionId};
 use crate::problem::Problem;
 use crate::sliced::Sliced;
@@ -378,6 +379,8 @@ pub struct Solver {
     /// Where a count stopped early writes the subtrees it did not search, when wanted (see
     /// [`Solver::count_with_rest`]).
     rest: Option<Vec<Subtree>>,
+    /// The options' costs (DLX5), by option index; empty when every option costs 0.
+    costs: Box<[u64]>,
 }
 
 /// A bit-set kernel, built for one problem.
@@ -453,6 +456,11 @@ impl Solver {
             picked: None,
             mcc,
             rest: None,
+            costs: if problem.has_costs() {
+                problem.options().map(|o| problem.option_cost(o)).collect()
+            } else {
+                Box::default()
+            },
         }
     }
 
@@ -591,6 +599,65 @@ impl Solver {
             ControlFlow::Break(())
         });
         found
+    }
+
+    /// The `k` best solutions by cost: Knuth's DLX5 (minimum-cost exact cover, branch and
+    /// bound with taxes and lists sorted by cost), with a stronger lower bound
+    /// ([`LowerBound::ItemShares`]; see [`Solver::min_cost_with`]).
+    ///
+    /// The cost of a solution is the sum of its options' costs
+    /// ([`ProblemBuilder::option_with_cost`](crate::ProblemBuilder::option_with_cost); a
+    /// problem without costs has every solution cost 0). The result lists at most `k`
+    /// solutions, least cost first; it is proven when the search was not stopped by the
+    /// configured node limit, time limit or cancel flag (or `max_solutions`, which counts the
+    /// improving solutions met). The prefix and the kernel are not used.
+    ///
+    /// ```
+    /// use dancecard_engine::{ProblemBuilder, Solver};
+    ///
+    /// let mut b = ProblemBuilder::new();
+    /// let (x, y) = (b.primary("x")?, b.primary("y")?);
+    /// b.option_with_cost([x, y], 5)?;
+    /// b.option_with_cost([x], 1)?;
+    /// b.option_with_cost([y], 2)?;
+    /// let problem = b.build();
+    /// let best = Solver::new(&problem).min_cost(2)?;
+    /// let costs: Vec<u64> = best.best.iter().map(|s| s.cost).collect();
+    /// assert_eq!(costs, [3, 5]);
+    /// assert!(best.is_complete());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`CostError::Bounds`] for a problem with multiplicities.
+    pub fn min_cost(&mut self, k: usize) -> Result<MinCost, CostError> {
+        self.min_cost_with(k, LowerBound::default())
+    }
+
+    /// [`Solver::min_cost`] with the given lower bound: [`LowerBound::Dlx5`] walks DLX5's own
+    /// tree (its nodes and updates), [`LowerBound::ItemShares`] cuts more of it.
+    ///
+    /// # Errors
+    ///
+    /// [`CostError::Bounds`] for a problem with multiplicities.
+    pub fn min_cost_with(&mut self, k: usize, bound: LowerBound) -> Result<MinCost, CostError> {
+        if self.mcc.is_some() {
+            return Err(CostError::Bounds);
+        }
+        self.start();
+        if k == 0 {
+            return Ok(MinCost {
+                best: Vec::new(),
+                stop: Stop::Exhausted,
+                stats: Stats::default(),
+            });
+        }
+        let mut arena = cost::CostArena::new(&self.arena, &self.costs);
+        let result = cost::search(&mut arena, &self.config, k, bound);
+        self.stats = result.stats;
+        self.last_stop = result.stop;
+        Ok(result)
     }
 
     /// Counts the solutions (all of them, unless a limit stops the search first).

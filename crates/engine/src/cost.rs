@@ -1,0 +1,770 @@
+//! Minimum-cost exact cover: Knuth's DLX5, by branch and bound on dancing links.
+//!
+//! Options may carry a nonnegative cost (see [`ProblemBuilder::option_with_cost`]); the cost
+//! of a solution is the sum of its options' costs. [`Solver::min_cost`] finds a solution of
+//! least cost, or the `k` best solutions (the `k` least costs, each with one solution).
+//!
+//! # Method
+//!
+//! As in DLX5:
+//!
+//! - **Taxes.** Each primary item in turn is *taxed* the least cost of its options, and that
+//!   tax is taken off every option that contains it. Every solution's cost drops by the same
+//!   total tax, the options' *net costs* stay nonnegative, and every item has an option of net
+//!   cost 0 at the start.
+//! - **Sorted lists.** The options are laid out in order of net cost (ties in input order), so
+//!   every item's list runs from its cheapest option to its dearest, and a search that may
+//!   spend at most `b` more stops reading a list at the first option of net cost `b` or more:
+//!   `cover` and `purify` leave such options in place (they can be in no better solution),
+//!   with the same threshold when they undo, however the cutoff has moved since.
+//! - **Branching.** The item with the fewest options cheap enough to use (at most 10 of them
+//!   are counted, then its `LEN` stands for the rest), ties going to the item whose cheapest
+//!   option is dearest, because that cost must be paid anyway.
+//! - **Cutoff.** A search for the `k` best keeps the `k` least costs found so far; once it has
+//!   `k`, the largest of them is the cutoff, and no path whose cost reaches it goes on.
+//!
+//! On top of DLX5's rule (a path stops when one item's cheapest option alone reaches the
+//! cutoff), [`LowerBound::ItemShares`] adds a bound on the whole rest of the path: each option
+//! of a completion covers its primary items, all still active, so its net cost splits among
+//! them in equal shares, and each active item `i` pays at least its cheapest option's net cost
+//! divided by the largest number of primary items in an option of `i`. The sum over the active
+//! items is a lower bound on the cost still to pay; a path whose cost plus that bound reaches
+//! the cutoff stops. The bound is computed in the scan that picks the item, at no extra pass.
+//! [`LowerBound::Dlx5`] leaves it out and walks exactly DLX5's tree (its nodes and updates).
+//!
+//! # Invariants
+//!
+//! Those of the arena ((I1)-(I5) in `arena.rs`), and besides:
+//!
+//! - **(K1)** Option nodes lie in order of net cost: for option nodes `x < y`, the net cost of
+//!   `x`'s option is at most that of `y`'s. Hence each item's list is sorted by net cost, and
+//!   "the options of net cost below `b`" are the nodes below one index.
+//! - **(K2)** Every net cost is nonnegative, and the net cost of a solution plus the total tax
+//!   is its cost.
+//! - **(K3)** `cover(i, b)` and `uncover(i, b)` visit the same options of `i`'s list (those
+//!   below `b`), in the same order, and so do `purify` and `unpurify`.
+//!
+//! # Bibliography
+//!
+//! - Donald E. Knuth, DLX5 (CWEB program, 2018-2020): min-cost exact cover with taxes and
+//!   sorted lists.
+//! - Robert S. Garfinkel and George L. Nemhauser, "The set-partitioning problem: set covering
+//!   with equality constraints", *Operations Research* 17 (1969), 848-856 (the cutoff rule).
+//!
+//! [`ProblemBuilder::option_with_cost`]: crate::ProblemBuilder::option_with_cost
+
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+use crate::arena::Arena;
+use crate::ids::OptionId;
+use crate::solver::{Config, Heuristic, Stop};
+use crate::stats::Stats;
+
+/// How [`Solver::min_cost`](crate::Solver::min_cost) bounds the cost of the rest of a path.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LowerBound {
+    /// DLX5's rule and the item shares (see the module docs): fewer nodes, same answers.
+    #[default]
+    ItemShares,
+    /// DLX5's rule alone: a path stops when one item's cheapest option reaches the cutoff.
+    /// The tree, its nodes and its updates are DLX5's.
+    Dlx5,
+}
+
+/// One of the best solutions: its cost and its options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CostSolution {
+    /// The sum of the options' costs.
+    pub cost: u64,
+    /// The options, in the order the search chose them.
+    pub options: Vec<OptionId>,
+}
+
+/// Why [`Solver::min_cost`](crate::Solver::min_cost) cannot search a problem.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CostError {
+    /// Multiplicities and costs together (DLX3 and DLX5 at once) are not supported.
+    #[error("a minimum-cost search takes no item bounds (multiplicities)")]
+    Bounds,
+}
+
+/// The result of [`Solver::min_cost`](crate::Solver::min_cost).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MinCost {
+    /// The best solutions found, by cost (ties in the order found). When `stop` is
+    /// [`Stop::Exhausted`], these are `k` solutions of least cost (fewer if the problem has
+    /// fewer solutions): no solution left out costs less than the last one listed.
+    pub best: Vec<CostSolution>,
+    /// Why the search ended.
+    pub stop: Stop,
+    /// Nodes, updates and time; `solutions` counts every solution the search met (each one
+    /// better than the `k`-th best at the time).
+    pub stats: Stats,
+}
+
+impl MinCost {
+    /// Whether the whole tree was searched (the costs in [`MinCost::best`] are then proven
+    /// least).
+    pub fn is_complete(&self) -> bool {
+        self.stop.is_complete()
+    }
+}
+
+/// At most this many usable options are counted in an item's list when choosing the item to
+/// branch on (DLX5's `lenthresh`); past it the item's `LEN` stands for the count.
+const LEN_THRESHOLD: u32 = 10;
+
+/// Largest common multiple of the option sizes under which the item shares are kept exact.
+const EXACT_SCALE: u64 = 1 << 20;
+
+/// A node of the cost arena (the layout of `arena.rs`, options in order of net cost).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    up: u32,
+    down: u32,
+    /// The item (option nodes), `LEN` (headers, primary items only) or `-r` after the option
+    /// of rank `r - 1` (spacers).
+    top: i32,
+    /// The option's rank in order of net cost (option nodes).
+    rank: u32,
+}
+
+/// An option as the arena holds it: its id, its items with their colors, its cost.
+type ArenaOption = (OptionId, Vec<(u32, i32)>, u64);
+
+/// The links and the costs of a min-cost search. See the module docs.
+pub(crate) struct CostArena {
+    prev: Vec<u32>,
+    next: Vec<u32>,
+    nodes: Vec<Node>,
+    /// `COLOR` per node (`0` none, `c + 1`, `-1` purified), or empty without colors.
+    colors: Vec<i32>,
+    n_primary: u32,
+    /// Per rank: the option's net cost. Ascending (K1).
+    net: Vec<u64>,
+    /// Per rank: the first node of the option.
+    start: Vec<u32>,
+    /// Per rank: the option's id in the problem.
+    option_ids: Vec<OptionId>,
+    /// Per item: its weight in the item-shares bound, in units of `1 / scale`.
+    shares: Vec<u64>,
+    /// Per item: its weight in the apart bound, in units of `1 / scale`.
+    weights: Vec<u64>,
+    /// The unit of the weights.
+    scale: u64,
+    total_tax: u64,
+    updates: u64,
+}
+
+impl CostArena {
+    /// The cost arena of the problem whose pristine arena is `arena`, with the options' costs
+    /// by option index (`costs` may be empty: every option costs 0).
+    pub(crate) fn new(arena: &Arena, costs: &[u64]) -> CostArena {
+        let n = arena.n_items as usize;
+        let n1 = arena.n_primary;
+        let colored = !arena.colors.is_empty();
+        // The options as the arena holds them: items, colors, cost.
+        let mut options: Vec<ArenaOption> = Vec::new();
+        let mut x = n + 2;
+        let mut entries = Vec::new();
+        while x < arena.nodes.len() {
+            let node = arena.nodes[x];
+            if node.top <= 0 {
+                let k = (-node.top - 1) as usize;
+                let cost = costs.get(k).copied().unwrap_or(0);
+                options.push((OptionId::from_u32(k as u32), std::mem::take(&mut entries), cost));
+            } else {
+                let color = if colored { arena.colors[x] } else { 0 };
+                entries.push((node.top as u32, color));
+            }
+            x += 1;
+        }
+        // Taxes, item by item in order (DLX5): the least net cost of the item's options.
+        let mut containing: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+        for (k, (_, items, _)) in options.iter().enumerate() {
+            for &(i, _) in items {
+                containing[i as usize].push(k);
+            }
+        }
+        let mut total_tax = 0u64;
+        for list in &containing[1..=n1 as usize] {
+            let Some(tax) = list.iter().map(|&k| options[k].2).min() else { continue };
+            if tax > 0 {
+                total_tax += tax;
+                for &k in list {
+                    options[k].2 -= tax;
+                }
+            }
+        }
+        // (K1): ranks in order of net cost, ties in input order.
+        let mut order: Vec<usize> = (0..options.len()).collect();
+        order.sort_by_key(|&k| options[k].2);
+        let size = |k: usize| options[k].1.iter().filter(|&&(i, _)| i <= n1).count() as u64;
+        let mut largest = vec![0u64; n + 1];
+        for (k, (_, items, _)) in options.iter().enumerate() {
+            for &(i, _) in items {
+                largest[i as usize] = largest[i as usize].max(size(k));
+            }
+        }
+        // Weights in units of 1 / scale (exact when the option sizes' least common multiple
+        // is at most EXACT_SCALE, rounded down otherwise: smaller weights stay valid).
+        let mut scale = 1u64;
+        for &s in &largest[1..=n1 as usize] {
+            if s > 0 {
+                scale = lcm(scale, s);
+            }
+        }
+        if scale > EXACT_SCALE {
+            scale = EXACT_SCALE;
+        }
+        let shares: Vec<u64> = largest.iter().map(|&s| scale.checked_div(s).unwrap_or(0)).collect();
+        // Apart: a greedy set of primary items no option holds two of (items with the most
+        // options first), weight 1; the other items share what each option has left.
+        let mut apart = vec![false; n + 1];
+        let mut barred = vec![false; n + 1];
+        let mut by_options: Vec<u32> = (1..=n1).collect();
+        by_options.sort_by_key(|&i| std::cmp::Reverse(containing[i as usize].len()));
+        for &i in &by_options {
+            if barred[i as usize] || containing[i as usize].is_empty() {
+                continue;
+            }
+            apart[i as usize] = true;
+            for &k in &containing[i as usize] {
+                for &(j, _) in &options[k].1 {
+                    barred[j as usize] = true;
+                }
+            }
+        }
+        let mut weights = vec![0u64; n + 1];
+        for i in 1..=n1 as usize {
+            weights[i] = if apart[i] {
+                scale
+            } else {
+                containing[i]
+                    .iter()
+                    .map(|&k| {
+                        let items = &options[k].1;
+                        let taken = items.iter().any(|&(j, _)| apart[j as usize]);
+                        let rest = items.iter().filter(|&&(j, _)| j <= n1 && !apart[j as usize]);
+                        if taken {
+                            0
+                        } else {
+                            scale / rest.count() as u64
+                        }
+                    })
+                    .min()
+                    .unwrap_or(0)
+            };
+        }
+        let mut prev = vec![0u32; n + 2];
+        let mut next = vec![0u32; n + 2];
+        let mut link = |head: u32, members: std::ops::RangeInclusive<u32>| {
+            let mut last = head;
+            for i in members {
+                next[last as usize] = i;
+                prev[i as usize] = last;
+                last = i;
+            }
+            next[last as usize] = head;
+            prev[head as usize] = last;
+        };
+        link(0, 1..=n1);
+        link(n as u32 + 1, n1 + 1..=n as u32);
+        let mut nodes: Vec<Node> =
+            (0..=n as u32).map(|i| Node { up: i, down: i, top: 0, rank: 0 }).collect();
+        let mut colors = if colored { vec![0i32; nodes.len()] } else { Vec::new() };
+        let mut net = Vec::with_capacity(options.len());
+        let mut start = Vec::with_capacity(options.len());
+        let mut option_ids = Vec::with_capacity(options.len());
+        nodes.push(Node { up: 0, down: 0, top: 0, rank: 0 });
+        if colored {
+            colors.push(0);
+        }
+        for (rank, &k) in order.iter().enumerate() {
+            let (id, items, cost) = &options[k];
+            let first = nodes.len() as u32;
+            for &(i, color) in items {
+                let x = nodes.len() as u32;
+                let last = nodes[i as usize].up;
+                nodes.push(Node { up: last, down: i, top: i as i32, rank: rank as u32 });
+                nodes[last as usize].down = x;
+                nodes[i as usize].up = x;
+                if i <= n1 {
+                    nodes[i as usize].top += 1;
+                }
+                if colored {
+                    colors.push(color);
+                }
+            }
+            let spacer = nodes.len();
+            nodes.push(Node { up: first, down: 0, top: -(rank as i32 + 1), rank: 0 });
+            if colored {
+                colors.push(0);
+            }
+            nodes[first as usize - 1].down = spacer as u32 - 1;
+            net.push(*cost);
+            start.push(first);
+            option_ids.push(*id);
+        }
+        CostArena {
+            prev,
+            next,
+            nodes,
+            colors,
+            n_primary: n1,
+            net,
+            start,
+            option_ids,
+            shares,
+            weights,
+            scale,
+            total_tax,
+            updates: 0,
+        }
+    }
+
+    /// The first node of the options whose net cost is `budget` or more (those a path that may
+    /// spend less than `budget` can never take).
+    fn limit(&self, budget: u64) -> u32 {
+        let rank = self.net.partition_point(|&c| c < budget);
+        match self.start.get(rank) {
+            Some(&x) => x,
+            None => self.nodes.len() as u32,
+        }
+    }
+
+    fn net_of(&self, x: u32) -> u64 {
+        self.net[self.nodes[x as usize].rank as usize]
+    }
+
+    /// Unlinks node `x` from its item's list (DLX5 does not keep `LEN` of secondary items).
+    #[inline]
+    fn unlink(&mut self, x: u32) {
+        let Node { up, down, top, .. } = self.nodes[x as usize];
+        self.nodes[up as usize].down = down;
+        self.nodes[down as usize].up = up;
+        self.updates += 1;
+        if top as u32 <= self.n_primary {
+            self.nodes[top as usize].top -= 1;
+        }
+    }
+
+    #[inline]
+    fn relink(&mut self, x: u32) {
+        let Node { up, down, top, .. } = self.nodes[x as usize];
+        self.nodes[up as usize].down = x;
+        self.nodes[down as usize].up = x;
+        if top as u32 <= self.n_primary {
+            self.nodes[top as usize].top += 1;
+        }
+    }
+
+    /// Hides the option of node `r` from every list but `r`'s (skipping purified nodes).
+    #[inline]
+    fn hide<const COLORED: bool>(&mut self, r: u32) {
+        let rank = self.nodes[r as usize].rank as usize;
+        let mut x = self.start[rank];
+        while self.nodes[x as usize].top > 0 {
+            if x != r && (!COLORED || self.colors[x as usize] >= 0) {
+                self.unlink(x);
+            }
+            x += 1;
+        }
+    }
+
+    #[inline]
+    fn unhide<const COLORED: bool>(&mut self, r: u32) {
+        let rank = self.nodes[r as usize].rank as usize;
+        let mut x = self.start[rank];
+        while self.nodes[x as usize].top > 0 {
+            if x != r && (!COLORED || self.colors[x as usize] >= 0) {
+                self.relink(x);
+            }
+            x += 1;
+        }
+    }
+
+    /// Covers item `i`, hiding its options below node `limit` (K3).
+    fn cover<const COLORED: bool>(&mut self, i: u32, limit: u32) {
+        let (p, n) = (self.prev[i as usize], self.next[i as usize]);
+        self.next[p as usize] = n;
+        self.prev[n as usize] = p;
+        self.updates += 1;
+        let mut r = self.nodes[i as usize].down;
+        while r != i && r < limit {
+            self.hide::<COLORED>(r);
+            r = self.nodes[r as usize].down;
+        }
+    }
+
+    /// Undoes `cover(i, limit)`: the options in the same order (DLX5 shows that works).
+    fn uncover<const COLORED: bool>(&mut self, i: u32, limit: u32) {
+        let mut r = self.nodes[i as usize].down;
+        while r != i && r < limit {
+            self.unhide::<COLORED>(r);
+            r = self.nodes[r as usize].down;
+        }
+        let (p, n) = (self.prev[i as usize], self.next[i as usize]);
+        self.next[p as usize] = i;
+        self.prev[n as usize] = i;
+    }
+
+    /// Purifies the item of node `x` for `x`'s color, below node `limit` (K3).
+    fn purify(&mut self, x: u32, limit: u32) {
+        let i = self.nodes[x as usize].top as u32;
+        let color = self.colors[x as usize];
+        let mut r = self.nodes[i as usize].down;
+        while r != i && r < limit {
+            if self.colors[r as usize] != color {
+                self.hide::<true>(r);
+            } else if r != x {
+                self.colors[r as usize] = -1;
+            }
+            r = self.nodes[r as usize].down;
+        }
+    }
+
+    fn unpurify(&mut self, x: u32, limit: u32) {
+        let i = self.nodes[x as usize].top as u32;
+        let color = self.colors[x as usize];
+        let mut r = self.nodes[i as usize].down;
+        while r != i && r < limit {
+            if self.colors[r as usize] < 0 {
+                self.colors[r as usize] = color;
+            } else if r != x {
+                self.unhide::<true>(r);
+            }
+            r = self.nodes[r as usize].down;
+        }
+    }
+
+    /// Covers the other items of option node `x` (left to right, as DLX5).
+    fn cover_others<const COLORED: bool>(&mut self, x: u32, limit: u32) {
+        let rank = self.nodes[x as usize].rank as usize;
+        let mut y = self.start[rank];
+        while self.nodes[y as usize].top > 0 {
+            if y != x {
+                let i = self.nodes[y as usize].top as u32;
+                if !COLORED || self.colors[y as usize] == 0 {
+                    self.cover::<COLORED>(i, limit);
+                } else if self.colors[y as usize] > 0 {
+                    self.purify(y, limit);
+                }
+            }
+            y += 1;
+        }
+    }
+
+    /// Undoes `cover_others(x, limit)`, right to left.
+    fn uncover_others<const COLORED: bool>(&mut self, x: u32, limit: u32) {
+        let rank = self.nodes[x as usize].rank as usize;
+        let mut y = self.start[rank];
+        while self.nodes[y as usize + 1].top > 0 {
+            y += 1;
+        }
+        loop {
+            if y != x {
+                let i = self.nodes[y as usize].top as u32;
+                if !COLORED || self.colors[y as usize] == 0 {
+                    self.uncover::<COLORED>(i, limit);
+                } else if self.colors[y as usize] > 0 {
+                    self.unpurify(y, limit);
+                }
+            }
+            if y == self.start[rank] {
+                break;
+            }
+            y -= 1;
+        }
+    }
+
+    /// Checks (K1) and the lists of the active items ((I1), (I2) for primary items).
+    #[cfg(feature = "check-invariants")]
+    pub(crate) fn check_invariants(&self) {
+        assert!(self.net.windows(2).all(|w| w[0] <= w[1]), "(K1) ranks out of cost order");
+        let mut i = self.next[0];
+        while i != 0 {
+            assert_eq!(self.prev[self.next[i as usize] as usize], i, "(I1) at item {i}");
+            let mut len = 0;
+            let mut x = self.nodes[i as usize].down;
+            let mut last = 0;
+            while x != i {
+                assert_eq!(self.nodes[x as usize].top as u32, i, "(I2) node {x} in list {i}");
+                assert_eq!(self.nodes[self.nodes[x as usize].down as usize].up, x, "(I2) {x}");
+                assert!(x > last, "(K1) list {i} out of order at node {x}");
+                last = x;
+                len += 1;
+                x = self.nodes[x as usize].down;
+            }
+            assert_eq!(self.nodes[i as usize].top, len, "(I2) LEN of item {i}");
+            i = self.next[i as usize];
+        }
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    (a / gcd(a, b)).saturating_mul(b)
+}
+
+/// A solution kept among the best: its net cost, then the order found (the heap's largest is
+/// the dearest, and among equals the latest).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Kept {
+    net: u64,
+    found: u64,
+    ranks: Vec<u32>,
+}
+
+/// Runs the branch and bound for the `k` best solutions (`k >= 1`).
+pub(crate) fn search(a: &mut CostArena, config: &Config, k: usize, bound: LowerBound) -> MinCost {
+    if a.colors.is_empty() {
+        search_in::<false>(a, config, k, bound)
+    } else {
+        search_in::<true>(a, config, k, bound)
+    }
+}
+
+fn search_in<const COLORED: bool>(
+    a: &mut CostArena,
+    config: &Config,
+    k: usize,
+    bound: LowerBound,
+) -> MinCost {
+    let started = Instant::now();
+    if a.n_primary == 0 {
+        // Nothing to cover: the empty solution (a root node and a solution node).
+        let stats = Stats { nodes: 2, solutions: 1, ..Stats::default() };
+        let best = BinaryHeap::from([Kept { net: 0, found: 1, ranks: Vec::new() }]);
+        return finish(a, best, Stop::Exhausted, stats, started);
+    }
+    let deadline = config.time_limit.and_then(|t| started.checked_add(t));
+    let max_nodes = config.max_nodes.unwrap_or(u64::MAX);
+    let leftmost = config.heuristic == Heuristic::Leftmost;
+    let shares = bound == LowerBound::ItemShares;
+    a.updates = 0;
+    let mut stats = Stats::default();
+    let mut best: BinaryHeap<Kept> = BinaryHeap::with_capacity(k + 1);
+    let mut cutoff = u64::MAX;
+    // Per level: the node chosen, the cost before it, the limits of the item's cover and of
+    // the other items' covers.
+    let depth = a.n_primary as usize + 1;
+    let mut choice = vec![0u32; depth];
+    let mut part = vec![0u64; depth];
+    let mut limit0 = vec![0u32; depth];
+    let mut limit = vec![0u32; depth];
+    let mut level = 0usize;
+    let mut cost = 0u64;
+    let mut stop = Stop::Exhausted;
+
+    // The states of the loop, as DLX5's labels.
+    enum At {
+        Forward,
+        Advance,
+        Backup,
+        Backdown,
+        Recover,
+    }
+    let mut at = At::Forward;
+    let mut item = 0u32;
+    let mut next_cost = 0u64;
+    loop {
+        match at {
+            At::Forward => {
+                if stats.nodes >= max_nodes {
+                    stop = Stop::NodeLimit;
+                    break;
+                }
+                stats.nodes += 1;
+                if stats.nodes % Config::CHECK_INTERVAL == 0 {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        stop = Stop::TimeLimit;
+                        break;
+                    }
+                    if config
+                        .cancel
+                        .as_ref()
+                        .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+                    {
+                        stop = Stop::Cancelled;
+                        break;
+                    }
+                }
+                #[cfg(feature = "check-invariants")]
+                a.check_invariants();
+                // Choose the item (or find that no completion can beat the cutoff).
+                let budget = cutoff - cost;
+                let mut best_len = u32::MAX;
+                let mut best_min = 0u64;
+                let mut chosen = 0u32;
+                let (mut shares_sum, mut apart_sum): (u128, u128) = (0, 0);
+                let budget_scaled = u128::from(budget) * u128::from(a.scale);
+                let mut i = a.next[0];
+                while i != 0 {
+                    let p = a.nodes[i as usize].down;
+                    if p == i {
+                        chosen = 0;
+                        break;
+                    }
+                    let min = a.net_of(p);
+                    if min >= budget {
+                        chosen = 0;
+                        break;
+                    }
+                    if shares && cutoff != u64::MAX {
+                        shares_sum += u128::from(min) * u128::from(a.shares[i as usize]);
+                        apart_sum += u128::from(min) * u128::from(a.weights[i as usize]);
+                        if shares_sum.max(apart_sum) >= budget_scaled {
+                            chosen = 0;
+                            break;
+                        }
+                    }
+                    if leftmost {
+                        if chosen == 0 {
+                            chosen = i;
+                            best_len = 1;
+                        }
+                    } else {
+                        // Count the usable options, up to the best so far.
+                        let mut s = 1u32;
+                        let mut q = a.nodes[p as usize].down;
+                        let mut better = true;
+                        loop {
+                            if q == i || a.net_of(q) >= budget {
+                                break;
+                            }
+                            if s == best_len {
+                                better = false;
+                                break;
+                            }
+                            if s >= LEN_THRESHOLD {
+                                s = a.nodes[i as usize].top as u32;
+                                break;
+                            }
+                            s += 1;
+                            q = a.nodes[q as usize].down;
+                        }
+                        if better && (s < best_len || (s == best_len && min > best_min)) {
+                            best_len = s;
+                            best_min = min;
+                            chosen = i;
+                        }
+                    }
+                    i = a.next[i as usize];
+                }
+                if chosen == 0 {
+                    at = At::Backdown;
+                    continue;
+                }
+                item = chosen;
+                part[level] = cost;
+                let x = a.nodes[item as usize].down;
+                choice[level] = x;
+                next_cost = cost + a.net_of(x);
+                limit0[level] = a.limit(cutoff - next_cost);
+                a.cover::<COLORED>(item, limit0[level]);
+                at = At::Advance;
+            }
+            At::Advance => {
+                let x = choice[level];
+                limit[level] = a.limit(cutoff - next_cost);
+                a.cover_others::<COLORED>(x, limit[level]);
+                if a.next[0] == 0 {
+                    // A solution, better than the k-th best.
+                    stats.nodes += 1;
+                    stats.solutions += 1;
+                    let ranks =
+                        choice[..=level].iter().map(|&x| a.nodes[x as usize].rank).collect();
+                    best.push(Kept { net: next_cost, found: stats.solutions as u64, ranks });
+                    if best.len() > k {
+                        best.pop();
+                    }
+                    if best.len() == k {
+                        cutoff = best.peek().map_or(u64::MAX, |b| b.net);
+                    }
+                    if config.max_solutions.is_some_and(|m| stats.solutions >= m) {
+                        // Levels 0..level are applied, and this one but for its option.
+                        a.uncover_others::<COLORED>(x, limit[level]);
+                        a.uncover::<COLORED>(item, limit0[level]);
+                        stop = Stop::SolutionLimit;
+                        break;
+                    }
+                    at = At::Recover;
+                    continue;
+                }
+                level += 1;
+                cost = next_cost;
+                at = At::Forward;
+            }
+            At::Backup => {
+                a.uncover::<COLORED>(item, limit0[level]);
+                at = At::Backdown;
+            }
+            At::Backdown => {
+                if level == 0 {
+                    break;
+                }
+                level -= 1;
+                let x = choice[level];
+                item = a.nodes[x as usize].top as u32;
+                cost = part[level];
+                at = At::Recover;
+            }
+            At::Recover => {
+                let x = choice[level];
+                a.uncover_others::<COLORED>(x, limit[level]);
+                let y = a.nodes[x as usize].down;
+                choice[level] = y;
+                if y == item {
+                    at = At::Backup;
+                    continue;
+                }
+                next_cost = cost + a.net_of(y);
+                if next_cost >= cutoff {
+                    at = At::Backup;
+                    continue;
+                }
+                at = At::Advance;
+            }
+        }
+    }
+    if stop != Stop::Exhausted {
+        // Stopped at `Forward` (or after undoing the level of a solution): levels `0..level`
+        // have their item and their option applied.
+        for l in (0..level).rev() {
+            let x = choice[l];
+            a.uncover_others::<COLORED>(x, limit[l]);
+            let i = a.nodes[x as usize].top as u32;
+            a.uncover::<COLORED>(i, limit0[l]);
+        }
+    }
+    finish(a, best, stop, stats, started)
+}
+
+fn finish(
+    a: &CostArena,
+    best: BinaryHeap<Kept>,
+    stop: Stop,
+    mut stats: Stats,
+    started: Instant,
+) -> MinCost {
+    stats.updates = a.updates;
+    stats.elapsed = started.elapsed();
+    let best = best
+        .into_sorted_vec()
+        .into_iter()
+        .map(|kept| CostSolution {
+            cost: kept.net + a.total_tax,
+            options: kept.ranks.iter().map(|&r| a.option_ids[r as usize]).collect(),
+        })
+        .collect();
+    MinCost { best, stop, stats }
+}

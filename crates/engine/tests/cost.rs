@@ -1,0 +1,251 @@
+//! Minimum-cost exact cover (Knuth's DLX5): the best costs and DLX5's own tree on the files of
+//! `testdata/instances`, the brute-force oracle, and assignment problems against the
+//! Hungarian algorithm.
+
+use dancecard_engine::{
+    Config, CostError, Heuristic, LowerBound, Problem, ProblemBuilder, Solver, Stop,
+};
+use dancecard_testkit::{family_problem, k_best_costs, FamilyProblem};
+use proptest::prelude::*;
+
+fn instance(name: &str) -> Problem {
+    let full = format!("{}/../../testdata/instances/{name}.dlx", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
+    dancecard_format::parse_dlx(&bytes).unwrap().problem
+}
+
+/// The best `k` costs of `problem` under `bound`, checked: each solution verifies and costs
+/// what it says, and the arena is restored (I5).
+fn best_costs(problem: &Problem, k: usize, bound: LowerBound) -> (Vec<u64>, u64, u64) {
+    let mut solver = Solver::new(problem);
+    let result = solver.min_cost_with(k, bound).unwrap();
+    assert!(result.is_complete());
+    for s in &result.best {
+        problem.verify(&s.options).expect("a best solution verifies");
+        let cost: u64 = s.options.iter().map(|&o| problem.option_cost(o)).sum();
+        assert_eq!(cost, s.cost);
+    }
+    assert!(solver.is_pristine(problem), "(I5) after a min-cost search");
+    let costs = result.best.iter().map(|s| s.cost).collect();
+    (costs, result.stats.nodes, result.stats.updates)
+}
+
+#[test]
+fn cost_domino6x6_best_three() {
+    let p = instance("cost_domino6x6");
+    for bound in [LowerBound::Dlx5, LowerBound::ItemShares] {
+        assert_eq!(best_costs(&p, 3, bound).0, [43, 44, 46], "{bound:?}");
+        assert_eq!(best_costs(&p, 1, bound).0, [43], "{bound:?}");
+    }
+}
+
+/// DLX5's tree, node for node: `dlx5 k1` and `dlx5 k3` on cost_pent6x10.dlx
+/// (../shared/data/instances/README.md, and DLX5's closing line for k = 3: 15 solutions,
+/// 67,853,551 updates, 204,170 nodes).
+#[test]
+fn cost_pent6x10_as_dlx5() {
+    let p = instance("cost_pent6x10");
+    let (costs, nodes, updates) = best_costs(&p, 3, LowerBound::Dlx5);
+    assert_eq!(costs, [235, 253, 259]);
+    assert_eq!((nodes, updates), (204_170, 67_853_551));
+    let (costs, nodes, _) = best_costs(&p, 1, LowerBound::Dlx5);
+    assert_eq!((costs, nodes), (vec![235], 56_154));
+}
+
+#[test]
+fn cost_pent6x10_with_item_shares() {
+    let p = instance("cost_pent6x10");
+    let (costs, nodes, _) = best_costs(&p, 3, LowerBound::ItemShares);
+    assert_eq!(costs, [235, 253, 259]);
+    assert!(nodes < 204_170, "the item shares cut DLX5's tree: {nodes} nodes");
+}
+
+/// The family problem with every bound 1:1 (an exact cover with costs).
+fn with_costs(f: &FamilyProblem) -> (FamilyProblem, Problem) {
+    let f = FamilyProblem { bounds: vec![(1, 1); f.raw.primary], ..f.clone() };
+    let p = dancecard_format::parse_dlx(f.to_dlx().as_bytes()).unwrap().problem;
+    (f, p)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// The k best costs are the brute force's, on every bound and heuristic, colors included.
+    #[test]
+    fn best_costs_are_the_brute_force_ones(f in family_problem(true, true), k in 1usize..5) {
+        let (f, p) = with_costs(&f);
+        let expected = k_best_costs(&f, k);
+        for bound in [LowerBound::Dlx5, LowerBound::ItemShares] {
+            for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
+                let mut solver = Solver::with_config(&p, Config::with_heuristic(heuristic));
+                let result = solver.min_cost_with(k, bound).unwrap();
+                prop_assert!(result.is_complete());
+                let costs: Vec<u64> = result.best.iter().map(|s| s.cost).collect();
+                prop_assert_eq!(&costs, &expected, "{:?} {:?}", bound, heuristic);
+                for s in &result.best {
+                    prop_assert!(p.verify(&s.options).is_ok());
+                }
+                prop_assert!(solver.is_pristine(&p));
+            }
+        }
+    }
+}
+
+/// The Hungarian algorithm (Kuhn-Munkres with potentials, O(n^3)): the least total cost of a
+/// perfect matching of rows to columns.
+fn hungarian(cost: &[Vec<u64>]) -> u64 {
+    let n = cost.len();
+    let inf = i64::MAX / 4;
+    // 1-based, as in the textbook version: p[j] is the row matched to column j.
+    let (mut u, mut v) = (vec![0i64; n + 1], vec![0i64; n + 1]);
+    let (mut p, mut way) = (vec![0usize; n + 1], vec![0usize; n + 1]);
+    for i in 1..=n {
+        p[0] = i;
+        let mut j0 = 0;
+        let mut minv = vec![inf; n + 1];
+        let mut used = vec![false; n + 1];
+        loop {
+            used[j0] = true;
+            let (i0, mut delta, mut j1) = (p[j0], inf, 0);
+            for j in 1..=n {
+                if !used[j] {
+                    let cur = cost[i0 - 1][j - 1] as i64 - u[i0] - v[j];
+                    if cur < minv[j] {
+                        minv[j] = cur;
+                        way[j] = j0;
+                    }
+                    if minv[j] < delta {
+                        delta = minv[j];
+                        j1 = j;
+                    }
+                }
+            }
+            for j in 0..=n {
+                if used[j] {
+                    u[p[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if p[j0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let j1 = way[j0];
+            p[j0] = p[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+    (1..=n).map(|j| cost[p[j] - 1][j - 1]).sum()
+}
+
+/// Rows and columns as primary items, one option `r_i c_j` per cell with its cost.
+fn assignment(cost: &[Vec<u64>]) -> Problem {
+    let n = cost.len();
+    let mut b = ProblemBuilder::new();
+    let rows: Vec<_> = (0..n).map(|i| b.primary(&format!("r{i}")).unwrap()).collect();
+    let cols: Vec<_> = (0..n).map(|j| b.primary(&format!("c{j}")).unwrap()).collect();
+    for i in 0..n {
+        for j in 0..n {
+            b.option_with_cost([rows[i], cols[j]], cost[i][j]).unwrap();
+        }
+    }
+    b.build()
+}
+
+fn matrix(max_n: usize, max_cost: u64) -> impl Strategy<Value = Vec<Vec<u64>>> {
+    (1..=max_n).prop_flat_map(move |n| {
+        proptest::collection::vec(proptest::collection::vec(0..max_cost, n), n)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// An assignment problem's least cost is the Hungarian algorithm's.
+    #[test]
+    fn assignments_cost_what_the_hungarian_algorithm_says(cost in matrix(9, 1000)) {
+        let p = assignment(&cost);
+        let expected = hungarian(&cost);
+        for bound in [LowerBound::Dlx5, LowerBound::ItemShares] {
+            let result = Solver::new(&p).min_cost_with(1, bound).unwrap();
+            prop_assert!(result.is_complete());
+            prop_assert_eq!(result.best.len(), 1);
+            prop_assert_eq!(result.best[0].cost, expected, "{:?}", bound);
+            prop_assert!(p.verify(&result.best[0].options).is_ok());
+        }
+    }
+}
+
+#[test]
+fn hungarian_reference_on_a_known_matrix() {
+    // The classic 3x3 example: rows take columns 1, 0, 2 for 2 + 4 + 3... in fact the
+    // optimum is 1 + 2 + 2 = 5 (row 0 column 1, row 1 column 0, row 2 column 2).
+    let cost = vec![vec![4, 1, 3], vec![2, 0, 5], vec![3, 2, 2]];
+    assert_eq!(hungarian(&cost), 5);
+    assert_eq!(Solver::new(&assignment(&cost)).min_cost(1).unwrap().best[0].cost, 5);
+}
+
+/// A search stopped by a node limit, a time limit or the cancel flag restores the arena and
+/// keeps the best found so far; the same solver then finds the proven best.
+#[test]
+fn a_stopped_search_keeps_its_best_and_the_arena() {
+    let p = instance("cost_pent6x10");
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let configs = [
+        (Config { max_nodes: Some(5_000), ..Config::default() }, Stop::NodeLimit),
+        (Config { max_solutions: Some(4), ..Config::default() }, Stop::SolutionLimit),
+        (
+            Config { time_limit: Some(std::time::Duration::ZERO), ..Config::default() },
+            Stop::TimeLimit,
+        ),
+        (Config { cancel: Some(cancel), ..Config::default() }, Stop::Cancelled),
+    ];
+    for (config, stop) in configs {
+        let mut solver = Solver::with_config(&p, config);
+        let result = solver.min_cost(3).unwrap();
+        assert_eq!(result.stop, stop);
+        assert!(!result.is_complete());
+        assert!(solver.is_pristine(&p), "(I5) after {stop:?}");
+        for s in &result.best {
+            p.verify(&s.options).unwrap();
+        }
+        solver.set_config(Config::default());
+        let costs: Vec<u64> = solver.min_cost(3).unwrap().best.iter().map(|s| s.cost).collect();
+        assert_eq!(costs, [235, 253, 259], "after {stop:?}");
+    }
+}
+
+#[test]
+fn small_and_odd_problems() {
+    // No primary item: the empty solution, cost 0.
+    let mut b = ProblemBuilder::new();
+    let _ = b.secondary("s").unwrap();
+    let p = b.build();
+    let result = Solver::new(&p).min_cost(2).unwrap();
+    assert_eq!(result.best.len(), 1);
+    assert_eq!((result.best[0].cost, result.best[0].options.len()), (0, 0));
+    // No solution: nothing listed, complete.
+    let mut b = ProblemBuilder::new();
+    let (x, y) = (b.primary("x").unwrap(), b.primary("y").unwrap());
+    b.option_with_cost([x], 3).unwrap();
+    let _ = y;
+    let p = b.build();
+    let result = Solver::new(&p).min_cost(1).unwrap();
+    assert!(result.best.is_empty() && result.is_complete());
+    // k = 0 asks for nothing.
+    assert!(Solver::new(&p).min_cost(0).unwrap().best.is_empty());
+    // Costs without any: every solution costs 0, k of them listed.
+    let q = instance("queens8");
+    let result = Solver::new(&q).min_cost(5).unwrap();
+    assert_eq!(result.best.iter().map(|s| s.cost).collect::<Vec<_>>(), [0; 5]);
+    // Bounds are refused.
+    let m = instance("mult_queens_12_6");
+    assert_eq!(Solver::new(&m).min_cost(1), Err(CostError::Bounds));
+}
