@@ -16,6 +16,9 @@
 //!   n), split_depth=d, output=FILE)` counts one shard and writes its result file, `merge`
 //!   adds the files up (the files of `dancecard solve --shard` and `dancecard merge`), and
 //!   `Problem` pickles (`__reduce__`, rebuilt by [`problem::_problem_from_state`]);
+//! - costs, bounds and preprocessing ([`cost`]): `Problem(costs=..., bounds=...)`,
+//!   `Problem.min_cost` (the `k` least-cost solutions, Knuth's DLX5) and `Problem.pre`
+//!   (Knuth's DLX-PRE: a reduced problem, [`cost::PyReduction`]);
 //! - `sudoku_search` ([`sudoku::sudoku_search`]) under `dancecard.sudoku`;
 //! - the models ([`models`]): `tile` and its `Tiling`, `queens_*` under `dancecard.queens`,
 //!   `target_sudoku`;
@@ -34,6 +37,7 @@
 #![deny(missing_docs)]
 
 mod args;
+mod cost;
 mod counting;
 mod interrupt;
 mod models;
@@ -55,6 +59,7 @@ fn dancecard_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<counting::PyMemoStats>()?;
     m.add_class::<counting::PyZdd>()?;
     m.add_class::<counting::PyEstimate>()?;
+    m.add_class::<cost::PyReduction>()?;
     m.add("DlxParseError", m.py().get_type::<problem::DlxParseError>())?;
     m.add_function(wrap_pyfunction!(sudoku::sudoku_search, m)?)?;
     m.add_class::<models::PyTiling>()?;

@@ -23,9 +23,10 @@ use dancecard_format::{
 };
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::args;
+use crate::cost;
 use crate::counting::{self, PyEstimate, PyMemoStats, PyZdd};
 use crate::interrupt::{on_main_thread, read_threads, read_time_limit, run_interruptible, POLL};
 use crate::scale;
@@ -168,11 +169,14 @@ fn record(last: &LastStats, stats: PyStats) {
     *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(stats);
 }
 
-/// An exact cover problem: `dancecard.Problem(primary, secondary=None, options=None)`.
+/// An exact cover problem: `dancecard.Problem(primary, secondary=None, options=None,
+/// costs=None, bounds=None)`.
 ///
 /// Items are names (a string is split at whitespace); each option is a list of item names or
 /// one string of names, `x:red` giving secondary item `x` the color `red`. Options are
-/// numbered from 0 in the order given, and solutions are lists of these numbers.
+/// numbered from 0 in the order given, and solutions are lists of these numbers. `costs`
+/// gives each option a cost (for `min_cost`), `bounds` primary items multiplicities (Knuth's
+/// DLX3: covered from `lo` to `hi` times).
 #[pyclass(frozen, module = "dancecard", name = "Problem")]
 #[derive(Debug)]
 pub(crate) struct PyProblem {
@@ -536,13 +540,25 @@ impl PyProblem {
 
 #[pymethods]
 impl PyProblem {
+    /// `costs`: `None`, or one int per option (from 0 to 2**64 - 1, their sum below 2**64),
+    /// its cost in `min_cost`. `bounds`: `None`, or a dict from primary item names to an int
+    /// `m` (the item is covered exactly `m` times) or a pair `(lo, hi)` of ints below 2**32
+    /// (from `lo` to `hi` times, `0 <= lo <= hi`, `hi >= 1`): Knuth's DLX3 multiplicities,
+    /// which `count`, `first` and `solutions` take (not `min_cost` or `pre`). Both are kept by
+    /// `to_dlx` (`2|a`, `0:3|b` on the item line, `|5` after an option) and by pickling.
     #[new]
-    #[pyo3(signature = (primary, secondary = None, options = None))]
+    #[pyo3(signature = (primary, secondary = None, options = None, costs = None, bounds = None))]
     fn new(
+        py: Python<'_>,
         #[pyo3(from_py_with = read_primary)] primary: Vec<String>,
         #[pyo3(from_py_with = read_secondary)] secondary: Option<Vec<String>>,
         #[pyo3(from_py_with = read_options)] options: Option<Vec<Vec<String>>>,
+        costs: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = cost::read_bounds)] bounds: Option<cost::Bounds>,
     ) -> PyResult<Self> {
+        let options = options.unwrap_or_default();
+        // Read here, not by pyo3: how many costs there must be is the number of options.
+        let costs = args::in_body(py, "costs", cost::read_costs(costs, options.len()))?;
         let mut b = ProblemBuilder::new();
         for name in primary {
             let _ = b.primary(&name).map_err(|e| args::invalid("primary", e))?;
@@ -550,10 +566,19 @@ impl PyProblem {
         for name in secondary.unwrap_or_default() {
             let _ = b.secondary(&name).map_err(|e| args::invalid("secondary", e))?;
         }
-        for option in options.unwrap_or_default() {
-            let _ = b
+        for (name, lo, hi) in bounds.unwrap_or_default() {
+            let item = b.item_id(&name).ok_or_else(|| {
+                args::invalid("bounds", format!("unknown item {}", args::quoted(&name)))
+            })?;
+            b.set_bounds(item, lo, hi).map_err(|e| args::invalid("bounds", e))?;
+        }
+        for (k, option) in options.iter().enumerate() {
+            let id = b
                 .option_by_names(option.iter().map(String::as_str))
                 .map_err(|e| args::invalid("options", e))?;
+            if let Some(costs) = &costs {
+                b.set_cost(id, costs[k]).map_err(|e| args::invalid("costs", e))?;
+            }
         }
         Ok(PyProblem::from_problem(b.build()))
     }
@@ -600,6 +625,23 @@ impl PyProblem {
         out
     }
 
+    /// Each option's cost, by number (0 unless given; 0 for a matrix row of zeros).
+    #[getter]
+    fn costs(&self) -> Vec<u64> {
+        let mut out = vec![0; self.given];
+        for o in self.problem.options() {
+            out[self.index[o.index()]] = self.problem.option_cost(o);
+        }
+        out
+    }
+
+    /// The bounds `(lo, hi)` of the primary items that have bounds other than `(1, 1)`, by
+    /// name, in declaration order (what `bounds=` takes).
+    #[getter]
+    fn bounds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        cost::bounds_dict(py, &self.problem)
+    }
+
     /// The counters of the last search (`None` before any).
     #[getter]
     fn stats(&self) -> Option<PyStats> {
@@ -617,9 +659,10 @@ impl PyProblem {
     }
 
     /// Pickling, and `copy.copy`/`copy.deepcopy`: the problem comes back with the same items,
-    /// options, option numbers (a matrix's rows of zeros included) and search tree, so that a
-    /// copy in another process counts the same shards; `stats` is not kept. The state is the
-    /// problem's DLX text and its numbering (see `_problem_from_state`).
+    /// options, costs, bounds, option numbers (a matrix's rows of zeros included) and search
+    /// tree, so that a copy in another process counts the same shards; `stats` is not kept.
+    /// The state is the problem's DLX text (which holds the costs and bounds) and its
+    /// numbering (see `_problem_from_state`).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, State)> {
         let rebuild = py.import("dancecard._native")?.getattr("_problem_from_state")?;
         let p = &*self.problem;
@@ -847,6 +890,63 @@ impl PyProblem {
             ..Config::default()
         };
         counting::estimate(py, &self.problem, config, &cancel, probes, seed)
+    }
+
+    /// The `k` least-cost solutions (`k` an int from 1 to 2**20), by Knuth's DLX5 (branch
+    /// and bound on dancing links, the options laid out by cost): a list of `(cost,
+    /// solution)` pairs, least cost first (ties in the order found), each solution a sorted
+    /// list of option numbers as `first` gives it and its cost the sum of its options'
+    /// `costs`; fewer than `k` when the problem has fewer solutions, `[]` when it has none.
+    /// Each cost is listed once per solution: two solutions of one cost are two pairs.
+    ///
+    /// `lower_bound`: `"shares"` (the default: DLX5's rule, plus each remaining item's share
+    /// of its cheapest option, which cuts more of the tree) or `"dlx5"` (DLX5's rule alone:
+    /// its tree, nodes and updates). `max_nodes` (an int below 2**64) and `time_limit`
+    /// (seconds >= 0) stop the search early: the pairs are then the best found, not proven
+    /// least (`stats.complete` is false, `stats.stop` says why). `stats.solutions` counts the
+    /// solutions the search met (each better than the `k`-th best so far). A problem with
+    /// `bounds` is a `ValueError` (DLX3 and DLX5 together are not supported).
+    #[pyo3(signature = (k = 1, lower_bound = "shares", max_nodes = None, time_limit = None))]
+    fn min_cost(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = cost::read_k)] k: usize,
+        #[pyo3(from_py_with = cost::read_lower_bound)] lower_bound: &str,
+        #[pyo3(from_py_with = read_max_nodes)] max_nodes: Option<u64>,
+        #[pyo3(from_py_with = read_time_limit)] time_limit: Option<Duration>,
+    ) -> PyResult<Vec<(u64, Vec<usize>)>> {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let config =
+            Config { max_nodes, time_limit, cancel: Some(cancel.clone()), ..Config::default() };
+        let started = Instant::now();
+        let bound = cost::lower_bound(lower_bound);
+        let found = cost::min_cost(py, &self.problem, config, &cancel, k, bound)?;
+        let seconds = started.elapsed().as_secs_f64();
+        record(&self.last, PyStats::new(&found.stats, seconds, Some(found.stop)));
+        Ok(found
+            .best
+            .iter()
+            .map(|s| (s.cost, PyProblem::numbers(&self.index, &s.options)))
+            .collect())
+    }
+
+    /// Preprocessing, as Knuth's DLX-PRE and `dancecard pre`: removes, in rounds until one
+    /// changes nothing (at most `max_rounds`, an int below 2**32, or `None`), the options
+    /// that no solution can use (taking one leaves some primary item with no option) and the
+    /// items that others imply (every option of a primary item holds it uncolored). Returns a
+    /// `dancecard.Reduction`: `problem`, the reduced problem (options numbered from 0, costs
+    /// kept), with the same solutions as this one once mapped back by `origins` (the number
+    /// here of each of its options: `sorted(r.origins[k] for k in s)`), and what was removed
+    /// (`removed_options`, `removed_items`, `rounds`, `complete`, `infeasible`). A problem
+    /// with `bounds` is a `ValueError`. Runs with the GIL released; Ctrl-C stops it. `stats`
+    /// is left as it was.
+    #[pyo3(signature = (max_rounds = None))]
+    fn pre(
+        &self,
+        py: Python<'_>,
+        #[pyo3(from_py_with = cost::read_max_rounds)] max_rounds: Option<u32>,
+    ) -> PyResult<cost::PyReduction> {
+        cost::reduce(py, &self.problem, &self.index, self.given, max_rounds)
     }
 
     /// All solutions (at most `limit`, an int below 2**128, or `None`) as a lazy iterator:

@@ -221,6 +221,34 @@ OPTIONS = kind(
            "color_on_primary": (["a:red"], VALUE), "int_in_option": ([["a", 1]], TYPE),
            "option_int": ([1], TYPE), "surrogate_in_option": (["a \ud800"], VALUE),
            "generator": ((o for o in ["a", "b"]), OK)})
+# Costs of Problem(...): the row's base has no option, so that only an empty sequence (or None)
+# is right; each value is checked before the count (a value of the wrong type is a TypeError).
+COSTS = kind(
+    "costs", ok={"none", "empty_list"}, value={"np_array"},
+    extra={"one_too_many": ([0], VALUE), "negative": ([-1], VALUE), "huge": ([2**64], VALUE),
+           "endless": (itertools.count(), VALUE), "bool": ([True], TYPE), "float": ([0.0], TYPE),
+           "none_cost": ([None], TYPE), "generator": ((c for c in []), OK)})
+# Bounds of Problem(...) on the base items "a b": a dict from names to an int or a pair.
+BOUNDS = kind(
+    "bounds", ok={"none", "dict"},
+    extra={"pair": ({"a": (0, 2)}, OK), "both": ({"a": 2, "b": [1, 3]}, OK),
+           "np_bound": (_numpy(lambda: {"a": np.int64(2)}), OK),
+           "np_pair": (_numpy(lambda: {"a": np.array([0, 2])}), OK),
+           "unknown": ({"z": 1}, VALUE), "zero": ({"a": 0}, VALUE), "reversed": ({"a": (2, 1)}, VALUE),
+           "huge": ({"a": 2**32}, VALUE), "negative": ({"a": (-1, 1)}, VALUE),
+           "three": ({"a": (1, 2, 3)}, VALUE), "endless": ({"a": itertools.count()}, VALUE),
+           "surrogate_key": ({"\ud800": 1}, VALUE), "str_bound": ({"a": "1"}, TYPE),
+           "float_bound": ({"a": 1.0}, TYPE), "bool_bound": ({"a": True}, TYPE),
+           "int_key": ({1: 1}, TYPE), "pairs": ([("a", 1)], TYPE)})
+# k of Problem.min_cost: 1 to 2**20.
+K_BEST = kind("k best", ok=INTS_IN_RANGE,
+              value=NEGATIVE | {"zero", "two_64", "two_200", "np_uint_max"},
+              extra={"max": (2**20, OK), "past_max": (2**20 + 1, VALUE)})
+LOWER_BOUND = choice("shares", "dlx5")
+# Rounds of Problem.pre: 0 to 2**32 - 1, or None.
+MAX_ROUNDS = kind("max rounds", ok={"none", "zero"} | INTS_IN_RANGE,
+                  value=NEGATIVE | {"two_64", "two_200", "np_uint_max"},
+                  extra={"max": (2**32 - 1, OK), "past_max": (2**32, VALUE)})
 # A line of more than 512 KiB is a DlxParseError: "x" * 10 MB is one.
 DLX_TEXT = kind("DLX text", ok={"huge_lines", "nul", "bytes"},
                 value={"empty_str", "surrogate", "huge_str"},
@@ -470,8 +498,10 @@ ROWS: Dict[str, Row] = {
     # dancecard.Problem
     "dancecard.Problem": Row(
         call=lambda **kw: dancecard.Problem(**kw),
-        params={"primary": NAMES, "secondary": NAMES_OR_NONE, "options": OPTIONS},
-        base={"primary": "a b", "secondary": None, "options": None}),
+        params={"primary": NAMES, "secondary": NAMES_OR_NONE, "options": OPTIONS,
+                "costs": COSTS, "bounds": BOUNDS},
+        base={"primary": "a b", "secondary": None, "options": None, "costs": None,
+              "bounds": None}),
     "dancecard.Problem.from_dlx": Row(
         call=lambda **kw: dancecard.Problem.from_dlx(**kw), params={"text": DLX_TEXT},
         base={"text": "a b\na\nb\n"}),
@@ -483,6 +513,8 @@ ROWS: Dict[str, Row] = {
     "dancecard.Problem.secondary": no_args(lambda: toy().secondary),
     "dancecard.Problem.options": no_args(lambda: toy().options),
     "dancecard.Problem.stats": no_args(lambda: toy().stats),
+    "dancecard.Problem.costs": no_args(lambda: toy().costs),
+    "dancecard.Problem.bounds": no_args(lambda: toy().bounds),
     "dancecard.Problem.__repr__": no_args(lambda: toy().__repr__),
     "dancecard.Problem.is_solution": problem_method(
         "is_solution", {"options": OPTION_NUMBERS}, {"options": [0, 3, 4]}),
@@ -508,6 +540,22 @@ ROWS: Dict[str, Row] = {
     "dancecard.Problem.estimate": problem_method(
         "estimate", {"probes": PROBES, "seed": SEED, "heuristic": HEURISTIC},
         {"probes": 10, "seed": 0, "heuristic": "mrv"}),
+    "dancecard.Problem.min_cost": problem_method(
+        "min_cost", {"k": K_BEST, "lower_bound": LOWER_BOUND, "max_nodes": U64_OR_NONE,
+                     "time_limit": SECONDS},
+        {"k": 1, "lower_bound": "shares", "max_nodes": None, "time_limit": None}),
+    "dancecard.Problem.pre": problem_method("pre", {"max_rounds": MAX_ROUNDS},
+                                            {"max_rounds": None}),
+    # dancecard.Reduction: made by Problem.pre only.
+    "dancecard.Reduction": Row(call=lambda *a, **kw: dancecard.Reduction(*a, **kw)),
+    "dancecard.Reduction.problem": no_args(lambda: toy().pre().problem),
+    "dancecard.Reduction.origins": no_args(lambda: toy().pre().origins),
+    "dancecard.Reduction.removed_options": no_args(lambda: toy().pre().removed_options),
+    "dancecard.Reduction.removed_items": no_args(lambda: toy().pre().removed_items),
+    "dancecard.Reduction.rounds": no_args(lambda: toy().pre().rounds),
+    "dancecard.Reduction.complete": no_args(lambda: toy().pre().complete),
+    "dancecard.Reduction.infeasible": no_args(lambda: toy().pre().infeasible),
+    "dancecard.Reduction.__repr__": no_args(lambda: toy().pre().__repr__),
     # dancecard.Stats and dancecard.SolutionIterator: made by searches only.
     "dancecard.Stats": Row(call=lambda *a, **kw: dancecard.Stats(*a, **kw)),
     "dancecard.Stats.nodes": no_args(lambda: stats().nodes),
@@ -773,7 +821,8 @@ def test_hostile_argument(key, param, hid, value, expected):
 NO_ARGS = [k for k, r in ROWS.items() if r is not None and not r.params]
 # Classes without a constructor: their values come from the package's functions.
 MADE_BY_THE_PACKAGE = {f"dancecard.{name}" for name in
-                       ("Stats", "SolutionIterator", "Tiling", "MemoStats", "Zdd", "Estimate")}
+                       ("Stats", "SolutionIterator", "Tiling", "MemoStats", "Zdd", "Estimate",
+                        "Reduction")}
 
 
 @pytest.mark.parametrize("key", NO_ARGS)

@@ -34,6 +34,19 @@ cells = [f"{{r}},{{c}}" for r in range(n) for c in range(n)]
 dominoes = [f"{{r}},{{c}} {{r}},{{c + 1}}" for r in range(n) for c in range(n - 1)]
 dominoes += [f"{{r}},{{c}} {{r + 1}},{{c}}" for r in range(n - 1) for c in range(n)]
 board = dancecard.Problem.from_dlx(" ".join(cells) + "\\n" + "\\n".join(dominoes) + "\\n")
+# The same board without two opposite corners, each domino with a cost: no tiling, and the
+# minimum-cost search (#19) walks an exponential tree before it can tell (10 x 10 takes
+# seconds).
+corners = {{"0,0", f"{{n - 1}},{{n - 1}}"}}
+mutilated = [d for d in dominoes if not corners & set(d.split())]
+mutilated = dancecard.Problem([c for c in cells if c not in corners], options=mutilated,
+                              costs=[k % 10 for k in range(len(mutilated))])
+# The 400 queens problem: preprocessing it takes seconds (a round tests 160,000 options).
+q = 400
+wide = dancecard.Problem(
+    [f"r{{i}}" for i in range(q)] + [f"c{{j}}" for j in range(q)],
+    secondary=[f"a{{s}}" for s in range(2 * q - 1)] + [f"b{{d}}" for d in range(2 * q - 1)],
+    options=[f"r{{i}} c{{j}} a{{i + j}} b{{i - j + q - 1}}" for i in range(q) for j in range(q)])
 """
 
 SEARCHES = {
@@ -55,6 +68,10 @@ SEARCHES = {
     "count_auto_threads": "board.count(threads=2, memo_limit=2**28)",
     "zdd": "board.zdd(memo_limit=2**28)",
     "sample": "board.sample(1, memo_limit=2**28)",
+    # The minimum-cost search (#19), with either bound, and preprocessing.
+    "min_cost": "mutilated.min_cost(3)",
+    "min_cost_dlx5": "mutilated.min_cost(lower_bound='dlx5')",
+    "pre": "wide.pre()",
     # Knuth's estimate: a billion probes of the pentomino tree.
     "estimate": "endless.estimate(probes=10**9, heuristic='leftmost')",
     "tiling_iterator": "next(dancecard.tile('6x10', 'pentominoes', once=True).solutions(), "
@@ -105,7 +122,7 @@ print("finished after", time.monotonic() - started, flush=True)
 
 
 @pytest.mark.parametrize("name", ["count", "count_threads", "count_memo", "iterator", "queens",
-                                  "tiling"])
+                                  "tiling", "min_cost", "pre"])
 def test_a_search_in_a_daemon_thread_does_not_stop_the_exit(name):
     # Off the main thread the search does not poll for signals: it must not take the GIL
     # back while the interpreter shuts down (CPython would end the thread by unwinding

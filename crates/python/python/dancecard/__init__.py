@@ -17,6 +17,11 @@ Python values, hands out solutions as lists of option numbers, and wraps the puz
   files of all the shards, checking that they make one whole search; the files are those of
   ``dancecard solve --count --shard I/N --output FILE`` and ``dancecard merge``, and a
   :class:`Problem` pickles, so that ``multiprocessing``, Dask or a batch scheduler can take it.
+- Costs and preprocessing: ``Problem(..., costs=[...])`` gives each option a cost, and
+  :meth:`Problem.min_cost` finds the ``k`` least-cost solutions (Knuth's DLX5);
+  ``bounds={"x": (lo, hi)}`` lets a primary item be covered from ``lo`` to ``hi`` times
+  (Knuth's DLX3); :meth:`Problem.pre` removes the options no solution can use (Knuth's
+  DLX-PRE) and returns a :class:`Reduction`.
 - :mod:`dancecard.sudoku`: solve, count and check sudoku of any box shape.
 - :mod:`dancecard.queens`: count and list N-queens solutions.
 - :func:`tile`: polyomino tilings of a board (a :class:`Tiling`, to count and list).
@@ -52,6 +57,7 @@ from ._native import (
     Estimate,
     MemoStats,
     Problem,
+    Reduction,
     SolutionIterator,
     Stats,
     Tiling,
@@ -67,6 +73,7 @@ __all__ = [
     "Estimate",
     "MemoStats",
     "Problem",
+    "Reduction",
     "SolutionIterator",
     "Stats",
     "Tiling",

@@ -19,6 +19,7 @@ from typing import Dict, Iterable, Iterator, List, Literal, Optional, Sequence, 
 __version__: str
 
 Heuristic = Literal["mrv", "leftmost"]
+LowerBound = Literal["shares", "dlx5"]
 Method = Literal["search", "memo", "auto"]
 Names = Union[str, Iterable[str]]
 # A path, as ``open`` takes it.
@@ -179,9 +180,18 @@ class Problem:
     option gives secondary item ``x`` the color ``red``. Options are numbered from 0 in the
     order given; solutions are lists of these numbers, in increasing order.
 
+    ``costs``: one int per option (from 0 to 2**64 - 1, their sum at most 2**64 - 1), its
+    cost for :meth:`min_cost` (``None``: every option costs 0). ``bounds``: a dict from
+    primary item names to an int ``m`` (the item is covered exactly ``m`` times) or a pair
+    ``(lo, hi)`` of ints from 0 to 2**32 - 1 (from ``lo`` to ``hi`` times, ``lo <= hi``,
+    ``hi >= 1``): Knuth's DLX3 multiplicities, which :meth:`count`, :meth:`first` and
+    :meth:`solutions` take and :meth:`min_cost` and :meth:`pre` refuse. Both are written in
+    the DLX text (``1:2|a`` on the item line, ``|5`` after an option) and kept by pickling.
+
     Raises ``ValueError`` for a repeated or invalid name, an unknown item, an empty option, an
-    option without a primary item, or a color on a primary item; ``TypeError`` for values
-    that are not names.
+    option without a primary item, a color on a primary item, a number of costs other than
+    the number of options, costs that add up past 2**64 - 1, bounds that no count meets or on
+    an item that is not primary; ``TypeError`` for values that are not names, ints or pairs.
 
     A problem pickles (and ``copy.deepcopy`` copies it) with its items, options, option
     numbers and search tree, not its ``stats``: a copy in another process counts the same
@@ -193,6 +203,8 @@ class Problem:
         primary: Names,
         secondary: Optional[Names] = None,
         options: Optional[Iterable[Names]] = None,
+        costs: Optional[Iterable[int]] = None,
+        bounds: Optional[Dict[str, Union[int, Tuple[int, int]]]] = None,
     ) -> None: ...
     @staticmethod
     def from_dlx(text: Union[str, bytes]) -> "Problem":
@@ -223,6 +235,13 @@ class Problem:
     @property
     def options(self) -> List[str]:
         """Each option as text (``"a b x:red"``), by number (``""`` for a row of zeros)."""
+    @property
+    def costs(self) -> List[int]:
+        """Each option's cost, by number (0 unless given, and for a row of zeros)."""
+    @property
+    def bounds(self) -> Dict[str, Tuple[int, int]]:
+        """The bounds ``(lo, hi)`` of the primary items whose bounds are not ``(1, 1)``, by
+        name, in declaration order (what ``bounds=`` takes)."""
     @property
     def stats(self) -> Optional[Stats]:
         """The counters of the last search (``None`` before any)."""
@@ -307,6 +326,69 @@ class Problem:
         to 2**64 - 1), each weighted by the product of the branching degrees along its path;
         and the method ``count(method="auto")`` picks, with why. :attr:`stats` is left as it
         was."""
+    def min_cost(
+        self,
+        k: int = 1,
+        lower_bound: LowerBound = "shares",
+        max_nodes: Optional[int] = None,
+        time_limit: Optional[float] = None,
+    ) -> List[Tuple[int, List[int]]]:
+        """The ``k`` least-cost solutions (``k`` an int from 1 to 2**20), by Knuth's DLX5
+        (branch and bound on dancing links): ``(cost, solution)`` pairs, least cost first
+        (ties in the order found), each solution a sorted list of option numbers as
+        :meth:`first` gives it, its cost the sum of its options' :attr:`costs`. Fewer than
+        ``k`` pairs when the problem has fewer solutions; ``[]`` when it has none. Two
+        solutions of one cost are two pairs.
+
+        ``lower_bound``: ``"shares"`` (DLX5's rule plus each remaining item's share of its
+        cheapest option: fewer nodes, the same answers) or ``"dlx5"`` (DLX5's rule alone:
+        its tree, nodes and updates). ``max_nodes`` and ``time_limit`` as for :meth:`count`:
+        a search they stop returns the best found, not proven least (``stats.complete`` is
+        false). :attr:`stats` is set (``solutions``: the solutions met, each better than the
+        ``k``-th best at the time). A problem with ``bounds`` is a ``ValueError``.
+        """
+    def pre(self, max_rounds: Optional[int] = None) -> "Reduction":
+        """Preprocessing, as Knuth's DLX-PRE and ``dancecard pre``: removes, in rounds until
+        one changes nothing (at most ``max_rounds``, an int from 0 to 2**32 - 1, or
+        ``None``), the options that no solution can use (taking one leaves some primary item
+        with no option) and the items that others imply (every option of some primary item
+        holds it uncolored).
+
+        Returns a :class:`Reduction`: the reduced problem (options numbered from 0, costs
+        kept) and ``origins``, the number here of each of its options. Its solutions, mapped
+        back (``sorted(r.origins[k] for k in s)``), are exactly this problem's; its least
+        costs are this problem's. A problem with ``bounds`` is a ``ValueError``.
+        :attr:`stats` is left as it was.
+        """
+
+class Reduction:
+    """What :meth:`Problem.pre` made: the reduced problem and what was removed."""
+
+    @property
+    def problem(self) -> Problem:
+        """The reduced problem: the items and options left (names, order, colors and costs
+        kept), its options numbered from 0."""
+    @property
+    def origins(self) -> List[int]:
+        """For each option of :attr:`problem`, its number in the original problem (in
+        increasing order)."""
+    @property
+    def removed_options(self) -> List[int]:
+        """The options removed (numbers in the original problem), in the order they went."""
+    @property
+    def removed_items(self) -> List[str]:
+        """The items removed (names), in the order they went."""
+    @property
+    def rounds(self) -> int:
+        """The rounds made, the last one (which changed nothing) included."""
+    @property
+    def complete(self) -> bool:
+        """Whether the rounds went on until one changed nothing (``False`` when
+        ``max_rounds`` stopped them: what was removed is sound, more might go)."""
+    @property
+    def infeasible(self) -> Optional[str]:
+        """A primary item found in no option, or ``None``: with one, the problem has no
+        solution and :attr:`problem` is that item alone."""
 
 def merge(files: Iterable[StrPath]) -> int:
     """The total count of the shard result files ``files`` (an iterable of paths), written by

@@ -1,0 +1,279 @@
+//! Costs, bounds and preprocessing from Python (#19): `Problem(costs=..., bounds=...)`,
+//! `Problem.min_cost` (Knuth's DLX5 on the engine: [`Solver::min_cost_with`]) and
+//! `Problem.pre` (Knuth's DLX-PRE: [`pre::reduce_with`], a [`PyReduction`]).
+//!
+//! - Costs are one nonnegative int per option, below 2**64, whose sum stays below 2**64 (the
+//!   builder's rule, [`ProblemBuilder::set_cost`]); bounds (DLX3's multiplicities) are a
+//!   mapping from primary item names to `m` (exactly `m` times) or `(lo, hi)`. Both are in
+//!   the DLX text (`to_dlx`, `from_dlx`), and so in a pickle.
+//! - `min_cost` returns `(cost, solution)` pairs, least cost first, each solution numbered as
+//!   the problem numbers its options (sorted, as `first` gives it); `stats` is set as for
+//!   any search, and the search runs with the GIL released and stops on Ctrl-C
+//!   ([`run_interruptible`]).
+//! - `pre` returns the reduced problem (its options numbered from 0), and `origins`: the
+//!   number, in the original, of each of its options; what was removed and why is there
+//!   too, as `dancecard pre --format json` writes it.
+//!
+//! [`ProblemBuilder::set_cost`]: dancecard_engine::ProblemBuilder::set_cost
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use dancecard_engine::pre::{self, PreConfig};
+use dancecard_engine::{Config, LowerBound, MinCost, Problem, Solver};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyMapping, PyString};
+
+use crate::args;
+use crate::interrupt::run_interruptible;
+use crate::problem::PyProblem;
+
+/// The most solutions `min_cost` keeps: the engine reserves room for `k` of them at once, so
+/// a huge `k` would end the process instead of raising `MemoryError`; a million best
+/// solutions are more than a cost search is for (`solutions()` lists them all).
+pub(crate) const MAX_K: usize = 1 << 20;
+
+/// Reads argument `k` of `Problem.min_cost`: 1 to [`MAX_K`].
+pub(crate) fn read_k(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    args::usize_in(obj, "k", &args::WHOLE, 1, MAX_K)
+}
+
+/// Reads argument `lower_bound` of `Problem.min_cost`: `"shares"` or `"dlx5"` (see
+/// [`lower_bound`]).
+pub(crate) fn read_lower_bound(obj: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+    args::choice(obj, "lower_bound", &["shares", "dlx5"])
+}
+
+/// The lower bound of a name that [`read_lower_bound`] accepted.
+pub(crate) fn lower_bound(name: &str) -> LowerBound {
+    match name {
+        "dlx5" => LowerBound::Dlx5,
+        _ => LowerBound::ItemShares,
+    }
+}
+
+/// Reads argument `max_rounds` of `Problem.pre`: an int from 0 to 2**32 - 1, or `None`.
+pub(crate) fn read_max_rounds(obj: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let range = (0, u128::from(u32::MAX));
+    let v =
+        args::int_in(obj, "max_rounds", &args::WHOLE, range, "an int from 0 to 2**32 - 1 or None")?;
+    // In range, so it fits.
+    Ok(Some(u32::try_from(v).unwrap_or(u32::MAX)))
+}
+
+/// Reads argument `costs` of `Problem`: `None`, or one int from 0 to 2**64 - 1 per option
+/// (`options` of them; read no further than one too many, so that an endless iterator is a
+/// `ValueError`, not an endless read; each value is checked before the count, so that a
+/// value of the wrong type is a `TypeError` however many there are). Read in the constructor's body, where the number of
+/// options is known.
+pub(crate) fn read_costs(
+    obj: Option<&Bound<'_, PyAny>>,
+    options: usize,
+) -> PyResult<Option<Vec<u64>>> {
+    const EXPECTED: &str =
+        "a sequence of costs (ints from 0 to 2**64 - 1), one per option, or None";
+    let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(None) };
+    let mut out = Vec::new();
+    for (k, v) in args::items(obj, &args::WHOLE, EXPECTED)?.enumerate() {
+        let at = args::Index::one("costs", k);
+        let range = (0, u128::from(u64::MAX));
+        let cost = args::int_in(&v?, "costs", &at, range, "an int from 0 to 2**64 - 1")?;
+        if k == options {
+            let message = format!("expected {options} costs, one per option, got more");
+            return Err(args::invalid("costs", message));
+        }
+        // In range, so it fits.
+        out.push(u64::try_from(cost).unwrap_or(u64::MAX));
+    }
+    if out.len() != options {
+        let message = format!("expected {options} costs, one per option, got {}", out.len());
+        return Err(args::invalid("costs", message));
+    }
+    Ok(Some(out))
+}
+
+/// Item bounds as given: the item's name, and `(lo, hi)`.
+pub(crate) type Bounds = Vec<(String, u32, u32)>;
+
+/// Reads argument `bounds` of `Problem`: `None`, or a mapping (a `dict`) from primary item
+/// names to an int `m` (exactly `m` times: `m:m`) or a pair `(lo, hi)` of ints from 0 to
+/// 2**32 - 1 (any iterable of two, numpy's too). Whether the names are primary items and
+/// the bounds meet (`hi > 0`, `lo <= hi`) the builder says.
+pub(crate) fn read_bounds(obj: &Bound<'_, PyAny>) -> PyResult<Option<Bounds>> {
+    const EXPECTED: &str = "a dict from primary item names to an int or a pair (lo, hi), or None";
+    const BOUND: &str = "an int from 0 to 2**32 - 1 or a pair (lo, hi) of them";
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let map =
+        obj.downcast::<PyMapping>().map_err(|_| args::wrong_type(&args::WHOLE, EXPECTED, obj))?;
+    let int = |v: &Bound<'_, PyAny>, place: &str, expected: &str| -> PyResult<u32> {
+        let v = args::int_in(v, "bounds", &place, (0, u128::from(u32::MAX)), expected)?;
+        // In range, so it fits.
+        Ok(u32::try_from(v).unwrap_or(u32::MAX))
+    };
+    let mut out = Vec::new();
+    for pair in map.items()?.iter() {
+        let (key, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract()?;
+        let key = key.downcast_into::<PyString>().map_err(|e| {
+            args::wrong_type(&args::WHOLE, "item names (str) as keys", &e.into_inner())
+        })?;
+        let name = args::str_of(&key, "bounds", &args::WHOLE)?.into_owned();
+        let place = format!("bounds[{}]", args::quoted(&name));
+        // A sequence is a pair; anything else must be an int.
+        let Ok(values) = args::items(&value, &place, BOUND) else {
+            let m = int(&value, &place, BOUND)?;
+            out.push((name, m, m));
+            continue;
+        };
+        // Read no further than one value too many: an endless iterator is no pair.
+        let values = values.take(3).collect::<PyResult<Vec<_>>>()?;
+        let [lo, hi] = &values[..] else {
+            let shown = args::values_shown(values.len());
+            return Err(args::wrong_value("bounds", &place, "a pair (lo, hi)", &shown));
+        };
+        let expected = "an int from 0 to 2**32 - 1";
+        let (lo, hi) = (int(lo, &place, expected)?, int(hi, &place, expected)?);
+        out.push((name, lo, hi));
+    }
+    Ok(Some(out))
+}
+
+/// The bounds of a problem's primary items, those other than `1:1`, in declaration order:
+/// the `Problem.bounds` property (what `bounds=` takes back).
+pub(crate) fn bounds_dict<'py>(py: Python<'py>, problem: &Problem) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for i in problem.items() {
+        if let Some((lo, hi)) = problem.item_bounds(i).filter(|&b| b != (1, 1)) {
+            dict.set_item(problem.item_name(i), (lo, hi))?;
+        }
+    }
+    Ok(dict)
+}
+
+/// Runs [`Solver::min_cost_with`] on `problem` with the GIL released, stopped by Ctrl-C
+/// (`config`'s cancel flag must be `cancel`). A problem with bounds is a `ValueError` with
+/// the engine's message.
+pub(crate) fn min_cost(
+    py: Python<'_>,
+    problem: &Problem,
+    config: Config,
+    cancel: &Arc<AtomicBool>,
+    k: usize,
+    bound: LowerBound,
+) -> PyResult<MinCost> {
+    let found = run_interruptible(py, cancel, || {
+        Solver::with_config(problem, config).min_cost_with(k, bound)
+    })?;
+    found.map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// What `Problem.pre` made: `dancecard.Reduction`, the reduced problem and how its options
+/// map back to the original's.
+#[pyclass(frozen, module = "dancecard", name = "Reduction")]
+#[derive(Debug)]
+pub(crate) struct PyReduction {
+    problem: Py<PyProblem>,
+    origins: Vec<usize>,
+    removed_options: Vec<usize>,
+    removed_items: Vec<String>,
+    rounds: u32,
+    complete: bool,
+    infeasible: Option<String>,
+    given: usize,
+}
+
+#[pymethods]
+impl PyReduction {
+    /// The reduced problem: the items and options left (names, order, colors and costs
+    /// kept), its options numbered from 0.
+    #[getter]
+    fn problem(&self, py: Python<'_>) -> Py<PyProblem> {
+        self.problem.clone_ref(py)
+    }
+
+    /// For each option of the reduced problem, its number in the original problem:
+    /// `sorted(origins[k] for k in s)` is a solution of the original for every solution `s`
+    /// of the reduced problem, and every solution of the original is one of these.
+    #[getter]
+    fn origins(&self) -> Vec<usize> {
+        self.origins.clone()
+    }
+
+    /// The options removed (numbers in the original problem), in the order they went.
+    #[getter]
+    fn removed_options(&self) -> Vec<usize> {
+        self.removed_options.clone()
+    }
+
+    /// The items removed (names), in the order they went: implied by a primary item (every
+    /// option of that item holds it uncolored), or left in no option.
+    #[getter]
+    fn removed_items(&self) -> Vec<String> {
+        self.removed_items.clone()
+    }
+
+    /// The rounds made, the last one (which changed nothing) included: 2 on the pentominoes
+    /// of 6x10, as DLX-PRE.
+    #[getter]
+    fn rounds(&self) -> u32 {
+        self.rounds
+    }
+
+    /// Whether the rounds went on until one changed nothing (`False` when `max_rounds`
+    /// stopped them: what was removed is sound, more rounds might remove more).
+    #[getter]
+    fn complete(&self) -> bool {
+        self.complete
+    }
+
+    /// A primary item found in no option (its name), or `None`: with one, the problem has
+    /// no solution, and the reduced problem is that item alone.
+    #[getter]
+    fn infeasible(&self) -> Option<String> {
+        self.infeasible.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Reduction(options={} of {}, removed_items={}, rounds={}, complete={})",
+            self.origins.len(),
+            self.given,
+            self.removed_items.len(),
+            self.rounds,
+            if self.complete { "True" } else { "False" },
+        )
+    }
+}
+
+/// Preprocesses `problem` (options numbered by `index`, `given` of them) within `max_rounds`,
+/// with the GIL released, stopped by Ctrl-C. A problem with bounds is a `ValueError` with the
+/// engine's message.
+pub(crate) fn reduce(
+    py: Python<'_>,
+    problem: &Problem,
+    index: &[usize],
+    given: usize,
+    max_rounds: Option<u32>,
+) -> PyResult<PyReduction> {
+    let cancel = Arc::new(AtomicBool::new(false));
+    let config = PreConfig { max_rounds, cancel: Some(cancel.clone()) };
+    let reduced = run_interruptible(py, &cancel, || pre::reduce_with(problem, &config))?
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let name = |i| problem.item_name(i).to_owned();
+    let removed_items = reduced.removed_items.iter().map(|x| name(x.item)).collect();
+    Ok(PyReduction {
+        origins: reduced.option_map.iter().map(|o| index[o.index()]).collect(),
+        removed_options: reduced.removed_options.iter().map(|x| index[x.option.index()]).collect(),
+        removed_items,
+        rounds: reduced.rounds,
+        complete: !reduced.stopped,
+        infeasible: reduced.infeasible.map(name),
+        given,
+        problem: Py::new(py, PyProblem::from_problem(reduced.problem))?,
+    })
+}
