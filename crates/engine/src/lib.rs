@@ -66,6 +66,7 @@
 mod arena;
 mod bits;
 mod cost;
+mod cost_bits;
 mod ids;
 #[cfg(feature = "parallel")]
 pub mod parallel;
