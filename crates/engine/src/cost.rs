@@ -619,7 +619,7 @@ fn search_in<const COLORED: bool>(
     let shares = bound == LowerBound::ItemShares;
     a.updates = 0;
     let mut stats = Stats::default();
-    let mut best: BinaryHeap<Kept> = BinaryHeap::with_capacity(k + 1);
+    let mut best: BinaryHeap<Kept> = BinaryHeap::with_capacity(k.min(1 << 10) + 1);
     let mut cutoff = u64::MAX;
     // Per level: the node chosen, the cost before it, the limits of the item's cover and of
     // the other items' covers.

@@ -164,7 +164,7 @@ fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize, bound: Lowe
     let mut choice = vec![0u32; depth];
     let mut stats = Stats::default();
     let mut updates = 0u64;
-    let mut best: BinaryHeap<Kept> = BinaryHeap::with_capacity(k + 1);
+    let mut best: BinaryHeap<Kept> = BinaryHeap::with_capacity(k.min(1 << 10) + 1);
     let mut cutoff = u64::MAX;
     let mut stop = Stop::Exhausted;
     let mut level = 0usize;

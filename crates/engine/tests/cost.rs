@@ -239,6 +239,9 @@ fn small_and_odd_problems() {
     let p = b.build();
     let result = Solver::new(&p).min_cost(1).unwrap();
     assert!(result.best.is_empty() && result.is_complete());
+    // A huge k reserves nothing up front: it lists the solutions there are.
+    let q = instance("queens8");
+    assert_eq!(Solver::new(&q).min_cost(usize::MAX).unwrap().best.len(), 92);
     // k = 0 asks for nothing.
     assert!(Solver::new(&p).min_cost(0).unwrap().best.is_empty());
     // Costs without any: every solution costs 0, k of them listed.
