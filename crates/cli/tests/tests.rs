@@ -5,6 +5,7 @@ mod util;
 mod count;
 mod interrupt;
 mod langford;
+mod min_cost;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod pre;

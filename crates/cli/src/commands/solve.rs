@@ -8,7 +8,11 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 
 use dancecard_engine::parallel::{self, ParallelSearch};
-use dancecard_engine::{Config, Outcome, Solution, Solver, Stats, Stop, Visitor};
+use dancecard_engine::pre::{self, PreConfig, PreError};
+use dancecard_engine::{
+    Config, CostError, LowerBound, MinCost, Outcome, Problem, Solution, Solver, Stats, Stop,
+    Visitor,
+};
 use dancecard_format::{Document, InputFormat};
 
 use crate::util::{self, bad_input, HeuristicArg, OutputFormat, Progress};
@@ -29,6 +33,8 @@ Examples:
   printf 'a b c\\na b\\nc\\nb\\n' | dancecard solve --all -
   dancecard solve --matrix --format json matrix.txt
   dancecard solve --count --threads 2 testdata/instances/pent6x10.dlx
+  dancecard solve --min-cost --best 3 testdata/instances/cost_domino6x6.dlx  # costs 43, 44, 46
+  dancecard solve --count --pre --stats testdata/instances/pent6x10.dlx  # 9356, 144 options fewer
   dancecard solve --count --shard 3/10 --split-depth 4 --output s3.json problem.dlx
   mpirun -np 8 dancecard solve --count --mpi --checkpoint run.json problem.dlx
   mpirun -np 8 dancecard solve --count --mpi --resume run.json problem.dlx
@@ -114,6 +120,45 @@ pub(crate) struct Args {
     /// With --mpi: continue the search recorded in this checkpoint.
     #[arg(long, value_name = "FILE", requires = "mpi")]
     pub(crate) resume: Option<PathBuf>,
+    /// Find a solution of least total cost (Knuth's DLX5; `|n` after an option gives it cost
+    /// n, 0 by default): print `cost N`, then its options. Stopped by a limit, it prints the
+    /// best found so far, not proven least.
+    #[arg(long)]
+    pub(crate) min_cost: bool,
+    /// With --min-cost: the K best solutions (the K least costs, each with one solution),
+    /// least first, a blank line between two.
+    #[arg(long, value_name = "K", requires = "min_cost")]
+    pub(crate) best: Option<usize>,
+    /// With --min-cost: the lower bound on the cost left on a path. `dlx5` is DLX5's rule
+    /// alone (its tree, nodes and updates); `shares` adds each item's share of its cheapest
+    /// option (fewer nodes, same answers).
+    #[arg(long, value_enum, default_value_t, requires = "min_cost")]
+    pub(crate) lower_bound: LowerBoundArg,
+    /// Preprocess the problem first (as `dancecard pre`: remove the options no solution can
+    /// use and the items others imply), then search the reduced problem. The output is that
+    /// of the original problem (the options as written); with --stats a summary of the
+    /// reduction goes to stderr.
+    #[arg(long, conflicts_with_all = ["shard", "mpi"])]
+    pub(crate) pre: bool,
+}
+
+/// `--lower-bound` of `solve --min-cost`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum LowerBoundArg {
+    /// DLX5's rule and each item's share of its cheapest option.
+    #[default]
+    Shares,
+    /// DLX5's rule alone: a path stops when one item's cheapest option reaches the cutoff.
+    Dlx5,
+}
+
+impl From<LowerBoundArg> for LowerBound {
+    fn from(b: LowerBoundArg) -> LowerBound {
+        match b {
+            LowerBoundArg::Shares => LowerBound::ItemShares,
+            LowerBoundArg::Dlx5 => LowerBound::Dlx5,
+        }
+    }
 }
 
 /// Reads and parses the problem named by `args`.
@@ -251,11 +296,20 @@ impl Visitor for Printer<'_, '_> {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.min_cost {
+        check_min_cost_args(&args)?;
+    }
     if args.threads != 1 && !args.all && !args.count {
         return Err(bad_input("--threads works with --count or --all"));
     }
-    let doc = load(&args)?;
+    let mut doc = load(&args)?;
+    if args.pre {
+        doc = preprocess(&args, &doc)?;
+    }
     let mut config = config(&args)?;
+    if args.min_cost {
+        return min_cost(&args, &doc, config);
+    }
     let scale_out = args.shard.is_some() || args.mpi;
     if scale_out && args.method == super::count::MethodArg::Memo {
         return Err(bad_input("--shard and --mpi count with the plain search: not --method memo"));
@@ -312,6 +366,143 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     lock(&progress).finish();
     output.into_inner().unwrap_or_else(|e| e.into_inner()).finish(&args, outcome, &stats)
+}
+
+/// Refuses the flags that make no sense with `--min-cost` (a branch and bound on one thread,
+/// which prints the best solutions, not all of them nor their number), and `--best 0`.
+fn check_min_cost_args(args: &Args) -> anyhow::Result<()> {
+    let refused = [
+        (args.count, "--count"),
+        (args.all, "--all"),
+        (args.limit.is_some(), "--limit"),
+        (args.threads != 1, "--threads"),
+        (args.shard.is_some(), "--shard"),
+        (args.mpi, "--mpi"),
+        (args.method != super::count::MethodArg::Auto, "--method"),
+        (args.memo_limit.is_some(), "--memo-limit"),
+        (args.zdd.is_some(), "--zdd"),
+        (args.sample.is_some(), "--sample"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
+        return Err(bad_input(format!(
+            "--min-cost searches for the best solutions on one thread: it takes no {flag} \
+             (use --best K for the K best)"
+        )));
+    }
+    if args.best == Some(0) {
+        return Err(bad_input("--best K asks for the K best solutions: K must be at least 1"));
+    }
+    Ok(())
+}
+
+/// The first primary item of `problem` with bounds other than `1:1`, by name.
+fn first_bounded_item(problem: &Problem) -> String {
+    problem
+        .items()
+        .find(|&i| matches!(problem.item_bounds(i), Some(b) if b != (1, 1)))
+        .map_or_else(String::new, |i| problem.item_name(i).to_owned())
+}
+
+/// `--pre`: the document of the reduced problem, whose options keep the labels, input
+/// numbers and lines of the original ones, so that everything printed from it reads as from
+/// the original problem. The rounds stop with the search's stop flag: `--time-limit` is armed
+/// here, so that it covers the preprocessing and the search.
+fn preprocess(args: &Args, doc: &Document) -> anyhow::Result<Document> {
+    util::arm_time_limit(args.time_limit)?;
+    let original = &doc.problem;
+    let config = PreConfig { max_rounds: None, cancel: Some(util::stop_flag()) };
+    let r = pre::reduce_with(original, &config).map_err(|e| match e {
+        PreError::Bounds { item } => bad_input(format!(
+            "--pre handles only items covered exactly once, and item `{item}` has bounds"
+        )),
+        other => bad_input(format!("--pre: {other}")),
+    })?;
+    if args.stats {
+        eprintln!(
+            "pre: removed {} of {} options and {} of {} items in {} round{}{}",
+            r.removed_options.len(),
+            original.option_count(),
+            r.removed_items.len(),
+            original.item_count(),
+            r.rounds,
+            if r.rounds == 1 { "" } else { "s" },
+            match r.infeasible {
+                Some(i) => format!("; primary item `{}` is in no option", original.item_name(i)),
+                None => String::new(),
+            },
+        );
+    }
+    let from = |f: &dyn Fn(usize) -> usize| -> Vec<usize> {
+        r.option_map.iter().map(|o| f(o.index())).collect()
+    };
+    Ok(Document {
+        labels: r.option_map.iter().map(|o| doc.labels[o.index()].clone()).collect(),
+        input_index: from(&|k| doc.input_index[k]),
+        lines: from(&|k| doc.lines[k]),
+        problem: r.problem,
+    })
+}
+
+/// `--min-cost`: the `--best` K solutions of least cost, each printed as `cost N` and its
+/// options (a blank line between two), or one JSON document.
+fn min_cost(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitCode> {
+    let k = args.best.unwrap_or(1);
+    let mut solver = Solver::with_config(&doc.problem, config);
+    let result = match solver.min_cost_with(k, args.lower_bound.into()) {
+        Ok(result) => result,
+        Err(CostError::Bounds) => {
+            return Err(bad_input(format!(
+                "--min-cost takes no item bounds (multiplicities), and item `{}` has bounds",
+                first_bounded_item(&doc.problem)
+            )))
+        }
+    };
+    let MinCost { best, stop, stats } = &result;
+    let complete = result.is_complete();
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    match args.format {
+        OutputFormat::Text => {
+            for (n, solution) in best.iter().enumerate() {
+                if n > 0 {
+                    writeln!(out)?;
+                }
+                writeln!(out, "cost {}", solution.cost)?;
+                for &option in &solution.options {
+                    writeln!(out, "{}", doc.label(option))?;
+                }
+            }
+        }
+        OutputFormat::Json => {
+            let solutions: Vec<_> = best
+                .iter()
+                .map(|s| {
+                    let options: Vec<usize> =
+                        s.options.iter().map(|o| doc.input_index[o.index()]).collect();
+                    serde_json::json!({ "cost": s.cost, "options": options })
+                })
+                .collect();
+            let value = serde_json::json!({
+                "solutions": solutions,
+                "complete": complete,
+                "stop": util::stop_name(*stop),
+                "stats": util::stats_json(stats),
+            });
+            writeln!(out, "{value}")?;
+        }
+    }
+    out.flush()?;
+    drop(out);
+    if args.stats {
+        util::print_stats(stats);
+    }
+    if best.is_empty() && complete && args.format == OutputFormat::Text {
+        eprintln!("no solution");
+    }
+    util::report_stop(*stop);
+    if !complete && !best.is_empty() {
+        eprintln!("not proven: the costs above are the best found so far; cheaper may exist");
+    }
+    Ok(util::exit_code(!best.is_empty(), *stop))
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
