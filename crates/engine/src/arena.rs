@@ -152,7 +152,32 @@ impl Arena {
             }
         }
         let n1 = problem.primary_count() as u32;
-        let n = n as u32;
+        let options = problem.options().map(|option| {
+            problem
+                .option(option)
+                .iter()
+                .map(|e| (arena_index[e.item.index()], e.color.map_or(0, |c| c.index() as i32 + 1)))
+        });
+        let sizes = (problem.option_count(), problem.entry_count());
+        Arena::from_options(item_ids, n1, problem.has_colors(), sizes, options)
+    }
+
+    /// Builds an arena from its items (`item_ids[i]` for arena item `i`, primary items
+    /// `1..=n1` first) and its options in order, each as its entries `(arena item, COLOR)`;
+    /// `sizes` is the number of options and of entries. Option `k` of the iterator is option
+    /// `k` of the arena (its spacers, (I3)).
+    pub(crate) fn from_options<O, E>(
+        item_ids: Vec<ItemId>,
+        n1: u32,
+        colored: bool,
+        (option_count, entry_count): (usize, usize),
+        options: O,
+    ) -> Arena
+    where
+        O: Iterator<Item = E>,
+        E: Iterator<Item = (u32, i32)>,
+    {
+        let n = item_ids.len() as u32 - 1;
 
         // (I1): the primary list through 0, the secondary list through n + 1.
         let mut items = vec![Link { prev: 0, next: 0 }; n as usize + 2];
@@ -169,36 +194,34 @@ impl Arena {
         link(0, 1..=n1);
         link(n + 1, n1 + 1..=n);
 
-        let total = n as usize + 2 + problem.option_count() + problem.entry_count();
+        let total = n as usize + 2 + option_count + entry_count;
         let mut nodes = Vec::with_capacity(total);
         nodes.push(Node { up: 0, down: 0, top: 0, first: 0 });
         for i in 1..=n {
             nodes.push(Node { up: i, down: i, top: 0, first: 0 });
         }
-        let colored = problem.has_colors();
         let mut colors = if colored { vec![0i32; total] } else { Vec::new() };
 
         // The first spacer.
         let mut spacer = nodes.len();
         nodes.push(Node { up: 0, down: 0, top: 0, first: 0 });
-        for option in problem.options() {
+        for (k, entries) in options.enumerate() {
             let first = nodes.len() as u32;
-            for e in problem.option(option) {
-                let i = arena_index[e.item.index()];
+            for (i, color) in entries {
                 let x = nodes.len() as u32;
                 let last = nodes[i as usize].up;
                 nodes.push(Node { up: last, down: i, top: i as i32, first });
                 nodes[last as usize].down = x;
                 nodes[i as usize].up = x;
                 nodes[i as usize].top += 1;
-                if let Some(c) = e.color {
-                    colors[x as usize] = c.index() as i32 + 1;
+                if color != 0 {
+                    colors[x as usize] = color;
                 }
             }
             let last = nodes.len() as u32 - 1;
             nodes[spacer].down = last;
             spacer = nodes.len();
-            nodes.push(Node { up: first, down: 0, top: -(option.index() as i32 + 1), first: 0 });
+            nodes.push(Node { up: first, down: 0, top: -(k as i32 + 1), first: 0 });
         }
         debug_assert_eq!(nodes.len(), total);
         Arena { items, nodes, colors, n_items: n, n_primary: n1, item_ids }

@@ -63,9 +63,11 @@
 //! [`ProblemBuilder::option_with_cost`]: crate::ProblemBuilder::option_with_cost
 
 use std::collections::BinaryHeap;
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use crate::arena::Arena;
+use crate::bits::Limits;
 use crate::cost_bits::{self, CostBits};
 use crate::ids::OptionId;
 use crate::solver::{Config, Heuristic, Kernel, Stop};
@@ -129,30 +131,16 @@ const LEN_THRESHOLD: u32 = 10;
 /// Largest common multiple of the option sizes under which the item shares are kept exact.
 const EXACT_SCALE: u64 = 1 << 20;
 
-/// A node of the cost arena (the layout of `arena.rs`, options in order of net cost).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Node {
-    up: u32,
-    down: u32,
-    /// The item (option nodes), `LEN` (headers) or `-r` after the option of rank `r - 1`
-    /// (spacers).
-    pub(crate) top: i32,
-    /// The option's first node (option nodes), as in `arena.rs`.
-    first: u32,
-}
-
 /// An option as the arena holds it: its id, its items with their colors, its cost.
 type ArenaOption = (OptionId, Vec<(u32, i32)>, u64);
 
 /// The links and the costs of a min-cost search. See the module docs.
 pub(crate) struct CostArena {
-    pub(crate) prev: Vec<u32>,
-    next: Vec<u32>,
-    pub(crate) nodes: Vec<Node>,
+    /// The links, options laid out by rank (option `r` of the arena is the option of rank
+    /// `r`), with `arena.rs`'s invariants.
+    pub(crate) arena: Arena,
     /// Per node: its option's rank in order of net cost (option nodes; 0 elsewhere).
     ranks: Vec<u32>,
-    /// `COLOR` per node (`0` none, `c + 1`, `-1` purified), or empty without colors.
-    pub(crate) colors: Vec<i32>,
     pub(crate) n_primary: u32,
     /// Per rank: the option's net cost. Ascending (K1).
     pub(crate) net: Vec<u64>,
@@ -270,72 +258,32 @@ impl CostArena {
                     .unwrap_or(0)
             };
         }
-        let mut prev = vec![0u32; n + 2];
-        let mut next = vec![0u32; n + 2];
-        let mut link = |head: u32, members: std::ops::RangeInclusive<u32>| {
-            let mut last = head;
-            for i in members {
-                next[last as usize] = i;
-                prev[i as usize] = last;
-                last = i;
-            }
-            next[last as usize] = head;
-            prev[head as usize] = last;
-        };
-        link(0, 1..=n1);
-        link(n as u32 + 1, n1 + 1..=n as u32);
-        let mut nodes: Vec<Node> =
-            (0..=n as u32).map(|i| Node { up: i, down: i, top: 0, first: 0 }).collect();
-        let mut colors = if colored { vec![0i32; nodes.len()] } else { Vec::new() };
-        let mut net = Vec::with_capacity(options.len());
+        let entries = order.iter().map(|&k| options[k].1.len()).sum();
+        let laid_out = Arena::from_options(
+            arena.item_ids.clone(),
+            n1,
+            colored,
+            (options.len(), entries),
+            order.iter().map(|&k| options[k].1.iter().copied()),
+        );
+        let mut ranks = vec![0u32; laid_out.nodes.len()];
         let mut start = Vec::with_capacity(options.len());
-        let mut option_ids = Vec::with_capacity(options.len());
-        nodes.push(Node { up: 0, down: 0, top: 0, first: 0 });
-        if colored {
-            colors.push(0);
-        }
-        for (rank, &k) in order.iter().enumerate() {
-            let (id, items, cost) = &options[k];
-            let first = nodes.len() as u32;
-            for &(i, color) in items {
-                let x = nodes.len() as u32;
-                let last = nodes[i as usize].up;
-                nodes.push(Node { up: last, down: i, top: i as i32, first });
-                nodes[last as usize].down = x;
-                nodes[i as usize].up = x;
-                nodes[i as usize].top += 1;
-                if colored {
-                    colors.push(color);
-                }
-            }
-            let spacer = nodes.len();
-            nodes.push(Node { up: first, down: 0, top: -(rank as i32 + 1), first: 0 });
-            if colored {
-                colors.push(0);
-            }
-            nodes[first as usize - 1].down = spacer as u32 - 1;
-            net.push(*cost);
-            start.push(first);
-            option_ids.push(*id);
-        }
-        let mut ranks = vec![0u32; nodes.len()];
-        for (rank, &first) in start.iter().enumerate() {
-            let mut x = first as usize;
-            while nodes[x].top > 0 {
+        let mut x = n + 2;
+        for rank in 0..options.len() {
+            start.push(x as u32);
+            while laid_out.nodes[x].top > 0 {
                 ranks[x] = rank as u32;
                 x += 1;
             }
+            x += 1;
         }
         CostArena {
-            prev,
-            next,
+            arena: laid_out,
             ranks,
-            nodes,
-            colors,
             n_primary: n1,
-            net,
+            net: order.iter().map(|&k| options[k].2).collect(),
             start,
-            option_ids,
+            option_ids: order.iter().map(|&k| options[k].0).collect(),
             shares,
             weights,
             scale,
@@ -350,7 +298,7 @@ impl CostArena {
         let rank = self.net.partition_point(|&c| c < budget);
         match self.start.get(rank) {
             Some(&x) => x,
-            None => self.nodes.len() as u32,
+            None => self.arena.nodes.len() as u32,
         }
     }
 
@@ -358,102 +306,46 @@ impl CostArena {
         self.net[self.ranks[x as usize] as usize]
     }
 
-    /// Node `x`.
-    ///
-    /// The arena is built with every link in bounds and every operation only copies links
-    /// around ((I1)-(I3) of `arena.rs`), so the hot loops skip bounds checks, as `arena.rs`
-    /// does. Debug builds (and so the tests) still check every access.
+    /// `arena.node(x)`.
     #[inline(always)]
-    fn node(&self, x: u32) -> Node {
-        debug_assert!((x as usize) < self.nodes.len(), "(I2) node {x} out of the arena");
-        // SAFETY: `x` is a link read from the arena, or a header, spacer or option start
-        // computed from one, hence in bounds by (I1)-(I3); debug builds check it above.
-        unsafe { *self.nodes.get_unchecked(x as usize) }
+    fn node(&self, x: u32) -> &crate::arena::Node {
+        self.arena.node(x)
     }
 
-    /// Node `x`, mutably; see [`CostArena::node`].
-    #[inline(always)]
-    fn node_mut(&mut self, x: u32) -> &mut Node {
-        debug_assert!((x as usize) < self.nodes.len(), "(I2) node {x} out of the arena");
-        // SAFETY: as in `node`.
-        unsafe { self.nodes.get_unchecked_mut(x as usize) }
-    }
-
-    /// Removes option node `x` (whose fields are `node`) from its item's list; `LEN` drops.
-    #[inline(always)]
-    fn unlink(&mut self, node: Node) {
-        let Node { up, down, top, .. } = node;
-        self.node_mut(up).down = down;
-        self.node_mut(down).up = up;
-        self.node_mut(top as u32).top -= 1;
-    }
-
-    #[inline(always)]
-    fn relink(&mut self, x: u32, node: Node) {
-        let Node { up, down, top, .. } = node;
-        self.node_mut(up).down = x;
-        self.node_mut(down).up = x;
-        self.node_mut(top as u32).top += 1;
-    }
-
-    /// Hides the option of node `r` from every list but `r`'s (skipping purified nodes): the
-    /// part right of `r` up to the spacer, then the part left of it from its first node.
+    /// Hides the option of node `r` from every list but `r`'s (`arena.rs`'s `hide`).
     #[inline(always)]
     fn hide<const COLORED: bool>(&mut self, r: u32) {
-        let first = self.node(r).first;
-        let mut x = r + 1;
-        loop {
-            let node = self.node(x);
-            if node.top <= 0 {
-                break;
-            }
-            if !COLORED || self.colors[x as usize] >= 0 {
-                self.unlink(node);
-                self.updates += 1;
-            }
-            x += 1;
-        }
-        let mut x = first;
-        while x < r {
-            let node = self.node(x);
-            if !COLORED || self.colors[x as usize] >= 0 {
-                self.unlink(node);
-                self.updates += 1;
-            }
-            x += 1;
-        }
+        self.updates += self.arena.hide::<COLORED>(r);
     }
 
     #[inline(always)]
     fn unhide<const COLORED: bool>(&mut self, r: u32) {
-        let first = self.node(r).first;
-        let mut x = r + 1;
-        loop {
-            let node = self.node(x);
-            if node.top <= 0 {
-                break;
-            }
-            if !COLORED || self.colors[x as usize] >= 0 {
-                self.relink(x, node);
-            }
-            x += 1;
-        }
-        let mut x = first;
-        while x < r {
-            let node = self.node(x);
-            if !COLORED || self.colors[x as usize] >= 0 {
-                self.relink(x, node);
-            }
-            x += 1;
-        }
+        self.arena.unhide::<COLORED>(r);
+    }
+
+    /// Unlinks item `i` from its horizontal list.
+    fn unlink_item(&mut self, i: u32) {
+        let crate::arena::Link { prev, next } = self.arena.items[i as usize];
+        self.arena.items[prev as usize].next = next;
+        self.arena.items[next as usize].prev = prev;
+        self.updates += 1;
+    }
+
+    fn relink_item(&mut self, i: u32) {
+        let crate::arena::Link { prev, next } = self.arena.items[i as usize];
+        self.arena.items[prev as usize].next = i;
+        self.arena.items[next as usize].prev = i;
+    }
+
+    /// The next active primary item after `i` (0 is the root).
+    #[inline(always)]
+    fn next_item(&self, i: u32) -> u32 {
+        self.arena.item(i).next
     }
 
     /// Covers item `i`, hiding its options below node `limit` (K3).
     fn cover<const COLORED: bool>(&mut self, i: u32, limit: u32) {
-        let (p, n) = (self.prev[i as usize], self.next[i as usize]);
-        self.next[p as usize] = n;
-        self.prev[n as usize] = p;
-        self.updates += 1;
+        self.unlink_item(i);
         let mut r = self.node(i).down;
         while r != i && r < limit {
             self.hide::<COLORED>(r);
@@ -468,37 +360,35 @@ impl CostArena {
             self.unhide::<COLORED>(r);
             r = self.node(r).down;
         }
-        let (p, n) = (self.prev[i as usize], self.next[i as usize]);
-        self.next[p as usize] = i;
-        self.prev[n as usize] = i;
+        self.relink_item(i);
     }
 
     /// Purifies the item of node `x` for `x`'s color, below node `limit` (K3).
     fn purify(&mut self, x: u32, limit: u32) {
-        let i = self.nodes[x as usize].top as u32;
-        let color = self.colors[x as usize];
-        let mut r = self.nodes[i as usize].down;
+        let i = self.node(x).top as u32;
+        let color = self.arena.colors[x as usize];
+        let mut r = self.node(i).down;
         while r != i && r < limit {
-            if self.colors[r as usize] != color {
+            if self.arena.colors[r as usize] != color {
                 self.hide::<true>(r);
             } else if r != x {
-                self.colors[r as usize] = -1;
+                self.arena.colors[r as usize] = -1;
             }
-            r = self.nodes[r as usize].down;
+            r = self.node(r).down;
         }
     }
 
     fn unpurify(&mut self, x: u32, limit: u32) {
-        let i = self.nodes[x as usize].top as u32;
-        let color = self.colors[x as usize];
-        let mut r = self.nodes[i as usize].down;
+        let i = self.node(x).top as u32;
+        let color = self.arena.colors[x as usize];
+        let mut r = self.node(i).down;
         while r != i && r < limit {
-            if self.colors[r as usize] < 0 {
-                self.colors[r as usize] = color;
+            if self.arena.colors[r as usize] < 0 {
+                self.arena.colors[r as usize] = color;
             } else if r != x {
                 self.unhide::<true>(r);
             }
-            r = self.nodes[r as usize].down;
+            r = self.node(r).down;
         }
     }
 
@@ -507,10 +397,10 @@ impl CostArena {
         let mut y = self.node(x).first;
         while self.node(y).top > 0 {
             if y != x {
-                let i = self.nodes[y as usize].top as u32;
-                if !COLORED || self.colors[y as usize] == 0 {
+                let i = self.node(y).top as u32;
+                if !COLORED || self.arena.colors[y as usize] == 0 {
                     self.cover::<COLORED>(i, limit);
-                } else if self.colors[y as usize] > 0 {
+                } else if self.arena.colors[y as usize] > 0 {
                     self.purify(y, limit);
                 }
             }
@@ -527,10 +417,10 @@ impl CostArena {
         }
         loop {
             if y != x {
-                let i = self.nodes[y as usize].top as u32;
-                if !COLORED || self.colors[y as usize] == 0 {
+                let i = self.node(y).top as u32;
+                if !COLORED || self.arena.colors[y as usize] == 0 {
                     self.uncover::<COLORED>(i, limit);
-                } else if self.colors[y as usize] > 0 {
+                } else if self.arena.colors[y as usize] > 0 {
                     self.unpurify(y, limit);
                 }
             }
@@ -541,27 +431,11 @@ impl CostArena {
         }
     }
 
-    /// Checks (K1) and the lists of the active items ((I1), (I2) for primary items).
+    /// Checks (K1), and (I1)-(I3) of the links (`arena.rs`).
     #[cfg(feature = "check-invariants")]
     pub(crate) fn check_invariants(&self) {
         assert!(self.net.windows(2).all(|w| w[0] <= w[1]), "(K1) ranks out of cost order");
-        let mut i = self.next[0];
-        while i != 0 {
-            assert_eq!(self.prev[self.next[i as usize] as usize], i, "(I1) at item {i}");
-            let mut len = 0;
-            let mut x = self.nodes[i as usize].down;
-            let mut last = 0;
-            while x != i {
-                assert_eq!(self.nodes[x as usize].top as u32, i, "(I2) node {x} in list {i}");
-                assert_eq!(self.nodes[self.nodes[x as usize].down as usize].up, x, "(I2) {x}");
-                assert!(x > last, "(K1) list {i} out of order at node {x}");
-                last = x;
-                len += 1;
-                x = self.nodes[x as usize].down;
-            }
-            assert_eq!(self.nodes[i as usize].top, len, "(I2) LEN of item {i}");
-            i = self.next[i as usize];
-        }
+        self.arena.check_invariants();
     }
 }
 
@@ -586,6 +460,21 @@ pub(crate) struct Kept {
     pub(crate) ranks: Vec<u32>,
 }
 
+/// Enters a node of the search: counts it, unless the node limit is reached; every
+/// [`Config::CHECK_INTERVAL`] nodes, looks at the time limit and the cancel flag (as the
+/// counts on bit sets do). The stop, if the search must stop.
+#[inline(always)]
+pub(crate) fn enter_node(limits: &Limits, config: &Config, stats: &mut Stats) -> Option<Stop> {
+    if stats.nodes >= limits.max_nodes {
+        return Some(Stop::NodeLimit);
+    }
+    stats.nodes += 1;
+    if stats.nodes % Config::CHECK_INTERVAL == 0 {
+        return limits.interrupt(config, &mut |_, _| ControlFlow::Continue(()), || 0.0, stats);
+    }
+    None
+}
+
 /// Runs the branch and bound for the `k` best solutions (`k >= 1`).
 pub(crate) fn search(a: &mut CostArena, config: &Config, k: usize, bound: LowerBound) -> MinCost {
     if bound == LowerBound::ItemShares && config.kernel != Kernel::Links && a.n_primary > 0 {
@@ -593,7 +482,7 @@ pub(crate) fn search(a: &mut CostArena, config: &Config, k: usize, bound: LowerB
             return cost_bits::search(a, &bits, config, k, bound);
         }
     }
-    if a.colors.is_empty() {
+    if a.arena.colors.is_empty() {
         search_in::<false>(a, config, k, bound)
     } else {
         search_in::<true>(a, config, k, bound)
@@ -613,8 +502,7 @@ fn search_in<const COLORED: bool>(
         let best = BinaryHeap::from([Kept { net: 0, found: 1, ranks: Vec::new() }]);
         return finish(a, best, Stop::Exhausted, stats, started);
     }
-    let deadline = config.time_limit.and_then(|t| started.checked_add(t));
-    let max_nodes = config.max_nodes.unwrap_or(u64::MAX);
+    let limits = Limits::new(config);
     let leftmost = config.heuristic == Heuristic::Leftmost;
     let shares = bound == LowerBound::ItemShares;
     a.updates = 0;
@@ -646,24 +534,9 @@ fn search_in<const COLORED: bool>(
     loop {
         match at {
             At::Forward => {
-                if stats.nodes >= max_nodes {
-                    stop = Stop::NodeLimit;
+                if let Some(why) = enter_node(&limits, config, &mut stats) {
+                    stop = why;
                     break;
-                }
-                stats.nodes += 1;
-                if stats.nodes % Config::CHECK_INTERVAL == 0 {
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
-                        stop = Stop::TimeLimit;
-                        break;
-                    }
-                    if config
-                        .cancel
-                        .as_ref()
-                        .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-                    {
-                        stop = Stop::Cancelled;
-                        break;
-                    }
                 }
                 #[cfg(feature = "check-invariants")]
                 a.check_invariants();
@@ -674,9 +547,9 @@ fn search_in<const COLORED: bool>(
                 let mut chosen = 0u32;
                 let (mut shares_sum, mut apart_sum): (u128, u128) = (0, 0);
                 let budget_scaled = u128::from(budget) * u128::from(a.scale);
-                let mut i = a.next[0];
+                let mut i = a.next_item(0);
                 while i != 0 {
-                    let p = a.nodes[i as usize].down;
+                    let p = a.node(i).down;
                     if p == i {
                         chosen = 0;
                         break;
@@ -702,7 +575,7 @@ fn search_in<const COLORED: bool>(
                     } else {
                         // Count the usable options, up to the best so far.
                         let mut s = 1u32;
-                        let mut q = a.nodes[p as usize].down;
+                        let mut q = a.node(p).down;
                         let mut better = true;
                         loop {
                             if q == i || a.net_of(q) >= budget {
@@ -713,11 +586,11 @@ fn search_in<const COLORED: bool>(
                                 break;
                             }
                             if s >= LEN_THRESHOLD {
-                                s = a.nodes[i as usize].top as u32;
+                                s = a.node(i).top as u32;
                                 break;
                             }
                             s += 1;
-                            q = a.nodes[q as usize].down;
+                            q = a.node(q).down;
                         }
                         if better && (s < best_len || (s == best_len && min > best_min)) {
                             best_len = s;
@@ -725,7 +598,7 @@ fn search_in<const COLORED: bool>(
                             chosen = i;
                         }
                     }
-                    i = a.next[i as usize];
+                    i = a.next_item(i);
                 }
                 if chosen == 0 {
                     at = At::Backdown;
@@ -733,7 +606,7 @@ fn search_in<const COLORED: bool>(
                 }
                 item = chosen;
                 part[level] = cost;
-                let x = a.nodes[item as usize].down;
+                let x = a.node(item).down;
                 choice[level] = x;
                 next_cost = cost + a.net_of(x);
                 limit0[level] = a.limit(cutoff - next_cost);
@@ -744,7 +617,7 @@ fn search_in<const COLORED: bool>(
                 let x = choice[level];
                 limit[level] = a.limit(cutoff - next_cost);
                 a.cover_others::<COLORED>(x, limit[level]);
-                if a.next[0] == 0 {
+                if a.next_item(0) == 0 {
                     // A solution, better than the k-th best.
                     stats.nodes += 1;
                     stats.solutions += 1;
@@ -780,14 +653,14 @@ fn search_in<const COLORED: bool>(
                 }
                 level -= 1;
                 let x = choice[level];
-                item = a.nodes[x as usize].top as u32;
+                item = a.node(x).top as u32;
                 cost = part[level];
                 at = At::Recover;
             }
             At::Recover => {
                 let x = choice[level];
                 a.uncover_others::<COLORED>(x, limit[level]);
-                let y = a.nodes[x as usize].down;
+                let y = a.node(x).down;
                 choice[level] = y;
                 if y == item {
                     at = At::Backup;
@@ -808,7 +681,7 @@ fn search_in<const COLORED: bool>(
         for l in (0..level).rev() {
             let x = choice[l];
             a.uncover_others::<COLORED>(x, limit[l]);
-            let i = a.nodes[x as usize].top as u32;
+            let i = a.node(x).top as u32;
             a.uncover::<COLORED>(i, limit0[l]);
         }
     }

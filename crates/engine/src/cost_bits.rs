@@ -28,7 +28,8 @@
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-use crate::cost::{finish, CostArena, Kept, LowerBound, MinCost};
+use crate::bits::Limits;
+use crate::cost::{enter_node, finish, CostArena, Kept, LowerBound, MinCost};
 use crate::solver::{Config, Heuristic, Stop};
 use crate::stats::Stats;
 
@@ -52,19 +53,19 @@ impl CostBits {
     /// The bit sets of `a`, or `None` when the problem has colors or too many options.
     pub(crate) fn new(a: &CostArena) -> Option<CostBits> {
         let options = a.net.len();
-        if !a.colors.is_empty() || options > MAX_OPTIONS || options == 0 {
+        if !a.arena.colors.is_empty() || options > MAX_OPTIONS || options == 0 {
             return None;
         }
         let words = options.div_ceil(64);
-        let n = a.prev.len() - 2;
+        let n = a.arena.n_items as usize;
         let mut masks = vec![0u64; (n + 1) * words];
         let mut items = Vec::new();
         let mut item_start = Vec::with_capacity(options + 1);
         for (rank, &first) in a.start.iter().enumerate() {
             item_start.push(items.len() as u32);
             let mut x = first as usize;
-            while a.nodes[x].top > 0 {
-                let i = a.nodes[x].top as usize;
+            while a.arena.nodes[x].top > 0 {
+                let i = a.arena.nodes[x].top as usize;
                 masks[i * words + rank / 64] |= 1 << (rank % 64);
                 items.push(i as u32);
                 x += 1;
@@ -136,8 +137,7 @@ unsafe fn search_v3(
 #[inline(always)]
 fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize, bound: LowerBound) -> MinCost {
     let started = Instant::now();
-    let deadline = config.time_limit.and_then(|t| started.checked_add(t));
-    let max_nodes = config.max_nodes.unwrap_or(u64::MAX);
+    let limits = Limits::new(config);
     let leftmost = config.heuristic == Heuristic::Leftmost;
     let shares = bound == LowerBound::ItemShares;
     let w = b.words;
@@ -172,24 +172,9 @@ fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize, bound: Lowe
     'search: loop {
         // A node: choose the item to branch on, or find that no completion can pay.
         {
-            if stats.nodes >= max_nodes {
-                stop = Stop::NodeLimit;
+            if let Some(why) = enter_node(&limits, config, &mut stats) {
+                stop = why;
                 break;
-            }
-            stats.nodes += 1;
-            if stats.nodes % Config::CHECK_INTERVAL == 0 {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    stop = Stop::TimeLimit;
-                    break;
-                }
-                if config
-                    .cancel
-                    .as_ref()
-                    .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
-                {
-                    stop = Stop::Cancelled;
-                    break;
-                }
             }
             #[cfg(feature = "check-invariants")]
             check_level(
