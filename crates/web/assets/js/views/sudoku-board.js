@@ -208,6 +208,10 @@ export function createBoardWatch({ text, getPuzzle }) {
     delete status.dataset.stop;
     replace(board);
     replace(event);
+    nodes.textContent = '0';
+    level.textContent = '\u2013';
+    placed.textContent = '0';
+    column.textContent = '\u2013';
   }
 
   async function load() {

@@ -20,8 +20,8 @@ export const TEXT = {
   presets: {
     easy: 'Entry (30 givens)',
     seventeen: '17 givens, the fewest possible',
-    inkala: 'Hell (21 givens): Inkala\u2019s \u201cworld\u2019s hardest\u201d, 2012',
-    hard: 'From the forum\u2019s \u201chardest\u201d list (21 givens)',
+    inkala: 'Hell (21 givens, Inkala 2012)',
+    hard: 'Forum \u201chardest\u201d (21 givens)',
     escargot: 'AI Escargot (Inkala, 2006)',
     sixteen: '16\u00d716 (106 givens)',
     custom: 'Your own (type or paste below)',
@@ -392,15 +392,15 @@ function difficulty() {
   const E = TEXT.essay;
   const presets = SUDOKUS.filter((p) => p.seed);
   const cells = presets.map((p) => ({
-    nodes: h('td', { class: 'num nodes' }, E.pending),
-    seed: h('td', { class: 'num seed' }, E.pending),
+    nodes: h('td', { class: 'number nodes' }, E.pending),
+    seed: h('td', { class: 'number seed' }, E.pending),
   }));
   const conclusion = h('p', { class: 'conclusion' });
   const table = h('table', { class: 'difficulty' },
     h('thead', null, h('tr', null, E.columns.map((c) => h('th', { scope: 'col' }, c)))),
     h('tbody', null, presets.map((p, i) => h('tr', { 'data-preset': p.id },
       h('th', { scope: 'row' }, TEXT.presets[p.id]),
-      h('td', { class: 'num givens' }, String(p.givens)),
+      h('td', { class: 'number givens' }, String(p.givens)),
       cells[i].nodes,
       cells[i].seed))));
   const element = h('div', { class: 'prose difficulty-essay' },
