@@ -44,6 +44,7 @@ const ASSETS: &[Asset] = &[
     asset!("js/views/links.js", JS),
     asset!("js/views/build.js", JS),
     asset!("js/views/sudoku.js", JS),
+    asset!("js/views/sudoku-board.js", JS),
     asset!("js/views/queens.js", JS),
     asset!("js/views/tiling.js", JS),
 ];

@@ -512,6 +512,163 @@ async fn sudoku_presets_fill_their_grids_by_both_methods() {
     s.close().await;
 }
 
+/// The sudoku view's second edition (#20): the seed page's three presets and their counts, the
+/// essay's table from the engine's runs, and the search played on the board. `tag` names the
+/// screenshots.
+async fn sudoku_second_edition(s: &Session, tag: &str) {
+    s.until(
+        "document.querySelectorAll('#view-sudoku table.sudoku td').length === 81",
+        "a 9x9 grid",
+    )
+    .await;
+    // The seed's three come first, in its order (by search nodes).
+    let order = s.js("[...document.querySelectorAll('#view-sudoku .toolbar select option')].slice(0, 3).map((o) => o.value).join(',')").await;
+    assert_eq!(order, json!("easy,seventeen,inkala"));
+    let select = s.client.find(Locator::Css("#view-sudoku .toolbar select")).await.unwrap();
+    for (preset, nodes, seed) in
+        [("easy", "52", "51"), ("seventeen", "65", "64"), ("inkala", "1,472", "1,471")]
+    {
+        select.select_by_value(preset).await.unwrap();
+        s.click("#view-sudoku button[data-method=\"dlx\"]").await;
+        s.until(
+            &format!("document.querySelector('#view-sudoku .count-box[data-method=\"dlx\"] .nodes')?.textContent === '{nodes} nodes'"),
+            preset,
+        )
+        .await;
+        let visits = s.text("#view-sudoku .count-box[data-method=\"dlx\"] .seed-visits").await;
+        assert!(visits.starts_with(&format!("{seed} nodeVisits")), "{preset}: {visits}");
+        let note = s.text("#view-sudoku p.conventions").await;
+        assert!(note.contains("one less"), "{note}");
+    }
+    s.shot(&format!("{tag}5-sudoku-seed-hell")).await;
+
+    // The essay's table, from the engine's own runs.
+    s.until(
+        "document.querySelector('#view-sudoku table.difficulty')?.dataset.measured === 'true'",
+        "the table measured",
+    )
+    .await;
+    let rows = s.js("[...document.querySelectorAll('#view-sudoku table.difficulty tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent).join('/')).join(' ')").await;
+    assert_eq!(rows, json!("30/52/51 17/65/64 21/1,472/1,471"));
+    let conclusion = s.text("#view-sudoku .difficulty-essay p.conclusion").await;
+    assert!(
+        conclusion.contains("30, 21, 17") && conclusion.contains("52, 65, 1,472"),
+        "{conclusion}"
+    );
+    let essay = s.text("#view-sudoku .difficulty-essay").await;
+    assert!(essay.contains("McGuire") && essay.contains("2012"), "{essay}");
+    let _ = s.js("(() => { document.querySelector('#view-sudoku table.difficulty').scrollIntoView(); return true; })()").await;
+    s.page_is_sound().await;
+    s.shot(&format!("{tag}5-sudoku-difficulty")).await;
+
+    // The board: the entry puzzle traced to its solution, the model the same as the engine's.
+    select.select_by_value("easy").await.unwrap();
+    let easy = crate::sudoku_seed::presets()[0].1.clone();
+    let dlx = s
+        .client
+        .execute_async(
+            "const done = arguments[arguments.length - 1]; import('/assets/js/views/sudoku-board.js').then((m) => done(m.sudokuDlx(arguments[0], 9).text));",
+            vec![json!(easy)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        dlx,
+        json!(crate::sudoku_seed::model_dlx(&easy)),
+        "the page's model is the engine's"
+    );
+    s.click("#view-sudoku button[data-action=\"watch\"]").await;
+    s.until(
+        "document.querySelector('#view-sudoku .watch-status').dataset.stop === 'solution-limit'",
+        "the trace",
+    )
+    .await;
+    let status = s.text("#view-sudoku .watch-status").await;
+    assert!(status.contains("52 nodes"), "{status}");
+    assert_eq!(s.text("#view-sudoku .watch .where").await, "step 0 of 103");
+    // Step by step: the first choice names a column, then a digit goes on the board.
+    s.click("#view-sudoku .watch .player button.primary").await;
+    let event = s.text("#view-sudoku .watch-event").await;
+    assert!(event.contains("Level 0: choose column"), "{event}");
+    assert!(s.text("#view-sudoku .watch-column").await.contains("needs"));
+    s.key(Key::Right).await;
+    s.until(
+        "document.querySelectorAll('#view-sudoku .watch-board td.now').length === 1",
+        "a digit placed",
+    )
+    .await;
+    assert_eq!(s.text("#view-sudoku .watch-placed").await, "1");
+    assert_eq!(s.text("#view-sudoku .watch-nodes").await, "1");
+    // Play, then pause: the counter runs.
+    s.click("#view-sudoku .watch .player button.play").await;
+    s.until(
+        "Number(document.querySelector('#view-sudoku .watch-nodes').textContent) > 3",
+        "playing",
+    )
+    .await;
+    s.click("#view-sudoku .watch .player button.play").await;
+    assert_eq!(s.js("document.querySelector('#view-sudoku .watch .player button.play').getAttribute('aria-pressed')").await, json!("false"));
+    s.shot(&format!("{tag}5-sudoku-watch-playing")).await;
+    // Jump to the end: the solution, at node 52, every cell filled.
+    s.key(Key::End).await;
+    s.until("document.querySelector('#view-sudoku .watch-nodes').textContent === '52'", "the end")
+        .await;
+    let event = s.text("#view-sudoku .watch-event").await;
+    assert!(event.starts_with("Solution, at node 52"), "{event}");
+    let filled = s.js("[...document.querySelectorAll('#view-sudoku .watch-board td')].filter((td) => td.textContent !== '').length").await;
+    assert_eq!(filled, json!(81));
+    let _ = s.js("(() => { document.querySelector('#view-sudoku .watch').scrollIntoView(); return true; })()").await;
+    s.page_is_sound().await;
+    s.shot(&format!("{tag}5-sudoku-watch-solved")).await;
+
+    // The hell puzzle: digits taken back, and the trace either reaches 1,472 or says it was cut.
+    select.select_by_value("inkala").await.unwrap();
+    s.click("#view-sudoku button[data-action=\"watch\"]").await;
+    s.until("['solution-limit', 'event-limit'].includes(document.querySelector('#view-sudoku .watch-status').dataset.stop)", "the hell trace").await;
+    let stop = s.js("document.querySelector('#view-sudoku .watch-status').dataset.stop").await;
+    // Step until the search takes a digit back.
+    let mut steps = 0;
+    while s.js("document.querySelectorAll('#view-sudoku .watch-board td.undone').length").await
+        == json!(0)
+    {
+        s.key(Key::Right).await;
+        steps += 1;
+        assert!(steps < 2000, "no digit taken back in {steps} steps");
+    }
+    let event = s.text("#view-sudoku .watch-event").await;
+    assert!(event.contains("take") && event.contains("back from"), "{event}");
+    let _ = s.js("(() => { document.querySelector('#view-sudoku .watch-board').scrollIntoView(); return true; })()").await;
+    s.shot(&format!("{tag}5-sudoku-watch-taken-back")).await;
+    s.key(Key::End).await;
+    if stop == json!("solution-limit") {
+        s.until(
+            "document.querySelector('#view-sudoku .watch-nodes').textContent === '1,472'",
+            "1,472 at the end",
+        )
+        .await;
+    } else {
+        let status = s.text("#view-sudoku .watch-status").await;
+        assert!(status.contains("The trace was cut (event-limit)"), "{status}");
+    }
+    let undone = s.js("(() => { const n = Number(document.querySelector('#view-sudoku .watch .where').textContent.split(' of ')[1]); return n; })()").await;
+    assert!(undone.as_u64().unwrap() > 1000, "{undone}");
+    s.page_is_sound().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sudoku_seed_presets_essay_and_search_on_the_board() {
+    let Some((s, _server)) = start(1280, 800, "/#sudoku").await else { return };
+    sudoku_second_edition(&s, "").await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sudoku_seed_presets_essay_and_search_on_a_phone() {
+    let Some((s, _server)) = start(390, 844, "/#sudoku").await else { return };
+    sudoku_second_edition(&s, "narrow-").await;
+    s.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn queens_eight_has_92_solutions_to_browse() {
     let Some((s, _server)) = start(1280, 800, "/#queens").await else { return };

@@ -1,5 +1,5 @@
-//! `POST /api/trace?heuristic=mrv|leftmost&limit=N`: the problem and the events of its
-//! search, for the page's stepper.
+//! `POST /api/trace?heuristic=mrv|leftmost&limit=N&solutions=K`: the problem and the events
+//! of its search, for the page's stepper and the sudoku view's board.
 
 use std::sync::atomic::Ordering;
 
@@ -22,15 +22,18 @@ pub(super) struct Params {
     heuristic: HeuristicParam,
     /// Most events to record (capped by the server's `max_trace_events`).
     limit: Option<usize>,
+    /// Stop the search after this many solutions (the sudoku view stops at the first, so
+    /// that the node counter ends where `/api/sudoku` counts).
+    solutions: Option<u64>,
 }
 
 /// Answers `{"items": [...], "options": [...], "heuristic": "mrv", "events": [...],
 /// "complete": bool, "stop": "...", "stats": {...}}`: the problem as [`json::problem`]
 /// gives it, and each event as [`json::event`] gives it.
 ///
-/// The search runs to its end (every solution) unless the event limit or the budget stops
-/// it first: then `complete` is false and `stop` says which (`event-limit`, `node-limit`,
-/// `time-limit`, `cancelled`). Events that would not fit in the reply are left out
+/// The search runs to its end (every solution) unless the event limit, the solution limit
+/// (`solutions=K`) or the budget stops it first: then `complete` is false and `stop` says
+/// which (`event-limit`, `solution-limit`, `node-limit`, `time-limit`, `cancelled`). Events that would not fit in the reply are left out
 /// (`reply-limit`); a problem whose description alone would not fit gets `413`.
 pub(super) async fn handle(
     State(state): State<AppState>,
@@ -52,6 +55,8 @@ pub(super) async fn handle(
         let doc = parse_problem(&body)?;
         let mut config = budget.config();
         config.heuristic = params.heuristic.into();
+        config.max_solutions = params.solutions.map(u128::from);
+        let max_solutions = config.max_solutions;
         let max_nodes = config.max_nodes;
         let cancel = config.cancel.clone();
         let mut solver = Solver::with_config(&doc.problem, config);
@@ -64,6 +69,8 @@ pub(super) async fn handle(
             "exhausted"
         } else if events.len() >= max_events {
             "event-limit"
+        } else if max_solutions.is_some_and(|m| stats.solutions >= m) {
+            "solution-limit"
         } else if max_nodes.is_some_and(|m| stats.nodes >= m) {
             "node-limit"
         } else if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
