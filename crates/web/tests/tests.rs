@@ -9,3 +9,4 @@ mod fuzzed;
 mod limits;
 mod load;
 mod puzzles;
+mod visual;
