@@ -10,3 +10,4 @@ mod limits;
 mod load;
 mod puzzles;
 mod sudoku_seed;
+mod visual;

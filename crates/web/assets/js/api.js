@@ -49,9 +49,9 @@ export function parse(text) {
   return post('/api/parse', null, text);
 }
 
-/** `dancecard solve --format json` over HTTP: mode is first, all or count. */
-export function solve(text, { mode = 'first', limit, heuristic = 'mrv' } = {}) {
-  return post('/api/solve', { mode, limit, heuristic }, text);
+/** `dancecard solve --format json` over HTTP: mode is first, all or count (method: search, memo, auto). */
+export function solve(text, { mode = 'first', limit, heuristic = 'mrv', method } = {}) {
+  return post('/api/solve', { mode, limit, heuristic, method }, text);
 }
 
 /** The problem and the events of its search, with the node count at each. */

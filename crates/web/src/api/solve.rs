@@ -116,6 +116,7 @@ pub(super) async fn handle(
         let mut list = reply.list("solutions").map_err(tail)?;
         let mut full = false;
         let mut used = None;
+        let mut memo_stats = None;
         let (outcome, stats) = {
             let mut solver = Solver::with_config(&doc.problem, config);
             let outcome = if params.mode == Mode::Count {
@@ -124,6 +125,7 @@ pub(super) async fn handle(
                     .count_by(method, &memo, &mut |_| ControlFlow::Continue(()))
                     .map_err(|e| ApiError::bad_request(e.to_string()))?;
                 used = Some(counted.method);
+                memo_stats = counted.memo.filter(|_| counted.method == CountMethod::Memo);
                 counted.outcome
             } else {
                 solver.solve_with(|s| {
@@ -155,6 +157,16 @@ pub(super) async fn handle(
         reply.field("stop", stop).map_err(tail)?;
         if let Some(used) = used {
             reply.field("method", used.name()).map_err(tail)?;
+        }
+        if let Some(m) = memo_stats {
+            // What the table did: the explorer shows its hits next to the plain search's nodes.
+            let memo = serde_json::json!({
+                "hits": m.hits,
+                "entries": m.entries,
+                "clears": m.clears,
+                "plain_nodes": m.plain_nodes,
+            });
+            reply.field("memo", &memo).map_err(tail)?;
         }
         reply.field("stats", &json::stats(&stats)).map_err(tail)?;
         Ok(reply.finish())

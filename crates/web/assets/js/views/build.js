@@ -31,6 +31,12 @@ const CODE = [
   ['uncover-header', '    c.right.left = c;  c.left.right = c'],
 ];
 
+// The strings added in the second edition (one place, for a later translation).
+const TEXT = {
+  ghost: (nodes, cols) => `Nothing is linked yet. The dashed outlines are where the root, the ${cols} headers and the ${nodes} nodes will go.`,
+  ghostLabel: 'The places of the links, before the first step',
+};
+
 const PHASES = [
   ['root', 'root'],
   ['headers', 'item headers'],
@@ -368,10 +374,29 @@ export function mount(section) {
         s('text', { x: p.x, y: p.y + 5, class: 'name' }, el.kind === 'root' ? 'root' : el.name),
         el.kind === 'header' ? s('text', { x: p.x + NODE_R + 8, y: p.y - NODE_R + 2, class: 'len' }, `len ${el.len}`) : null));
     });
-    replace(svg, defs, labels, s('g', null, links), shapes);
+    let ghostNote = '';
+    if (k === 0) {
+      // Before the first step there is nothing to draw: show where everything will go.
+      const all = new Links();
+      for (const st of steps) if (st.phase !== 'cover' && st.phase !== 'uncover') st.apply(all);
+      const nodes = all.el.filter((el) => el.kind === 'node').length;
+      const ghosts = all.el.map((el) => {
+        const p = place(el);
+        return s('g', { class: ['ghost', el.kind] },
+          el.kind === 'node'
+            ? s('circle', { cx: p.x, cy: p.y, r: NODE_R })
+            : s('rect', { x: p.x - NODE_R - 4, y: p.y - NODE_R, width: 2 * NODE_R + 8, height: 2 * NODE_R, rx: 6 }),
+          s('text', { x: p.x, y: p.y + 5, class: 'name' }, el.kind === 'root' ? 'root' : el.name));
+      });
+      ghostNote = TEXT.ghost(nodes, problem.items.length);
+      replace(svg, s('title', null, TEXT.ghostLabel), labels, ghosts);
+    } else {
+      replace(svg, defs, labels, s('g', null, links), shapes);
+    }
 
     stepText.className = 'event';
-    stepText.textContent = step ? step.text : `Press Step (or \u2192) to build the links of this ${problem.options.length}\u00d7${problem.items.length} matrix.`;
+    stepText.textContent = step ? step.text : `Press Step (or \u2192) to build the links of this ${problem.options.length}\u00d7${problem.items.length} matrix.`
+    if (ghostNote) stepText.textContent += ` ${ghostNote}`;
     const phase = step ? step.phase : null;
     const reached = PHASES.findIndex(([p]) => p === phase);
     replace(phases, PHASES.map(([p, label], n) => h('li', {
@@ -379,7 +404,11 @@ export function mount(section) {
       'aria-current': n === reached ? 'step' : null,
     }, p === 'cover' || p === 'uncover' ? `${label}(${problem.items[coverItem].name})` : label)));
     const lit = new Set(step ? step.lines : []);
-    replace(code, CODE.map(([, text], n) => [h('span', { class: ['line', lit.has(n) && 'current'] }, text), '\n']));
+    // Each line wraps on a narrow panel, its continuation indented under its own text.
+    replace(code, CODE.map(([, text], n) => {
+      const indent = Math.min(3, Math.floor((text.length - text.trimStart().length) / 4));
+      return [h('span', { class: ['line', `indent-${indent}`, lit.has(n) && 'current'] }, text.trimStart()), '\n'];
+    }));
   }
 
   load();

@@ -6,6 +6,35 @@ import { h, replace, words, plural, nodeNote, uid } from '../dom.js';
 import { createPlayer, keysHelp } from '../player.js';
 import { PRESETS, customProblem, onCustomProblem } from '../problems.js';
 
+// The strings added in the second edition (one place, for a later translation).
+const TEXT = {
+  showcaseName: 'Where the S heuristic pays: 8\u00d717',
+  showcaseComment: '| Every pair of A-F is a row; X and Y have one row each, and those rows force the rest',
+  partialStart: 'empty: nothing chosen yet',
+  partialEnd: 'empty: the search is over, and every choice has been taken back',
+  partialBacktracked: 'empty: every choice has been taken back',
+};
+
+/**
+ * A matrix where the choice of column matters: columns X and Y have one row each (X with A
+ * and B, Y with C and D), every pair of A-F is a row. The S heuristic covers X and Y first
+ * and finds the only solution in 4 nodes; the leftmost rule starts from A and tries every
+ * way of pairing A-F before X and Y fail: 49 nodes (the engine's counts, checked in the
+ * browser tests).
+ */
+export const SHOWCASE = {
+  id: 'mrv-showcase',
+  name: TEXT.showcaseName,
+  text: [
+    TEXT.showcaseComment,
+    'A B C D E F X Y',
+    'A B', 'A C', 'A D', 'A E', 'A F', 'B C', 'B D', 'B E', 'B F', 'C D', 'C E', 'C F', 'D E', 'D F', 'E F',
+    'X A B',
+    'Y C D',
+    '',
+  ].join('\n'),
+};
+
 const HEURISTICS = {
   mrv: 'fewest options (Knuth\u2019s S heuristic)',
   leftmost: 'leftmost column',
@@ -69,13 +98,14 @@ export function replay(problem, events, k) {
 }
 
 export function mount(section) {
-  let text = PRESETS[0].text;
+  const presets = [...PRESETS, SHOWCASE];
+  let text = presets[0].text;
   let heuristic = 'mrv';
   let traces = {}; // heuristic -> trace answer
   let trace = null;
 
   const pickId = uid('stepper-problem');
-  const picker = h('select', { id: pickId }, PRESETS.map((p) => h('option', { value: p.id }, p.name)));
+  const picker = h('select', { id: pickId }, presets.map((p) => h('option', { value: p.id }, p.name)));
   // Each choice of heuristic shows the engine's node count for it: both side by side.
   const radioName = uid('heuristic');
   const counts = {};
@@ -88,7 +118,7 @@ export function mount(section) {
   const table = h('table', { class: 'matrix trace' });
   const eventText = h('p', { class: 'event', role: 'status', 'aria-live': 'polite' });
   const facts = h('dl', { class: 'facts' });
-  const partial = h('ol', { class: 'partial' });
+  const partial = h('div', { class: 'partial' });
   const found = h('div', { class: 'found' });
   const log = h('ol', { class: 'log', 'aria-label': 'Recent events' });
   const player = createPlayer({ render, label: 'event' });
@@ -141,7 +171,7 @@ export function mount(section) {
     });
   }
   picker.addEventListener('change', () => {
-    const preset = picker.value === 'custom' ? customProblem() : PRESETS.find((p) => p.id === picker.value);
+    const preset = picker.value === 'custom' ? customProblem() : presets.find((p) => p.id === picker.value);
     text = preset.text;
     load();
   });
@@ -265,9 +295,13 @@ export function mount(section) {
       h('dt', null, 'Nodes so far'), h('dd', { class: 'nodes' }, String(state.nodes)),
       h('dt', null, 'Solutions'), h('dd', { class: 'solutions-count' }, String(state.solutions.length)),
       h('dt', null, 'Columns left'), h('dd', null, String(trace.items.filter((it, i) => it.primary && !state.covered.has(i)).length)));
-    replace(partial, state.levels.filter((l) => l.option !== null && l.option !== undefined).map((l, n) =>
-      h('li', null, `Level ${n}: ${optionName(l.option)}, for column ${trace.items[l.item].name}`)));
-    if (!partial.children.length) partial.append(h('li', { class: 'muted' }, 'empty'));
+    const chosenRows = state.levels.filter((l) => l.option !== null && l.option !== undefined);
+    // An empty partial solution is a sentence, not a numbered list of one "empty" entry.
+    replace(partial, chosenRows.length
+      ? h('ol', null, chosenRows.map((l, n) =>
+        h('li', null, `Level ${n}: ${optionName(l.option)}, for column ${trace.items[l.item].name}`)))
+      : h('p', { class: 'muted empty' },
+        k === 0 ? TEXT.partialStart : k === trace.events.length ? TEXT.partialEnd : TEXT.partialBacktracked));
     replace(found, state.solutions.length
       ? h('ul', null, state.solutions.map((sol) => h('li', null,
         `Rows ${words(sol.map((p) => trace.options[p].index + 1).sort((a, b) => a - b))}`)))

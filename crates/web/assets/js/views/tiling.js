@@ -16,6 +16,31 @@ export const TILINGS = [
 
 const SETS = ['monomino', 'dominoes', 'trominoes', 'tetrominoes', 'pentominoes', 'hexominoes'];
 
+// The strings added in the second edition (one place, for a later translation).
+const TEXT = {
+  countedAll: (total, n) => `${total} tilings in all (counted); the first ${n} are listed here to browse.`,
+  whereOfTotal: (k, n, total) => `tiling ${k} of ${n} listed (${total} in all)`,
+  ringsLegend: 'Weight of each ring:',
+  ringTitle: (w) => `weight ${w}`,
+  memoTitle: 'Memoised counting: the same remaining shape, met again',
+  memoLead: 'Counting domino tilings, the plain search meets the same remaining shape of the board again and again, ' +
+    'reached by different placements of the dominoes already laid; the memoised search (Knuth\u2019s DLX6) counts each ' +
+    'remaining shape once and looks it up every other time: a cache hit.',
+  memoBoard: 'Board',
+  memoButton: 'Count both ways',
+  memoBusy: 'Counting both ways\u2026',
+  memoFailed: (m) => `No comparison: ${m}`,
+  memoHead: ['', 'Tilings', 'Search nodes', 'Cache hits', 'Shapes stored'],
+  memoPlain: 'Plain search',
+  memoMemo: 'Memoised search',
+  memoNone: '\u2014',
+  memoSummary: (plain, memo, hits) => `The memoised search visits ${memo} nodes instead of ${plain}: ${hits} times the remaining shape was one it had already counted.`,
+  memoBoardName: (r, c) => `${r}\u00d7${c} with dominoes`,
+};
+
+/** The domino boards of the memo comparison: small enough for the plain search. */
+const MEMO_BOARDS = [[4, 4], [4, 6], [6, 6]];
+
 /** How many tilings one request fetches for browsing. */
 const PAGE = 200;
 
@@ -31,13 +56,15 @@ const TARGET_SAMPLE = '7 0 0 9 0 0 0 0 1\n1 0 0 0 0 5 9 0 0\n0 0 0 2 0 0 0 8 0\n
 
 export function mount(section) {
   const tiling = mountTiling();
+  const memo = mountMemo();
   const target = mountTarget();
-  section.append(tiling.el, target);
+  section.append(tiling.el, memo, target);
   return { onKey: tiling.onKey };
 }
 
 function mountTiling() {
   let list = null; // the answer of /api/tile?mode=all
+  let total = null; // the count of the board listed, once counted
   let k = 0;
   let busy = false;
 
@@ -126,6 +153,7 @@ function mountTiling() {
     status.textContent = 'Searching for tilings\u2026';
     try {
       list = await api.tile({ ...params(), mode: 'all', limit: PAGE });
+      total = null;
       k = 0;
       const n = list.placements.length;
       if (n === 0) {
@@ -161,6 +189,14 @@ function mountTiling() {
         h('dd', null, countedBy(answer)),
         answer.method === 'dp' ? null : [h('dt', null, 'Search nodes'), h('dd', { class: 'nodes' }, Number(answer.stats.nodes).toLocaleString('en'))],
         answer.complete ? null : [h('dt', null, 'Stopped'), h('dd', null, `at the server\u2019s budget (${answer.stop})`)]);
+      // The status spoke of the tilings listed; a complete count of the same board replaces it.
+      const same = list && list.board && `${list.board.rows}x${list.board.cols}` === params().board;
+      if (answer.complete && same && Number(answer.count) > list.placements.length) {
+        total = Number(answer.count);
+        status.className = 'status success';
+        status.textContent = TEXT.countedAll(total.toLocaleString('en'), list.placements.length.toLocaleString('en'));
+        render();
+      }
     } catch (e) {
       replace(counted, h('dt', null, 'Tilings'), h('dd', null, `no count: ${e.message}`));
     } finally {
@@ -184,7 +220,9 @@ function mountTiling() {
       where.textContent = '';
       return;
     }
-    where.textContent = `tiling ${k + 1} of ${n}${list.stop === 'solution-limit' ? '+' : ''}`;
+    where.textContent = total !== null && total > n
+      ? TEXT.whereOfTotal(k + 1, n, total.toLocaleString('en'))
+      : `tiling ${k + 1} of ${n}${list.stop === 'solution-limit' ? '+' : ''}`;
     replace(figure, drawTiling(list.board, list.placements[k], list.pieces));
   }
 
@@ -213,7 +251,9 @@ function countedBy(answer) {
 }
 
 function drawTiling(board, placements, pieceNames) {
-  const size = 28;
+  // Cells of 48 units, drawn at up to 48 px and scaled down to the width there is (CSS); the
+  // piece letters scale with them.
+  const size = 48;
   const owner = Array.from({ length: board.rows }, () => new Array(board.cols).fill(-1));
   placements.forEach((p, j) => { for (const [r, c] of p.cells) owner[r][c] = j; });
   const cells = [];
@@ -227,7 +267,7 @@ function drawTiling(board, placements, pieceNames) {
     const [r0, c0] = p.cells[0];
     const name = pieceNames[p.piece] ?? '';
     if (name.length <= 2) {
-      labels.push(s('text', { x: c0 * size + size / 2, y: r0 * size + size / 2, class: 'piece-name' }, name));
+      labels.push(s('text', { x: c0 * size + size / 2, y: r0 * size + size / 2, class: 'piece-name scaled' }, name));
     }
   });
   // An outline wherever two neighbouring squares belong to different pieces (or the border).
@@ -250,6 +290,73 @@ function drawTiling(board, placements, pieceNames) {
     role: 'img',
     'aria-label': `A tiling of the ${board.rows} by ${board.cols} board with ${placements.length} pieces`,
   }, cells, s('path', { d: edges.join(''), class: 'outline' }), labels);
+}
+
+/** The text of the exact cover of dominoes on an r x c board (squares as r_c). */
+function dominoMatrix(r, c) {
+  const sq = (i, j) => `${i}_${j}`;
+  const lines = [];
+  for (let i = 0; i < r; i += 1) lines.push(Array.from({ length: c }, (_, j) => sq(i, j)).join(' '));
+  const items = lines.join(' ');
+  const options = [];
+  for (let i = 0; i < r; i += 1) {
+    for (let j = 0; j < c; j += 1) {
+      if (j + 1 < c) options.push(`${sq(i, j)} ${sq(i, j + 1)}`);
+      if (i + 1 < r) options.push(`${sq(i, j)} ${sq(i + 1, j)}`);
+    }
+  }
+  return `${items}\n${options.join('\n')}\n`;
+}
+
+/** The plain search's nodes against the memoised search's nodes and cache hits. */
+function mountMemo() {
+  const boardId = uid('memo-board');
+  const board = h('select', { id: boardId },
+    MEMO_BOARDS.map(([r, c]) => h('option', { value: `${r}x${c}`, selected: r === 6 && c === 6 }, TEXT.memoBoardName(r, c))));
+  const button = h('button', { type: 'button', class: 'ctl primary', onclick: compare }, TEXT.memoButton);
+  const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  const table = h('table', { class: 'memo-compare', 'aria-live': 'polite' });
+  const fmt = (n) => Number(n).toLocaleString('en');
+
+  async function compare() {
+    const [r, c] = board.value.split('x').map(Number);
+    const text = dominoMatrix(r, c);
+    button.disabled = true;
+    status.className = 'status';
+    status.textContent = TEXT.memoBusy;
+    replace(table);
+    try {
+      const [plain, memo] = await Promise.all([
+        api.solve(text, { mode: 'count', method: 'search' }),
+        api.solve(text, { mode: 'count', method: 'memo' }),
+      ]);
+      const hits = memo.memo ? memo.memo.hits : null;
+      replace(table,
+        h('thead', null, h('tr', null, TEXT.memoHead.map((x) => h('th', { scope: 'col' }, x)))),
+        h('tbody', null,
+          h('tr', { class: 'plain' }, h('th', { scope: 'row' }, TEXT.memoPlain),
+            h('td', null, fmt(plain.count)), h('td', { class: 'nodes' }, fmt(plain.stats.nodes)),
+            h('td', null, TEXT.memoNone), h('td', null, TEXT.memoNone)),
+          h('tr', { class: 'memo' }, h('th', { scope: 'row' }, TEXT.memoMemo),
+            h('td', null, fmt(memo.count)), h('td', { class: 'nodes' }, fmt(memo.stats.nodes)),
+            h('td', { class: 'hits' }, hits === null ? TEXT.memoNone : fmt(hits)),
+            h('td', null, memo.memo ? fmt(memo.memo.entries) : TEXT.memoNone))));
+      status.className = 'status success';
+      status.textContent = TEXT.memoSummary(fmt(plain.stats.nodes), fmt(memo.stats.nodes), hits === null ? TEXT.memoNone : fmt(hits));
+    } catch (e) {
+      status.className = 'status error';
+      status.textContent = TEXT.memoFailed(e.message);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  return h('div', { class: 'memo-part' },
+    h('h3', null, TEXT.memoTitle),
+    h('p', { class: 'lead' }, TEXT.memoLead),
+    h('div', { class: 'toolbar' }, h('label', { for: boardId }, TEXT.memoBoard), board, button),
+    status,
+    h('div', { class: 'matrix-wrap' }, table));
 }
 
 function mountTarget() {
@@ -321,5 +428,7 @@ function drawTarget(puzzle, grid) {
       title: `weight ${weight}`,
     }, String(d));
   })));
-  return h('table', { class: 'sudoku target', 'aria-label': 'A best completion; darker squares weigh more' }, h('tbody', null, rows));
+  const legend = h('p', { class: 'legend rings' }, TEXT.ringsLegend, ' ',
+    [6, 7, 8, 9, 10].map((w) => [h('span', { class: ['chip', 'ring', `w${w}`], title: TEXT.ringTitle(w) }, String(w)), ' ']));
+  return [h('table', { class: 'sudoku target', 'aria-label': 'A best completion; darker squares weigh more' }, h('tbody', null, rows)), legend];
 }
