@@ -45,6 +45,7 @@ const ASSETS: &[Asset] = &[
     asset!("js/views/build.js", JS),
     asset!("js/views/sudoku.js", JS),
     asset!("js/views/queens.js", JS),
+    asset!("js/views/queens-search.js", JS),
     asset!("js/views/tiling.js", JS),
 ];
 
