@@ -671,6 +671,19 @@ async fn queens_second_edition(width: u32, height: u32, tag: &str) {
     for _ in 0..5 {
         press(&s, m, 4).await;
     }
+    // A key pressed in the part steps its player (elsewhere the keys browse the solutions).
+    let step = s
+        .client
+        .find(Locator::Css(&format!("{m} .player .buttons button:nth-child(4)")))
+        .await
+        .unwrap();
+    step.send_keys(&Key::Right.to_string()).await.unwrap();
+    s.until(
+        &format!("document.querySelector('{m} .where').textContent.startsWith('event 6 of ')"),
+        "the key",
+    )
+    .await;
+    assert_eq!(s.text("#view-queens .queens-browse .where").await, "solution 1 of 92");
     let _ = s.js(&format!("(() => {{ document.querySelector('{m} .queens-matrix-wrap').scrollIntoView(); return true; }})()")).await;
     s.page_is_sound().await;
     s.shot(&format!("{tag}-queens-model-8")).await;

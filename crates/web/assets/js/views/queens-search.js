@@ -56,6 +56,7 @@ export const TEXT = {
     secondary: 'secondary column (dashed)',
   },
   rowHead: 'Square',
+  scrollHint: 'One row per square (rank,file); the matrix scrolls inside its box, and the secondary columns are on the right, after the thick line.',
   caption: 'The N-queens matrix during the search',
   // Events, in words.
   start: 'Press Step (or \u2192 here) to start the search.',
@@ -181,6 +182,7 @@ export function mountModel(part) {
     h('h4', null, TEXT.ringTitle), ring,
     player.element,
     eventText, facts,
+    h('p', { class: 'muted queens-hint' }, TEXT.scrollHint),
     wrap,
     h('p', { class: 'legend' },
       h('span', { class: 'chip chosen-item' }, TEXT.legend.chosen), ' ',
@@ -254,8 +256,10 @@ export function mountModel(part) {
       if (placed.has(p)) return 'in-solution';
       return trace.options[p].items.some((i) => state.covered.has(i)) ? 'removed' : null;
     };
+    const firstSecondary = trace.items.findIndex((item) => !item.primary);
     const itemClass = (i) => [
       i === chosenItem && 'chosen-item',
+      i === firstSecondary && 'first-secondary',
       state.covered.has(i) && i !== chosenItem && 'removed',
       !trace.items[i].primary && 'secondary',
     ];
@@ -296,6 +300,7 @@ export function mountModel(part) {
         trace.items.map((_, i) => h('td', { class: [ones.has(i) ? 'one' : 'zero', ...itemClass(i)] }, ones.has(i) ? '1' : ''))));
     });
     replace(table, h('caption', { class: 'sr-only' }, TEXT.caption), head, h('tbody', null, rows));
+    followRow();
 
     eventText.textContent = describe(state.last, state);
     eventText.className = state.last?.event === 'solution' ? 'event success' : 'event';
@@ -305,6 +310,19 @@ export function mountModel(part) {
       h('dt', null, TEXT.facts.nodes), h('dd', { class: 'nodes' }, fmt(state.nodes)),
       h('dt', null, TEXT.facts.solutions), h('dd', { class: 'solutions-count' }, String(state.solutions.length)),
       h('dt', null, TEXT.facts.ring), h('dd', { class: 'ring-count' }, String(trace.items.filter((it, i) => it.primary && !state.covered.has(i)).length)));
+  }
+
+  // Keeps the row being tried (else the first candidate) in sight: scrolls the matrix's box
+  // only, never the page.
+  function followRow() {
+    const row = table.querySelector('tbody tr.trying') ?? table.querySelector('tbody tr.candidate');
+    if (!row) return;
+    const box = wrap.getBoundingClientRect();
+    const at = row.getBoundingClientRect();
+    const header = table.tHead ? table.tHead.getBoundingClientRect().height : 0;
+    if (at.top < box.top + header || at.bottom > box.bottom) {
+      wrap.scrollTop += at.top - box.top - header - wrap.clientHeight / 3;
+    }
   }
 
   load();
