@@ -32,10 +32,14 @@ export const TEXT = {
     'empty, and one covered twice is ruled out as always.',
   ].join(''),
   size: 'N',
+  eventLabel: 'event',
+  stepLabel: 'step',
   compact: 'Compact matrix',
   hideRemoved: 'Hide removed rows',
   loading: (n) => `Asking the engine for the model and the trace of N = ${n}\u2026`,
   noTrace: (message) => `No trace: ${message}`,
+  unreachable: 'the server cannot be reached: is `dancecard serve` still running?',
+  httpError: (status) => `error ${status}`,
   shape: (n, cols, primary, secondary, rows) =>
     `N = ${n}: ${fmt(cols)} columns (6N \u2212 2: ${primary} primary, ${secondary} secondary) and ${fmt(rows)} rows (N\u00b2, one per square).`,
   ringTitle: 'The headers',
@@ -121,10 +125,10 @@ async function modelText(n) {
   try {
     response = await fetch(`/api/queens/dlx?n=${n}`);
   } catch (e) {
-    throw new Error('the server cannot be reached: is `dancecard serve` still running?');
+    throw new Error(TEXT.unreachable);
   }
   if (!response.ok) {
-    let message = `error ${response.status}`;
+    let message = TEXT.httpError(response.status);
     try { message = (await response.json()).error ?? message; } catch (e) { /* not JSON */ }
     throw new Error(message);
   }
@@ -169,7 +173,7 @@ export function mountModel(part) {
   const wrap = h('div', { class: 'queens-matrix-wrap', tabindex: '0' }, table);
   const eventText = h('p', { class: 'event', role: 'status', 'aria-live': 'polite' });
   const facts = h('dl', { class: 'facts queens-model-facts' });
-  const player = createPlayer({ render, label: 'event', speeds: { min: 1, max: 30, value: 6 } });
+  const player = createPlayer({ render, label: TEXT.eventLabel, speeds: { min: 1, max: 30, value: 6 } });
 
   replace(part,
     h('h3', null, TEXT.modelTitle),
@@ -345,7 +349,7 @@ export function mountWatch(part, { total = () => undefined } = {}) {
   const board = h('div', { class: 'queens-wrap queens-watch-board' });
   const eventText = h('p', { class: 'event' });
   const facts = h('dl', { class: 'facts queens-watch-facts' });
-  const player = createPlayer({ render, label: 'step', speeds: { min: 1, max: 60, value: 10 } });
+  const player = createPlayer({ render, label: TEXT.stepLabel, speeds: { min: 1, max: 60, value: 10 } });
 
   replace(part,
     h('h3', null, TEXT.watchTitle),
