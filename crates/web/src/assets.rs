@@ -46,6 +46,7 @@ const ASSETS: &[Asset] = &[
     asset!("js/views/sudoku.js", JS),
     asset!("js/views/sudoku-board.js", JS),
     asset!("js/views/queens.js", JS),
+    asset!("js/views/queens-search.js", JS),
     asset!("js/views/tiling.js", JS),
 ];
 

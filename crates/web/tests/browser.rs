@@ -727,6 +727,191 @@ async fn queens_eight_has_92_solutions_to_browse() {
     s.close().await;
 }
 
+/// The queens view's matrix part: the model's columns, rows and headers, for `n`.
+const QUEENS_MODEL: &str = "#view-queens .queens-model";
+/// The queens view's board part: the search watched on the board.
+const QUEENS_WATCH: &str = "#view-queens .queens-watch-part";
+
+/// Clicks the `n`th button (1: reset, 2: back, 3: play, 4: step, 5: end) of a part's player.
+async fn press(s: &Session, part: &str, n: usize) {
+    s.click(&format!("{part} .player .buttons button:nth-child({n})")).await;
+}
+
+/// How many elements match `css`.
+async fn count(s: &Session, css: &str) -> u64 {
+    s.js(&format!("document.querySelectorAll('{css}').length")).await.as_u64().unwrap()
+}
+
+/// Picks `value` in the part's `n`th select.
+async fn pick(s: &Session, part: &str, n: usize, value: &str) {
+    let select = s
+        .client
+        .find(Locator::Css(&format!("{part} .toolbar select:nth-of-type({n})")))
+        .await
+        .unwrap();
+    select.select_by_value(value).await.unwrap();
+}
+
+/// The matrix of N = 4 (22 columns: 8 primary on the ring, 14 secondary off it; 16 rows),
+/// stepped through cover and uncover to its 2 solutions, then N = 8 (46 columns, 64 rows)
+/// kept inside its scrolling box; and the search watched on the board: N = 6 whole (4
+/// solutions), N = 8 cut by the event limit. At `width` x `height`.
+async fn queens_second_edition(width: u32, height: u32, tag: &str) {
+    let Some((s, _server)) = start(width, height, "/#queens").await else { return };
+    let m = QUEENS_MODEL;
+    s.until(
+        &format!("document.querySelectorAll('{m} table.queens-matrix tbody tr').length === 16"),
+        "the N = 4 matrix",
+    )
+    .await;
+    let shape = s.text(&format!("{m} .queens-shape")).await;
+    assert!(shape.contains("22 columns") && shape.contains("16 rows"), "{shape}");
+    assert_eq!(count(&s, &format!("{m} table.queens-matrix thead th.secondary")).await, 14);
+    assert_eq!(count(&s, &format!("{m} .on-ring .chip.header")).await, 8);
+    assert_eq!(count(&s, &format!("{m} .off-ring .chip.header")).await, 14);
+    assert_eq!(count(&s, &format!("{m} .off-ring .chip.header.secondary")).await, 14);
+    // Step: enter, choose (a primary column, named), cover it: it leaves the ring.
+    for _ in 0..3 {
+        press(&s, m, 4).await;
+    }
+    s.until(
+        &format!("document.querySelector('{m} .where').textContent.startsWith('event 3 of ')"),
+        "3 steps",
+    )
+    .await;
+    assert_eq!(count(&s, &format!("{m} table.queens-matrix thead th.chosen-item")).await, 1);
+    let event = s.text(&format!("{m} .event")).await;
+    assert!(event.starts_with("Cover column r") || event.starts_with("Cover column c"), "{event}");
+    assert_eq!(s.text(&format!("{m} dd.ring-count")).await, "7");
+    assert!(count(&s, &format!("{m} table.queens-matrix tbody tr.candidate")).await >= 1);
+    // A try covers a queen's diagonals: secondary columns covered, the ring unchanged by them.
+    s.until(
+        &format!(
+            "(() => {{ const b = document.querySelector('{m} .player .buttons button:nth-child(4)'); \
+             for (let i = 0; i < 40 && !document.querySelector('{m} .event').textContent.startsWith('Cover the secondary'); i++) b.click(); \
+             return document.querySelector('{m} .event').textContent.startsWith('Cover the secondary'); }})()"
+        ),
+        "a secondary column covered",
+    )
+    .await;
+    assert!(count(&s, &format!("{m} table.queens-matrix thead th.secondary.removed")).await >= 1);
+    assert_eq!(count(&s, &format!("{m} table.queens-matrix tbody tr.trying")).await, 1);
+    s.page_is_sound().await;
+    s.shot(&format!("{tag}-queens-model-4-stepping")).await;
+    // To the end: 2 solutions, every column back on the ring.
+    press(&s, m, 5).await;
+    s.until(
+        &format!("document.querySelector('{m} dd.solutions-count').textContent === '2'"),
+        "2 solutions",
+    )
+    .await;
+    assert_eq!(s.text(&format!("{m} dd.ring-count")).await, "8");
+    let event = s.text(&format!("{m} .event")).await;
+    assert!(event.contains("the search is over"), "{event}");
+    // N = 8: 46 columns and 64 rows, compact, scrolling inside its box.
+    pick(&s, m, 1, "8").await;
+    s.until(
+        &format!("document.querySelectorAll('{m} table.queens-matrix tbody tr').length === 64"),
+        "the N = 8 matrix",
+    )
+    .await;
+    let shape = s.text(&format!("{m} .queens-shape")).await;
+    assert!(shape.contains("46 columns") && shape.contains("64 rows"), "{shape}");
+    assert_eq!(count(&s, &format!("{m} table.queens-matrix.compact thead th.secondary")).await, 30);
+    let fits = s
+        .js(&format!(
+            "(() => {{ const w = document.querySelector('{m} .queens-matrix-wrap'); \
+             return w.getBoundingClientRect().right <= window.innerWidth; }})()"
+        ))
+        .await;
+    assert_eq!(fits, json!(true), "the matrix box stays in the viewport");
+    for _ in 0..5 {
+        press(&s, m, 4).await;
+    }
+    // A key pressed in the part steps its player (elsewhere the keys browse the solutions).
+    let step = s
+        .client
+        .find(Locator::Css(&format!("{m} .player .buttons button:nth-child(4)")))
+        .await
+        .unwrap();
+    step.send_keys(&Key::Right.to_string()).await.unwrap();
+    s.until(
+        &format!("document.querySelector('{m} .where').textContent.startsWith('event 6 of ')"),
+        "the key",
+    )
+    .await;
+    assert_eq!(s.text("#view-queens .queens-browse .where").await, "solution 1 of 92");
+    let _ = s.js(&format!("(() => {{ document.querySelector('{m} .queens-matrix-wrap').scrollIntoView(); return true; }})()")).await;
+    s.page_is_sound().await;
+    s.shot(&format!("{tag}-queens-model-8")).await;
+
+    // The board: N = 6, the whole search (4 solutions).
+    let w = QUEENS_WATCH;
+    s.until(&format!("document.querySelector('{w} .queens-watch-status')?.textContent.startsWith('The whole search')"), "the N = 6 trace").await;
+    assert_eq!(count(&s, &format!("{w} table.queens-watch td")).await, 36);
+    press(&s, w, 4).await;
+    s.until(&format!("document.querySelector('{w} .queens-chosen').textContent.startsWith('Chosen column: ')"), "a column chosen").await;
+    press(&s, w, 4).await;
+    s.until(
+        &format!("document.querySelectorAll('{w} td.queen-on').length === 1"),
+        "a queen placed",
+    )
+    .await;
+    // Play, then pause: the node counter runs.
+    press(&s, w, 3).await;
+    s.until(&format!("Number(document.querySelector('{w} dd.nodes').textContent) >= 6"), "playing")
+        .await;
+    press(&s, w, 3).await;
+    assert_eq!(
+        s.js(&format!(
+            "document.querySelector('{w} .player button.play').getAttribute('aria-pressed')"
+        ))
+        .await,
+        json!("false")
+    );
+    let _ = s
+        .js(&format!(
+            "(() => {{ document.querySelector('{w}').scrollIntoView(); return true; }})()"
+        ))
+        .await;
+    s.page_is_sound().await;
+    s.shot(&format!("{tag}-queens-watch-6-playing")).await;
+    press(&s, w, 5).await;
+    s.until(
+        &format!("document.querySelector('{w} dd.solutions-count').textContent === '4'"),
+        "4 solutions",
+    )
+    .await;
+    assert_eq!(count(&s, &format!("{w} td.queen-on")).await, 0);
+    let event = s.text(&format!("{w} .event")).await;
+    assert!(event.contains("End of the search"), "{event}");
+    // N = 8 with 2,000 events: the trace is cut, and the page says so.
+    pick(&s, w, 2, "2000").await;
+    pick(&s, w, 1, "8").await;
+    s.until(&format!("document.querySelector('{w} .queens-watch-status')?.textContent.startsWith('The trace was cut (event-limit) after 2,000 events')"), "the cut trace").await;
+    press(&s, w, 5).await;
+    s.until(&format!("document.querySelector('{w} .event').textContent.includes('it was cut here (event-limit)')"), "the cut said at the end").await;
+    assert_eq!(count(&s, &format!("{w} table.queens-watch td")).await, 64);
+    s.page_is_sound().await;
+    let _ = s
+        .js(&format!(
+            "(() => {{ document.querySelector('{w}').scrollIntoView(); return true; }})()"
+        ))
+        .await;
+    s.shot(&format!("{tag}-queens-watch-8-cut")).await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn queens_model_is_stepped_and_the_search_watched() {
+    queens_second_edition(1280, 800, "6").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn queens_model_and_search_fit_a_phone() {
+    queens_second_edition(390, 844, "narrow-6").await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tilings_are_drawn_and_counted_and_the_target_sudoku_scored() {
     let Some((s, _server)) = start(1280, 800, "/#tiling").await else { return };

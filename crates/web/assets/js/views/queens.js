@@ -4,6 +4,7 @@
 
 import * as api from '../api.js';
 import { h, replace, plural, puzzleNodeNote, uid } from '../dom.js';
+import { mountModel, mountWatch } from './queens-search.js';
 
 /** Boards up to this size are listed in full (724 solutions for 10); larger ones are counted. */
 const MAX_LISTED = 10;
@@ -15,6 +16,8 @@ export function mount(section) {
   let solutions = [];
   let k = 0;
   let busy = false;
+  // The whole DLX search's nodes for each N listed so far (for the watched trace, when cut).
+  const wholeNodes = new Map();
 
   const sizeId = uid('n');
   const size = h('input', { id: sizeId, type: 'number', min: '1', max: String(MAX_COUNTED), value: String(n), inputmode: 'numeric' });
@@ -55,6 +58,13 @@ export function mount(section) {
           'When they are only counted, a node is one queen placed by the bitwise search. The two counts measure ',
           'different searches; each is there to compare board sizes.'))));
 
+  // The second edition: the model as a matrix, and the search on the board (queens-search.js).
+  const modelPart = h('div', { class: 'queens-part queens-model' });
+  const watchPart = h('div', { class: 'queens-part queens-watch-part' });
+  section.append(modelPart, watchPart);
+  const watch = mountWatch(watchPart, { total: (m) => wholeNodes.get(m) });
+  const model = mountModel(modelPart);
+
   size.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') {
       event.preventDefault();
@@ -85,6 +95,7 @@ export function mount(section) {
       solutions = mode === 'all' ? answer.solutions : [];
       k = 0;
       const count = Number(answer.count);
+      if (mode === 'all' && answer.complete && answer.method === 'dlx') wholeNodes.set(n, Number(answer.stats.nodes));
       status.className = answer.complete ? 'status success' : 'status warn';
       status.textContent = answer.complete
         ? `N = ${n}: ${plural(count, 'solution')}.`
@@ -149,6 +160,10 @@ export function mount(section) {
 
   return {
     onKey(event) {
+      // Keys in the second edition's parts step their players; elsewhere they browse.
+      const target = event.target instanceof Element ? event.target : null;
+      if (target?.closest('.queens-model')) return model.onKey(event);
+      if (target?.closest('.queens-watch-part')) return watch.onKey(event);
       if (!solutions.length) return false;
       switch (event.key) {
         case 'ArrowRight': go(k + 1); return true;

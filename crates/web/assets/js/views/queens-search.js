@@ -1,0 +1,477 @@
+// Section 6, second part: the N-queens model as a matrix, and its search replayed.
+//
+// Both parts ask the server for the model the engine solves (`GET /api/queens/dlx`: ranks
+// and files primary, the diagonals secondary) and for the trace of the engine's search on it
+// (`POST /api/trace`), and replay the trace with the stepper's `replay`: what they show is
+// what the engine did, event by event, up to the trace's event limit.
+//
+// Every user-visible string of this file is in TEXT, so that a translation swaps one object.
+
+import * as api from '../api.js';
+import { h, replace, uid } from '../dom.js';
+import { createPlayer } from '../player.js';
+import { replay } from './stepper.js';
+
+/** Boards up to this size are stepped and watched (N = 8: 64 rows, 46 columns). */
+export const MAX_STEPPED = 8;
+
+/** The event limits the reader may ask the trace for (the server caps them at its own). */
+const EVENT_LIMITS = [2000, 20000];
+
+const fmt = (n) => Number(n).toLocaleString('en');
+
+/** Every string this file shows. */
+export const TEXT = {
+  // The model as a matrix.
+  modelTitle: 'The model as a matrix: secondary columns',
+  modelLead: [
+    'Each square is a row of the matrix: a queen there covers its rank, its file and its two diagonals. ',
+    'Ranks and files are primary columns (each covered exactly once); the diagonals are secondary ',
+    '(covered at most once). The secondary columns have their headers and their lists like the others, ',
+    'but they are left off the root\u2019s ring, so Algorithm X never chooses them: a diagonal may stay ',
+    'empty, and one covered twice is ruled out as always.',
+  ].join(''),
+  size: 'N',
+  eventLabel: 'event',
+  stepLabel: 'step',
+  compact: 'Compact matrix',
+  hideRemoved: 'Hide removed rows',
+  loading: (n) => `Asking the engine for the model and the trace of N = ${n}\u2026`,
+  noTrace: (message) => `No trace: ${message}`,
+  unreachable: 'the server cannot be reached: is `dancecard serve` still running?',
+  httpError: (status) => `error ${status}`,
+  shape: (n, cols, primary, secondary, rows) =>
+    `N = ${n}: ${fmt(cols)} columns (6N \u2212 2: ${primary} primary, ${secondary} secondary) and ${fmt(rows)} rows (N\u00b2, one per square).`,
+  ringTitle: 'The headers',
+  ringRoot: 'root',
+  ringNote: 'On the root\u2019s ring (primary: to cover exactly once; covered ones leave the ring):',
+  offRingNote: 'Off the ring (secondary: at most once; each header is linked only to itself):',
+  itemTitle: (name) => {
+    const kind = { r: 'rank', c: 'file', a: 'diagonal \u2198 (rank + file constant)', b: 'diagonal \u2197 (rank \u2212 file constant)' }[name[0]];
+    return `${name}: ${kind} ${parseInt(name.slice(1), 36)}`;
+  },
+  legend: {
+    chosen: 'chosen column',
+    candidate: 'candidate row',
+    trying: 'row being tried',
+    tried: 'already tried',
+    solution: 'queen placed at a shallower level',
+    removed: 'removed',
+    secondary: 'secondary column (dashed)',
+  },
+  rowHead: 'Square',
+  scrollHint: 'One row per square (rank,file); the matrix scrolls inside its box, and the secondary columns are on the right, after the thick line.',
+  caption: 'The N-queens matrix during the search',
+  // Events, in words.
+  start: 'Press Step (or \u2192 here) to start the search.',
+  enter: (e) => `Level ${e.level}: a new node of the search tree (node ${fmt(e.nodes)}).`,
+  choose: (e, why) => (e.len === 0
+    ? `Choose column ${e.name} (${why}): no row is left for it, so this branch is a dead end.`
+    : `Choose column ${e.name} (${why}): ${e.len} ${e.len === 1 ? 'row' : 'rows'} left.`),
+  why: (name) => (name[0] === 'r' ? `rank ${parseInt(name.slice(1), 36)}` : `file ${parseInt(name.slice(1), 36)}`),
+  cover: (e) => (/^[ab]/.test(e.name)
+    ? `Cover the secondary column ${e.name}: the rows through that diagonal leave the matrix; no header leaves the ring.`
+    : `Cover column ${e.name}: it leaves the root\u2019s ring, and the rows through it leave the matrix.`),
+  uncover: (e) => `Uncover column ${e.name}: it and its rows come back${/^[ab]/.test(e.name) ? '' : ', and it rejoins the ring'}.`,
+  tryRow: (e, square) => `Level ${e.level}: try a queen on ${square}.`,
+  untry: (e, square) => `Level ${e.level}: take the queen on ${square} back; its other columns come back.`,
+  solution: (count) => `Solution ${count}: every rank and every file covered once, no diagonal twice.`,
+  backtrack: (e) => (e.level > 0
+    ? `Level ${e.level} has no row left to try: back up to level ${e.level - 1}.`
+    : 'Level 0 has no row left to try: the search is over.'),
+  cut: (stop, events) => ` (The trace stops here, after ${fmt(events)} events: ${stop}.)`,
+  facts: {
+    level: 'Level',
+    nodes: 'Nodes so far',
+    solutions: 'Solutions',
+    ring: 'Columns on the ring',
+  },
+  square: (r, c) => `rank ${r}, file ${c}`,
+  // The search on the board.
+  watchTitle: 'Watch the search on the board',
+  watchLead: [
+    'The same search, drawn on the board: a queen is placed for each row the engine tries and taken back ',
+    'when it backs up. The shaded squares are the rows already removed (attacked); the chosen column is ',
+    'the rank or file the search must fill next.',
+  ].join(''),
+  limit: 'Events to record',
+  limitOption: (n) => `${fmt(n)} events`,
+  watchStatus: (t, total) => {
+    const all = total === undefined ? '' : ` of the ${fmt(total)} of the whole search`;
+    return t.complete
+      ? `The whole search: ${fmt(t.events.length)} events, ${fmt(t.stats.nodes)} nodes, ${fmt(t.stats.solutions)} solutions.`
+      : `The trace was cut (${t.stop}) after ${fmt(t.events.length)} events: it shows ${fmt(t.stats.nodes)} nodes${all}.`;
+  },
+  chosen: (name) => `Chosen column: ${name} (${TEXT.why(name)})`,
+  noChoice: 'Chosen column: none yet',
+  board: (k, queens) => `The board at step ${k}: ${queens.length ? `queens on ${queens.join('; ')}` : 'no queen'}`,
+  watchFacts: {
+    nodes: 'Nodes',
+    queens: 'Queens on the board',
+    solutions: 'Solutions found',
+    event: 'Event',
+  },
+  cutBanner: (stop) => `End of the trace: it was cut here (${stop}); the search itself goes on.`,
+  doneBanner: 'End of the search.',
+  solutionBanner: (count) => `Solution ${count}!`,
+};
+
+/** The events the board shows (the others, enter, cover and uncover, happen in between). */
+const BOARD_EVENTS = new Set(['choose', 'try', 'untry', 'solution', 'backtrack']);
+
+/** The model's text from the server: the board's exact cover problem in Knuth's format. */
+async function modelText(n) {
+  let response;
+  try {
+    response = await fetch(`/api/queens/dlx?n=${n}`);
+  } catch (e) {
+    throw new Error(TEXT.unreachable);
+  }
+  if (!response.ok) {
+    let message = TEXT.httpError(response.status);
+    try { message = (await response.json()).error ?? message; } catch (e) { /* not JSON */ }
+    throw new Error(message);
+  }
+  return response.text();
+}
+
+/** The trace of the engine's search on the N-queens model, with each option's square. */
+async function queensTrace(n, limit) {
+  const trace = await api.trace(await modelText(n), { heuristic: 'mrv', limit });
+  const number = (name) => parseInt(name.slice(1), 36);
+  trace.n = n;
+  trace.squares = trace.options.map((o) => {
+    const names = o.items.map((i) => trace.items[i].name);
+    return { r: number(names.find((x) => x[0] === 'r')), c: number(names.find((x) => x[0] === 'c')) };
+  });
+  trace.byIndex = new Map(trace.options.map((o, p) => [o.index, p]));
+  return trace;
+}
+
+function sizePicker(id, value) {
+  const sizes = [];
+  for (let n = 1; n <= MAX_STEPPED; n += 1) sizes.push(h('option', { value: String(n), selected: n === value }, String(n)));
+  return h('select', { id }, sizes);
+}
+
+function squareName(trace, p) {
+  const { r, c } = trace.squares[p];
+  return TEXT.square(r, c);
+}
+
+/** The stepped matrix: mounts into `part` and returns {onKey(event) -> handled}. */
+export function mountModel(part) {
+  let trace = null;
+  let busy = 0;
+  const sizeId = uid('queens-model-n');
+  const size = sizePicker(sizeId, 4);
+  const compactBox = h('input', { type: 'checkbox' });
+  const hideBox = h('input', { type: 'checkbox' });
+  const shape = h('p', { class: 'queens-shape', role: 'status', 'aria-live': 'polite' });
+  const ring = h('div', { class: 'queens-ring' });
+  const table = h('table', { class: 'matrix trace queens-matrix' });
+  const wrap = h('div', { class: 'queens-matrix-wrap', tabindex: '0' }, table);
+  const eventText = h('p', { class: 'event', role: 'status', 'aria-live': 'polite' });
+  const facts = h('dl', { class: 'facts queens-model-facts' });
+  const player = createPlayer({ render, label: TEXT.eventLabel, speeds: { min: 1, max: 30, value: 6 } });
+
+  replace(part,
+    h('h3', null, TEXT.modelTitle),
+    h('p', null, TEXT.modelLead),
+    h('div', { class: 'toolbar' },
+      h('label', { for: sizeId }, TEXT.size), size,
+      h('label', { class: 'check' }, compactBox, ' ', TEXT.compact),
+      h('label', { class: 'check' }, hideBox, ' ', TEXT.hideRemoved)),
+    shape,
+    h('h4', null, TEXT.ringTitle), ring,
+    player.element,
+    eventText, facts,
+    h('p', { class: 'muted queens-hint' }, TEXT.scrollHint),
+    wrap,
+    h('p', { class: 'legend' },
+      h('span', { class: 'chip chosen-item' }, TEXT.legend.chosen), ' ',
+      h('span', { class: 'chip candidate' }, TEXT.legend.candidate), ' ',
+      h('span', { class: 'chip trying' }, TEXT.legend.trying), ' ',
+      h('span', { class: 'chip tried' }, TEXT.legend.tried), ' ',
+      h('span', { class: 'chip in-solution' }, TEXT.legend.solution), ' ',
+      h('span', { class: 'chip removed' }, TEXT.legend.removed), ' ',
+      h('span', { class: 'chip secondary-chip' }, TEXT.legend.secondary)));
+
+  size.addEventListener('change', load);
+  compactBox.addEventListener('change', () => render(player.position()));
+  hideBox.addEventListener('change', () => render(player.position()));
+
+  async function load() {
+    const n = Number(size.value);
+    const ticket = ++busy;
+    trace = null;
+    shape.className = 'queens-shape muted';
+    shape.textContent = TEXT.loading(n);
+    player.setCount(0);
+    let answer;
+    try {
+      answer = await queensTrace(n);
+    } catch (e) {
+      if (ticket !== busy) return;
+      shape.className = 'queens-shape status error';
+      shape.textContent = TEXT.noTrace(e.message);
+      return;
+    }
+    if (ticket !== busy) return;
+    trace = answer;
+    const primary = trace.items.filter((i) => i.primary).length;
+    shape.className = 'queens-shape';
+    shape.textContent = TEXT.shape(n, trace.items.length, primary, trace.items.length - primary, trace.options.length);
+    compactBox.checked = n >= 6;
+    player.setCount(trace.events.length);
+  }
+
+  function describe(event, state) {
+    if (!event) return TEXT.start;
+    switch (event.event) {
+      case 'enter': return TEXT.enter(event);
+      case 'choose': return TEXT.choose(event, TEXT.why(event.name));
+      case 'cover': return TEXT.cover(event);
+      case 'uncover': return TEXT.uncover(event);
+      case 'try': return TEXT.tryRow(event, squareName(trace, trace.byIndex.get(event.option)));
+      case 'untry': return TEXT.untry(event, squareName(trace, trace.byIndex.get(event.option)));
+      case 'solution': return TEXT.solution(state.solutions.length);
+      case 'backtrack': return TEXT.backtrack(event);
+      default: return event.event;
+    }
+  }
+
+  function render(k) {
+    if (!trace) {
+      replace(table); replace(ring); replace(facts);
+      eventText.textContent = '';
+      return;
+    }
+    const state = replay(trace, trace.events, k);
+    const current = state.levels[state.level] ?? null;
+    const placed = new Set(state.levels.map((l) => l.option).filter((p) => p !== null && p !== undefined));
+    const trying = current && current.option !== null ? current.option : null;
+    const candidates = current ? current.candidates : [];
+    const chosenItem = current ? current.item : null;
+    const rowState = (p) => {
+      if (p === trying) return 'trying';
+      const c = candidates.indexOf(p);
+      if (c >= 0) return c <= current.tried ? 'tried' : 'candidate';
+      if (placed.has(p)) return 'in-solution';
+      return trace.options[p].items.some((i) => state.covered.has(i)) ? 'removed' : null;
+    };
+    const firstSecondary = trace.items.findIndex((item) => !item.primary);
+    const itemClass = (i) => [
+      i === chosenItem && 'chosen-item',
+      i === firstSecondary && 'first-secondary',
+      state.covered.has(i) && i !== chosenItem && 'removed',
+      !trace.items[i].primary && 'secondary',
+    ];
+
+    // The headers: the root's ring (primary items still uncovered), and the secondary ones.
+    const onRing = [];
+    const offRing = [];
+    trace.items.forEach((item, i) => {
+      const chip = h('span', {
+        class: ['chip', 'header', ...itemClass(i)],
+        title: TEXT.itemTitle(item.name),
+        dataset: { item: item.name },
+      }, item.name);
+      (item.primary ? onRing : offRing).push(chip);
+    });
+    replace(ring,
+      h('p', { class: 'ring-note' }, TEXT.ringNote),
+      h('div', { class: 'ring-list on-ring' },
+        h('span', { class: 'chip root' }, TEXT.ringRoot),
+        onRing.map((chip) => (chip.classList.contains('removed') ? chip : [h('span', { class: 'arrow', 'aria-hidden': 'true' }, '\u21c4'), chip])),
+        h('span', { class: 'arrow', 'aria-hidden': 'true' }, '\u21c4'), h('span', { class: 'chip root' }, TEXT.ringRoot)),
+      h('p', { class: 'ring-note' }, TEXT.offRingNote),
+      h('div', { class: 'ring-list off-ring' }, offRing));
+
+    const hide = hideBox.checked;
+    table.classList.toggle('compact', compactBox.checked);
+    const head = h('thead', null, h('tr', null,
+      h('th', { scope: 'col', class: 'corner' }, TEXT.rowHead),
+      trace.items.map((item, i) => h('th', { scope: 'col', class: itemClass(i), title: TEXT.itemTitle(item.name) }, item.name))));
+    const rows = [];
+    trace.options.forEach((option, p) => {
+      const cls = rowState(p);
+      if (hide && cls === 'removed') return;
+      const ones = new Set(option.items);
+      const { r, c } = trace.squares[p];
+      rows.push(h('tr', { class: cls, dataset: { row: String(option.index + 1), square: `${r},${c}` } },
+        h('th', { scope: 'row', title: TEXT.square(r, c) }, `${r},${c}`),
+        trace.items.map((_, i) => h('td', { class: [ones.has(i) ? 'one' : 'zero', ...itemClass(i)] }, ones.has(i) ? '1' : ''))));
+    });
+    replace(table, h('caption', { class: 'sr-only' }, TEXT.caption), head, h('tbody', null, rows));
+    followRow();
+
+    eventText.textContent = describe(state.last, state);
+    eventText.className = state.last?.event === 'solution' ? 'event success' : 'event';
+    if (k === trace.events.length && !trace.complete) eventText.textContent += TEXT.cut(trace.stop, trace.events.length);
+    replace(facts,
+      h('dt', null, TEXT.facts.level), h('dd', null, String(state.level)),
+      h('dt', null, TEXT.facts.nodes), h('dd', { class: 'nodes' }, fmt(state.nodes)),
+      h('dt', null, TEXT.facts.solutions), h('dd', { class: 'solutions-count' }, String(state.solutions.length)),
+      h('dt', null, TEXT.facts.ring), h('dd', { class: 'ring-count' }, String(trace.items.filter((it, i) => it.primary && !state.covered.has(i)).length)));
+  }
+
+  // Keeps the row being tried (else the first candidate) in sight: scrolls the matrix's box
+  // only, never the page.
+  function followRow() {
+    const row = table.querySelector('tbody tr.trying') ?? table.querySelector('tbody tr.candidate');
+    if (!row) return;
+    const box = wrap.getBoundingClientRect();
+    const at = row.getBoundingClientRect();
+    const header = table.tHead ? table.tHead.getBoundingClientRect().height : 0;
+    if (at.top < box.top + header || at.bottom > box.bottom) {
+      wrap.scrollTop += at.top - box.top - header - wrap.clientHeight / 3;
+    }
+  }
+
+  load();
+  return { onKey: (event) => player.onKey(event), load };
+}
+
+/** The search on the board: mounts into `part`; `total(n)` gives the whole search's nodes
+ * when the view knows them. Returns {onKey(event) -> handled}. */
+export function mountWatch(part, { total = () => undefined } = {}) {
+  let trace = null;
+  let moments = []; // event counts after which the board is drawn
+  let busy = 0;
+  const sizeId = uid('queens-watch-n');
+  const limitId = uid('queens-watch-limit');
+  const size = sizePicker(sizeId, 6);
+  const limit = h('select', { id: limitId },
+    EVENT_LIMITS.map((n, j) => h('option', { value: String(n), selected: j === EVENT_LIMITS.length - 1 }, TEXT.limitOption(n))));
+  const status = h('p', { class: 'status queens-watch-status', role: 'status', 'aria-live': 'polite' });
+  const chosen = h('p', { class: 'queens-chosen' });
+  const board = h('div', { class: 'queens-wrap queens-watch-board' });
+  const eventText = h('p', { class: 'event' });
+  const facts = h('dl', { class: 'facts queens-watch-facts' });
+  const player = createPlayer({ render, label: TEXT.stepLabel, speeds: { min: 1, max: 60, value: 10 } });
+
+  replace(part,
+    h('h3', null, TEXT.watchTitle),
+    h('p', null, TEXT.watchLead),
+    h('div', { class: 'toolbar' },
+      h('label', { for: sizeId }, TEXT.size), size,
+      h('label', { for: limitId }, TEXT.limit), limit),
+    status,
+    player.element,
+    h('div', { class: 'queens-watch-grid' },
+      h('div', null, chosen, board),
+      h('div', null, facts, eventText)));
+
+  size.addEventListener('change', load);
+  limit.addEventListener('change', load);
+
+  async function load() {
+    const n = Number(size.value);
+    const ticket = ++busy;
+    trace = null;
+    moments = [];
+    status.className = 'status queens-watch-status';
+    status.textContent = TEXT.loading(n);
+    player.setCount(0);
+    let answer;
+    try {
+      answer = await queensTrace(n, Number(limit.value));
+    } catch (e) {
+      if (ticket !== busy) return;
+      status.className = 'status error queens-watch-status';
+      status.textContent = TEXT.noTrace(e.message);
+      return;
+    }
+    if (ticket !== busy) return;
+    trace = answer;
+    answer.events.forEach((e, j) => { if (BOARD_EVENTS.has(e.event)) moments.push(j + 1); });
+    // The trace's last event, whatever it is, ends the replay.
+    if (moments[moments.length - 1] !== answer.events.length) moments.push(answer.events.length);
+    player.setCount(moments.length);
+  }
+
+  function render(k) {
+    if (!trace) {
+      replace(board); replace(facts);
+      chosen.textContent = '';
+      eventText.textContent = '';
+      return;
+    }
+    // The whole search's nodes may arrive after the trace: the status is redrawn each step.
+    status.className = `status queens-watch-status ${trace.complete ? 'success' : 'warn'}`;
+    status.textContent = TEXT.watchStatus(trace, trace.complete ? undefined : total(trace.n));
+    const upto = k === 0 ? 0 : moments[k - 1];
+    const state = replay(trace, trace.events, upto);
+    const n = trace.n;
+    const current = state.levels[state.level] ?? null;
+    const queenAt = new Map();
+    state.levels.forEach((l, level) => {
+      if (l && l.option !== null && l.option !== undefined) {
+        const { r, c } = trace.squares[l.option];
+        queenAt.set(`${r},${c}`, level === state.level ? 'trying' : 'placed');
+      }
+    });
+    const open = new Set();
+    trace.options.forEach((o, p) => {
+      if (o.items.every((i) => !state.covered.has(i))) open.add(`${trace.squares[p].r},${trace.squares[p].c}`);
+    });
+    const chosenName = current ? trace.items[current.item].name : null;
+    const chosenLine = chosenName ? { kind: chosenName[0], at: parseInt(chosenName.slice(1), 36) } : null;
+    const candidates = new Set(current ? current.candidates.map((p) => `${trace.squares[p].r},${trace.squares[p].c}`) : []);
+
+    const rows = [h('tr', null, h('th', { scope: 'col' }), Array.from({ length: n }, (_, c) => h('th', { scope: 'col', class: chosenLine?.kind === 'c' && chosenLine.at === c ? 'chosen-line' : null }, `c${c.toString(36)}`)))];
+    const queens = [];
+    for (let r = 0; r < n; r += 1) {
+      const tds = [];
+      for (let c = 0; c < n; c += 1) {
+        const key = `${r},${c}`;
+        const queen = queenAt.get(key);
+        if (queen) queens.push(TEXT.square(r, c));
+        const inLine = chosenLine && ((chosenLine.kind === 'r' && chosenLine.at === r) || (chosenLine.kind === 'c' && chosenLine.at === c));
+        tds.push(h('td', {
+          class: [(r + c) % 2 ? 'dark' : 'light', queen && 'queen-on', queen, !queen && !open.has(key) && 'attacked',
+            inLine && 'chosen-line', !queen && candidates.has(key) && 'candidate'],
+          dataset: { square: key },
+        }, queen ? '\u265b' : ''));
+      }
+      rows.push(h('tr', null, h('th', { scope: 'row', class: chosenLine?.kind === 'r' && chosenLine.at === r ? 'chosen-line' : null }, `r${r.toString(36)}`), tds));
+    }
+    replace(board, h('table', { class: 'chess queens-watch', 'aria-label': TEXT.board(k, queens) }, h('tbody', null, rows)));
+    chosen.textContent = chosenName ? TEXT.chosen(chosenName) : TEXT.noChoice;
+    chosen.className = chosenName ? 'queens-chosen active' : 'queens-chosen';
+
+    const last = state.last;
+    let words = last ? describeBoard(last, state) : TEXT.start;
+    let cls = 'event';
+    if (last?.event === 'solution') cls = 'event success';
+    if (upto === trace.events.length && k > 0) {
+      words += ` ${trace.complete ? TEXT.doneBanner : TEXT.cutBanner(trace.stop)}`;
+      if (!trace.complete) cls = 'event warn';
+    }
+    eventText.textContent = words;
+    eventText.className = cls;
+    replace(facts,
+      h('dt', null, TEXT.watchFacts.nodes), h('dd', { class: 'nodes' }, fmt(state.nodes)),
+      h('dt', null, TEXT.watchFacts.queens), h('dd', { class: 'queens-count' }, String(queens.length)),
+      h('dt', null, TEXT.watchFacts.solutions), h('dd', { class: 'solutions-count' }, String(state.solutions.length)),
+      h('dt', null, TEXT.watchFacts.event), h('dd', null, `${fmt(upto)} / ${fmt(trace.events.length)}`));
+  }
+
+  function describeBoard(event, state) {
+    switch (event.event) {
+      case 'choose': return TEXT.choose(event, TEXT.why(event.name));
+      case 'try': return TEXT.tryRow(event, squareName(trace, trace.byIndex.get(event.option)));
+      case 'untry': return TEXT.untry(event, squareName(trace, trace.byIndex.get(event.option)));
+      case 'solution': return TEXT.solutionBanner(state.solutions.length);
+      case 'backtrack': return TEXT.backtrack(event);
+      case 'enter': return TEXT.enter(event);
+      case 'cover': return TEXT.cover(event);
+      case 'uncover': return TEXT.uncover(event);
+      default: return event.event;
+    }
+  }
+
+  load();
+  return { onKey: (event) => player.onKey(event), load };
+}
