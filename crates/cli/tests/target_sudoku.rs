@@ -140,3 +140,69 @@ fn limits_print_the_best_found_as_a_lower_bound() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--time-limit must be a number of seconds"), "{}", stderr(&out));
 }
+
+// See: #19 (the target sudoku as minimum-cost exact cover).
+#[test]
+fn issue_19_both_methods_print_the_same_score() {
+    for (input, output) in [
+        ("target-sudoku/sample1.in", "target-sudoku/sample1.out"),
+        ("target-sudoku/sample2.in", "target-sudoku/sample2.out"),
+    ] {
+        let want = expected(output);
+        for method in ["xc", "bb"] {
+            let out = run_file(&["--method", method], input);
+            assert_eq!(out.status.code(), Some(0), "{method} {input}");
+            assert_eq!(stdout(&out).trim(), want, "{method} {input}");
+            let out = run_file(&["--method", method, "--format", "json"], input);
+            let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(json["score"].to_string(), want, "{method} {input}");
+            assert_eq!((&json["complete"], &json["stop"]), (&true.into(), &"exhausted".into()));
+            assert!(json["stats"]["nodes"].as_u64().unwrap() > 0);
+        }
+    }
+    let default = run_file(&[], "target-sudoku/sample2.in");
+    let bb = run_file(&["--method", "bb", "--grid"], "target-sudoku/sample2.in");
+    let xc = run_file(&["--method", "xc", "--grid"], "target-sudoku/sample2.in");
+    assert_eq!(stdout(&default).lines().next(), stdout(&xc).lines().next());
+    assert_eq!(stdout(&bb).lines().count(), 10);
+    assert_eq!(stdout(&xc).lines().count(), 10);
+}
+
+#[test]
+fn issue_19_exact_cover_limits_and_no_solution() {
+    let mut text = String::from("0 1 2 3 4 5 6 7 8\n9 0 0 0 0 0 0 0 0\n");
+    text.push_str(&"0 0 0 0 0 0 0 0 0\n".repeat(7));
+    let out = dancecard()
+        .args(["target-sudoku", "--method", "xc", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(1), "-1\n"));
+
+    let empty = "0 0 0 0 0 0 0 0 0\n".repeat(9);
+    let out = dancecard()
+        .args(["target-sudoku", "--method", "xc", "--node-limit", "200", "--stats", "-"])
+        .write_stdin(empty)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(stdout(&out).trim().parse::<u64>().unwrap() > 0);
+    assert!(stderr(&out).contains("nodes 200 "), "{}", stderr(&out));
+    assert!(stderr(&out).contains("incomplete: the node limit was reached"), "{}", stderr(&out));
+
+    let out = run_file(&["--method", "xc", "--node-limit", "0"], "target-sudoku/sample1.in");
+    assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(3), ""));
+}
+
+#[test]
+fn issue_19_emit_dlx_with_costs_solves_to_the_score() {
+    // A least cost c scores 10 * 570 - c (570: the total weight of the squares).
+    let out = run_file(&["--method", "xc", "--emit-dlx"], "target-sudoku/sample1.in");
+    assert!(stdout(&out).contains(" |"), "costs are written");
+    let solved =
+        dancecard().args(["solve", "--min-cost", "-"]).write_stdin(stdout(&out)).output().unwrap();
+    let want: u64 = expected("target-sudoku/sample1.out").parse().unwrap();
+    assert_eq!(stdout(&solved).lines().next(), Some(format!("cost {}", 5700 - want).as_str()));
+    let help = dancecard().args(["target-sudoku", "--help"]).output().unwrap();
+    assert!(stdout(&help).contains("Default bb"), "{}", stdout(&help));
+}
