@@ -35,9 +35,11 @@
 //! # Kernels
 //!
 //! [`LowerBound::Dlx5`] always searches on the links of this module. With the default
-//! [`LowerBound::ItemShares`], problems without colors and with at most 16,384 options are
-//! searched on bit sets (`cost_bits.rs`: one set of live options per level, whose items'
-//! affordable options are counted exactly), unless [`Config::kernel`] is [`Kernel::Links`].
+//! [`LowerBound::ItemShares`], problems without colors, with at most 16,384 options and long
+//! enough item lists for the sets to pay (a rough count of the work per node: the links'
+//! updates against the sets' word operations) are searched on bit sets (`cost_bits.rs`: one
+//! set of live options per level, whose items' affordable options are counted exactly),
+//! unless [`Config::kernel`] is [`Kernel::Links`].
 //! The two kernels walk different trees to the same best costs; on cost_pent6x10.dlx (3
 //! best) the bit sets take about half the time of the links for the same number of nodes.
 //!
