@@ -48,6 +48,7 @@ const ASSETS: &[Asset] = &[
     asset!("js/views/queens.js", JS),
     asset!("js/views/queens-search.js", JS),
     asset!("js/views/tiling.js", JS),
+    asset!("js/views/tiling-watch.js", JS),
 ];
 
 /// The page may load its own files only: no CDN, no outside fonts, no inline scripts.

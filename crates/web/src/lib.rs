@@ -30,6 +30,7 @@
 //! | `GET /api/queens?n=N&mode=first\|all\|count` | `dancecard queens N --format json` |
 //! | `GET /api/queens/dlx?n=N` | the exact cover model of the board, in DLX format (`text/plain`) |
 //! | `GET /api/tile?board=RxC&pieces=NAME&once=true\|false&mode=first\|all\|count` | `dancecard tile --format json`, with each tiling's placements |
+//! | `GET /api/tile/dlx?board=RxC&pieces=NAME&once=true\|false` | the exact cover model of the tiling, in DLX format (`text/plain`) |
 //! | `POST /api/target-sudoku` | `dancecard target-sudoku --format json`: the best score and a grid |
 //! | `GET /api/openapi.json` | the OpenAPI 3 description of all of these: parameters, bodies, statuses and JSON shapes, errors included |
 //!

@@ -452,3 +452,53 @@ async fn the_page_and_its_modules_are_served_from_the_binary() {
     assert_eq!(server.get("/assets/../Cargo.toml").await.status, 404);
     assert_eq!(server.get("/elsewhere").await.status, 404);
 }
+
+/// `GET /api/tile/dlx` answers the tiling's model as DLX text: the squares as items in
+/// reading order (the pieces first with `once`), one option per placement, and the engine
+/// finds as many tilings in it as `/api/tile` counts.
+#[tokio::test]
+async fn tile_dlx_answers_the_model_of_the_tiling() {
+    let server = server().await;
+    let reply = server.get("/api/tile/dlx?board=2x2&pieces=dominoes").await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(
+        reply.header("content-type").map(|t| t.split(';').next().unwrap()),
+        Some("text/plain")
+    );
+    let text = reply.text();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('|')).collect();
+    // The squares, then two horizontal and two vertical dominoes.
+    assert_eq!(lines[0], "00 01 10 11");
+    let mut options: Vec<&str> = lines[1..].to_vec();
+    options.sort_unstable();
+    assert_eq!(options, ["00 01", "00 10", "01 11", "10 11"]);
+
+    // The engine counts the 36 domino tilings of 4x4 in the model, as /api/tile does.
+    let model = server.get("/api/tile/dlx?board=4x4&pieces=dominoes").await.text();
+    let counted = server.post("/api/solve?mode=count", &model).await.json();
+    assert_eq!(counted["count"], 36, "{counted}");
+    let tiled = server.get("/api/tile?board=4x4&pieces=dominoes&mode=count").await.json();
+    assert_eq!(tiled["count"], 36, "{tiled}");
+
+    // With each piece once, the pieces come first: the 12 pentominoes, then 60 squares.
+    let model = server.get("/api/tile/dlx?board=6x10&pieces=pentominoes&once=true").await.text();
+    let items: Vec<&str> =
+        model.lines().find(|l| !l.starts_with('|')).unwrap().split(' ').collect();
+    assert_eq!(items.len(), 12 + 60, "{items:?}");
+    assert!(items[..12].iter().all(|p| p.chars().all(|c| c.is_ascii_alphabetic())), "{items:?}");
+    assert_eq!(items[12..][..3], ["00", "01", "02"]);
+    assert_eq!(items.last(), Some(&"59"));
+
+    // Bad input is a JSON 400, as for /api/tile.
+    for bad in [
+        "/api/tile/dlx?board=2x2&pieces=heptominoes",
+        "/api/tile/dlx?board=0x2&pieces=dominoes",
+        "/api/tile/dlx?board=3x3&pieces=dominoes",
+        "/api/tile/dlx?board=2x2&pieces=dominoes&mode=count",
+        "/api/tile/dlx?board=40x40&pieces=dominoes",
+    ] {
+        let reply = server.get(bad).await;
+        assert_eq!(reply.status, 400, "{bad}: {}", reply.text());
+        assert!(reply.json()["error"].is_string(), "{bad}");
+    }
+}

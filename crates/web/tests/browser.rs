@@ -1049,3 +1049,128 @@ async fn every_view_fits_a_phone() {
     s.shot("narrow-7-tiling-target-sudoku").await;
     s.close().await;
 }
+
+/// The tiling view's watch part: a tiling's search played on a small board.
+const TILING_WATCH: &str = "#view-tiling .tiling-watch";
+
+/// The search for the 36 domino tilings of 4x4 watched on the board, whole: the chosen
+/// column named (a square), dominoes placed and taken back, the node counter running, play
+/// and pause, the keys of the part, the end; then a board whose trace the event limit cuts.
+/// At `width` x `height`.
+async fn tiling_watch(width: u32, height: u32, tag: &str) {
+    let Some((s, _server)) = start(width, height, "/#tiling").await else { return };
+    let w = TILING_WATCH;
+    s.until(
+        &format!("document.querySelector('{w} .tiling-watch-status')?.textContent.startsWith('The whole search')"),
+        "the 4x4 trace",
+    )
+    .await;
+    assert_eq!(count(&s, &format!("{w} table.tiling-watch-table td")).await, 16);
+    assert_eq!(count(&s, &format!("{w} td.placed")).await, 0);
+    assert_eq!(s.text(&format!("{w} .tiling-watch-chosen")).await, "Chosen column: none yet");
+    // Step: a square chosen (named, and marked on the board), then a domino placed.
+    press(&s, w, 4).await;
+    s.until(
+        &format!("document.querySelector('{w} .tiling-watch-chosen').textContent.startsWith('Chosen column: square (')"),
+        "a square chosen",
+    )
+    .await;
+    assert_eq!(count(&s, &format!("{w} td.chosen")).await, 1);
+    press(&s, w, 4).await;
+    s.until(&format!("document.querySelectorAll('{w} td.placed').length === 2"), "a domino placed")
+        .await;
+    assert_eq!(count(&s, &format!("{w} td.placed.trying")).await, 2);
+    let event = s.text(&format!("{w} .event")).await;
+    assert!(event.starts_with("Level 0: place a piece on ("), "{event}");
+    assert_eq!(s.text(&format!("{w} dd.pieces-count")).await, "1");
+    // A key pressed in the part steps its player (elsewhere the keys browse the tilings).
+    let step = s
+        .client
+        .find(Locator::Css(&format!("{w} .player .buttons button:nth-child(4)")))
+        .await
+        .unwrap();
+    step.send_keys(&Key::Right.to_string()).await.unwrap();
+    s.until(
+        &format!("document.querySelector('{w} .where').textContent.startsWith('step 3 of ')"),
+        "the key",
+    )
+    .await;
+    assert_eq!(s.text("#view-tiling .where").await, "tiling 1 of 200+");
+    // Play, then pause: the node counter runs, pieces come and go.
+    press(&s, w, 3).await;
+    s.until(&format!("Number(document.querySelector('{w} dd.nodes').textContent) >= 8"), "playing")
+        .await;
+    press(&s, w, 3).await;
+    assert_eq!(
+        s.js(&format!(
+            "document.querySelector('{w} .player button.play').getAttribute('aria-pressed')"
+        ))
+        .await,
+        json!("false")
+    );
+    let _ = s
+        .js(&format!(
+            "(() => {{ document.querySelector('{w}').scrollIntoView(); return true; }})()"
+        ))
+        .await;
+    s.page_is_sound().await;
+    s.shot(&format!("{tag}-tiling-watch-4x4-playing")).await;
+    // Back to a tiling: step until the first one is found, the board full.
+    s.until(
+        &format!(
+            "(() => {{ const b = document.querySelector('{w} .player .buttons button:nth-child(4)'); \
+             for (let i = 0; i < 200 && document.querySelector('{w} dd.solutions-count').textContent === '0'; i++) b.click(); \
+             return document.querySelector('{w} dd.solutions-count').textContent === '1'; }})()"
+        ),
+        "the first tiling",
+    )
+    .await;
+    assert_eq!(count(&s, &format!("{w} td.placed")).await, 16);
+    assert_eq!(count(&s, &format!("{w} td.open")).await, 0);
+    let event = s.text(&format!("{w} .event")).await;
+    assert!(event.starts_with("Tiling 1 found"), "{event}");
+    // Jump to the end: the 36 tilings, every domino taken back.
+    press(&s, w, 5).await;
+    s.until(
+        &format!("document.querySelector('{w} dd.solutions-count').textContent === '36'"),
+        "36 tilings",
+    )
+    .await;
+    assert_eq!(count(&s, &format!("{w} td.placed")).await, 0);
+    let event = s.text(&format!("{w} .event")).await;
+    assert!(event.contains("End of the search"), "{event}");
+    let status = s.text(&format!("{w} .tiling-watch-status")).await;
+    assert!(status.contains(" 36 tilings"), "{status}");
+    // The pentominoes on 5x5: the trace is cut by the event limit, and the page says so.
+    pick(&s, w, 1, "pent5x5").await;
+    s.until(
+        &format!("document.querySelector('{w} .tiling-watch-status')?.textContent.startsWith('The trace was cut (event-limit) after 20,000 events')"),
+        "the cut trace",
+    )
+    .await;
+    assert_eq!(count(&s, &format!("{w} table.tiling-watch-table td")).await, 25);
+    press(&s, w, 5).await;
+    s.until(
+        &format!("document.querySelector('{w} .event').textContent.includes('it was cut here (event-limit)')"),
+        "the cut said at the end",
+    )
+    .await;
+    s.page_is_sound().await;
+    let _ = s
+        .js(&format!(
+            "(() => {{ document.querySelector('{w}').scrollIntoView(); return true; }})()"
+        ))
+        .await;
+    s.shot(&format!("{tag}-tiling-watch-cut")).await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tiling_search_is_watched_on_a_small_board() {
+    tiling_watch(1280, 800, "7").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tiling_search_watched_fits_a_phone() {
+    tiling_watch(390, 844, "narrow-7").await;
+}

@@ -5,7 +5,7 @@
 //! the [`ServerConfig`](crate::ServerConfig) field that refused the request, when one did): the handlers return
 //! [`ApiError`], and [`json_errors`] rewrites the few plain-text errors that come from outside
 //! the handlers (413 from the body limit, 405, 404) into the same shape. The one exception is
-//! `GET /api/queens/dlx`, whose answer is a DLX file (`text/plain`).
+//! `GET /api/queens/dlx` and `GET /api/tile/dlx`, whose answers are DLX files (`text/plain`).
 //!
 //! [`ENDPOINTS`] is the list of the API's routes: the router is built from it, and a test
 //! checks it against the OpenAPI description (`openapi.json`, served at
@@ -62,6 +62,7 @@ pub(crate) const ENDPOINTS: &[Endpoint] = &[
     Endpoint { path: "/api/queens", method: Method::GET, handler: || get(queens::handle) },
     Endpoint { path: "/api/queens/dlx", method: Method::GET, handler: || get(queens::dlx) },
     Endpoint { path: "/api/tile", method: Method::GET, handler: || get(tile::handle) },
+    Endpoint { path: "/api/tile/dlx", method: Method::GET, handler: || get(tile::dlx) },
     Endpoint { path: "/api/target-sudoku", method: Method::POST, handler: || post(target::handle) },
     Endpoint { path: "/api/openapi.json", method: Method::GET, handler: || get(openapi) },
 ];

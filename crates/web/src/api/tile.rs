@@ -1,6 +1,7 @@
 //! `GET /api/tile?board=RxC&pieces=NAME&once=true|false&flips=true|false&mode=first|all|count
 //! &method=auto|dlx|dp&limit=N`: tilings of a rectangle, or of any board drawn in rows of art
-//! (`board=xxx/x.x/xxx`), by a named set of polyominoes.
+//! (`board=xxx/x.x/xxx`), by a named set of polyominoes; and `GET /api/tile/dlx?board=...
+//! &pieces=NAME&once=...&flips=...`: the exact cover model of that tiling in Knuth's DLX format.
 
 use std::ops::ControlFlow;
 use std::time::Instant;
@@ -14,7 +15,7 @@ use dancecard_models::Model;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::reply::{self, Finished, TAIL_ROOM};
+use super::reply::{self, Finished, Reply, TAIL_ROOM};
 use super::search::{self, Budget, Need, SMALL_REPLY};
 use super::solve::{Mode, MEMO_BYTES};
 use super::{json, ApiError};
@@ -83,6 +84,48 @@ pub(super) struct Params {
     limit: Option<u64>,
 }
 
+/// The query string of `/api/tile/dlx`: the tiling's parameters, without the search's.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct DlxParams {
+    /// As in [`Params`].
+    board: String,
+    /// As in [`Params`].
+    pieces: String,
+    /// Every piece exactly once.
+    #[serde(default)]
+    once: bool,
+    /// Whether pieces may be turned over.
+    #[serde(default = "yes")]
+    flips: bool,
+}
+
+/// The board (`RxC` or rows of art) and the named piece set of a query, checked against
+/// [`MAX_SQUARES`].
+fn board_and_pieces(board: &str, pieces: &str) -> Result<(Board, Vec<tiling::Piece>), ApiError> {
+    let board = if board.contains('/') {
+        // Rows of art, `/` between them: `#` or a letter a square, `.` a hole.
+        Board::parse(&board.replace('/', "\n"))
+    } else {
+        Board::parse_size(board)
+    }
+    .map_err(|e| ApiError::bad_request(format!("board: {e}")))?;
+    if board.cell_count() > MAX_SQUARES {
+        return Err(ApiError::bad_request(format!(
+            "board: {} squares; the explorer tiles boards of at most {MAX_SQUARES} (the command \
+             line has no such limit)",
+            board.cell_count()
+        )));
+    }
+    let set = tiling::named_set(pieces).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "pieces: unknown set `{pieces}`; the sets are {}",
+            tiling::SET_NAMES.join(", ")
+        ))
+    })?;
+    Ok((board, set))
+}
+
 /// A tiling error as a `400`.
 fn bad(e: TilingError) -> ApiError {
     ApiError::bad_request(e.to_string())
@@ -97,27 +140,7 @@ pub(super) async fn handle(
     params: Result<Query<Params>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(params) = params?;
-    let board = if params.board.contains('/') {
-        // Rows of art, `/` between them: `#` or a letter a square, `.` a hole.
-        Board::parse(&params.board.replace('/', "\n"))
-    } else {
-        Board::parse_size(&params.board)
-    }
-    .map_err(|e| ApiError::bad_request(format!("board: {e}")))?;
-    if board.cell_count() > MAX_SQUARES {
-        return Err(ApiError::bad_request(format!(
-            "board: {} squares; the explorer tiles boards of at most {MAX_SQUARES} (the command \
-             line has no such limit)",
-            board.cell_count()
-        )));
-    }
-    let pieces = tiling::named_set(&params.pieces).ok_or_else(|| {
-        ApiError::bad_request(format!(
-            "pieces: unknown set `{}`; the sets are {}",
-            params.pieces,
-            tiling::SET_NAMES.join(", ")
-        ))
-    })?;
+    let (board, pieces) = board_and_pieces(&params.board, &params.pieces)?;
     let counting = params.mode == Mode::Count;
     let narrow = board.rows().min(board.cols());
     let dp = match params.method {
@@ -315,4 +338,35 @@ fn list(tiling: &Tiling, limit: u64, capped: bool, budget: &Budget) -> Result<Fi
     let names: Vec<&str> = tiling.pieces().iter().map(|p| p.name()).collect();
     reply.field("pieces", &names).map_err(too_large)?;
     Ok(reply.finish())
+}
+
+/// Answers the exact cover model of the tiling in Knuth's DLX format, as `dancecard tile
+/// --emit-dlx` prints it (`text/plain`): with `once`, the pieces' items first, then one item
+/// per square in reading order (`rc` on boards up to 10x10, `rRcC` on larger ones), and one
+/// option per placement.
+pub(super) async fn dlx(
+    State(state): State<AppState>,
+    params: Result<Query<DlxParams>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(params) = params?;
+    let (board, pieces) = board_and_pieces(&params.board, &params.pieces)?;
+    let placements: usize =
+        pieces.iter().map(|p| p.orientations(params.flips).len()).sum::<usize>()
+            * board.cell_count();
+    let need = Need {
+        work: placements * BYTES_PER_PLACEMENT + state.config.max_reply_bytes,
+        reply: state.config.max_reply_bytes,
+    };
+    search::run(&state, need, move |budget| {
+        let tiling = Tiling::builder(board, pieces)
+            .once(params.once)
+            .flips(params.flips)
+            .build()
+            .map_err(bad)?;
+        let text = dancecard_format::write_dlx(tiling.exact_cover());
+        Reply::text(budget.reply_cap, &text)
+            .map(Reply::finish)
+            .map_err(|_| ApiError::reply_too_large("the model's DLX text", budget.reply_cap))
+    })
+    .await
 }

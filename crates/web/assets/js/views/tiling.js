@@ -5,6 +5,7 @@
 
 import * as api from '../api.js';
 import { h, s, replace, plural, puzzleNodeNote, uid } from '../dom.js';
+import { mountTilingWatch } from './tiling-watch.js';
 
 export const TILINGS = [
   { id: 'pent6x10', name: '6\u00d710, the 12 pentominoes', rows: 6, cols: 10, pieces: 'pentominoes', once: true },
@@ -59,6 +60,7 @@ export function mount(section) {
   const memo = mountMemo();
   const target = mountTarget();
   section.append(tiling.el, memo, target);
+  mountTilingWatch(section, tiling.el);
   return { onKey: tiling.onKey };
 }
 

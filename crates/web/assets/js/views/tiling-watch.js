@@ -1,0 +1,305 @@
+// Section 7, a part: a tiling's search watched on the board. The page asks the server for the
+// tiling's exact cover model (`GET /api/tile/dlx`: one item per square, and per piece with
+// "each piece once"; one option per placement) and for the trace of the engine's search on it
+// (`POST /api/trace`), and replays the trace with the stepper's `replay` and the shared
+// `createPlayer`, as the queens and sudoku boards do: pieces are placed and taken back on the
+// board, the chosen column (a square or a piece) is named, and the node counter runs.
+//
+// Every user-visible string of this file is in TEXT, so that a translation swaps one object.
+
+import * as api from '../api.js';
+import { h, replace, uid } from '../dom.js';
+import { createPlayer } from '../player.js';
+import { replay } from './stepper.js';
+
+/** The most events the trace records (the server caps it at its own `max_trace_events`). */
+const EVENT_LIMIT = 20000;
+
+/**
+ * The boards to watch: small enough that the whole search fits the event limit (the engine's
+ * traces: 917 events for 4x4 with dominoes, 7,369 for 4x6, 525 for 3x4 with trominoes,
+ * 3,337 for 4x4 with tetrominoes, 1,959 for 3x5 with pentominoes), except the last, whose
+ * search (16,174 nodes) the limit cuts after 2,011 nodes: the page says so.
+ */
+export const WATCH_BOARDS = [
+  { id: 'dom4x4', rows: 4, cols: 4, pieces: 'dominoes', once: false },
+  { id: 'dom4x6', rows: 4, cols: 6, pieces: 'dominoes', once: false },
+  { id: 'tro3x4', rows: 3, cols: 4, pieces: 'trominoes', once: false },
+  { id: 'tet4x4', rows: 4, cols: 4, pieces: 'tetrominoes', once: false },
+  { id: 'pent3x5', rows: 3, cols: 5, pieces: 'pentominoes', once: false },
+  { id: 'pent5x5', rows: 5, cols: 5, pieces: 'pentominoes', once: false },
+];
+
+/** Colours of the pieces on the board (classes `tw-p0` .. `tw-p9` of style.css). */
+const COLOURS = 10;
+
+const fmt = (n) => Number(n).toLocaleString('en');
+
+/** Every string this file shows. */
+export const TEXT = {
+  title: 'Watch the search on a small board',
+  lead: [
+    'The engine\u2019s search for the tilings of a small board, drawn on the board: a piece is placed for each ',
+    'option the search tries and taken back when it backs up. The chosen column is the square (or, with ',
+    '\u201ceach piece once\u201d, the piece) with the fewest placements left: the search must cover it next.',
+  ].join(''),
+  boardLabel: 'Board',
+  boardName: (b) => `${b.rows}\u00d7${b.cols} with ${TEXT.sets[b.pieces] ?? b.pieces}`,
+  sets: {
+    dominoes: 'dominoes',
+    trominoes: 'trominoes',
+    tetrominoes: 'tetrominoes',
+    pentominoes: 'pentominoes',
+  },
+  stepLabel: 'step',
+  loading: (name) => `Asking the engine for the model and the trace of ${name}\u2026`,
+  noTrace: (message) => `No trace: ${message}`,
+  unreachable: 'the server cannot be reached: is `dancecard serve` still running?',
+  httpError: (status) => `error ${status}`,
+  status: (t) => (t.complete
+    ? `The whole search: ${fmt(t.events.length)} events, ${fmt(t.stats.nodes)} nodes, ${fmt(t.stats.solutions)} tilings.`
+    : `The trace was cut (${t.stop}) after ${fmt(t.events.length)} events: it shows the first ${fmt(t.stats.nodes)} nodes and ${fmt(t.stats.solutions)} tilings of a longer search.`),
+  square: (r, c) => `square (${r}, ${c})`,
+  piece: (name) => `piece ${name}`,
+  chosen: (what, len) => `Chosen column: ${what}, ${len} ${len === 1 ? 'placement' : 'placements'} left`,
+  noChoice: 'Chosen column: none yet',
+  start: 'Press Step (or \u2192 here) to start the search.',
+  enter: (e) => `Level ${e.level}: a new node of the search tree (node ${fmt(e.nodes)}).`,
+  choose: (e, what) => {
+    if (e.len === 0) return `Choose ${what}: no placement covers it any more, so this branch is a dead end.`;
+    if (e.len === 1) return `Choose ${what}: only one placement covers it, so it is forced.`;
+    return `Choose ${what}: the fewest placements left, ${e.len}. Each is tried in turn.`;
+  },
+  cover: (e) => `Cover column ${e.name}: the placements through it leave the matrix.`,
+  uncover: (e) => `Uncover column ${e.name}: it and its placements come back.`,
+  place: (e, cells) => `Level ${e.level}: place a piece on ${cells}.`,
+  placeNamed: (e, name, cells) => `Level ${e.level}: place ${name} on ${cells}.`,
+  takeBack: (e, cells) => `Level ${e.level}: take the piece on ${cells} back.`,
+  solution: (count) => `Tiling ${count} found: every square covered once!`,
+  backtrack: (e) => (e.level > 0
+    ? `Level ${e.level} has no placement left to try: back up to level ${e.level - 1}.`
+    : 'Level 0 has no placement left to try: the search is over.'),
+  cutBanner: (stop) => `End of the trace: it was cut here (${stop}); the search itself goes on.`,
+  doneBanner: 'End of the search.',
+  cells: (list) => list.map(([r, c]) => `(${r}, ${c})`).join(', '),
+  board: (k, pieces) => `The board at step ${k}: ${pieces === 0 ? 'empty' : `${pieces} ${pieces === 1 ? 'piece' : 'pieces'} placed`}`,
+  facts: {
+    nodes: 'Nodes',
+    level: 'Level',
+    pieces: 'Pieces on the board',
+    tilings: 'Tilings found',
+    event: 'Event',
+  },
+  legend: {
+    placed: 'placed piece',
+    trying: 'piece just placed',
+    chosen: 'chosen square',
+    open: 'open square',
+  },
+};
+
+/** The events the board shows (the others, enter, cover and uncover, happen in between). */
+const BOARD_EVENTS = new Set(['choose', 'try', 'untry', 'solution', 'backtrack']);
+
+/** A square item's (row, column): `rc` on boards up to 10x10, `rRcC` on larger; else null. */
+function squareOf(name) {
+  const m = /^(\d)(\d)$/.exec(name) ?? /^r(\d+)c(\d+)$/.exec(name);
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+/** The model's DLX text from the server. */
+async function modelText(b) {
+  const query = new URLSearchParams({ board: `${b.rows}x${b.cols}`, pieces: b.pieces, once: String(b.once) });
+  let response;
+  try {
+    response = await fetch(`/api/tile/dlx?${query}`);
+  } catch (e) {
+    throw new Error(TEXT.unreachable);
+  }
+  if (!response.ok) {
+    let message = TEXT.httpError(response.status);
+    try { message = (await response.json()).error ?? message; } catch (e) { /* not JSON */ }
+    throw new Error(message);
+  }
+  return response.text();
+}
+
+/** The trace of the engine's search on the tiling, with each option's squares and piece. */
+async function tilingTrace(b) {
+  const trace = await api.trace(await modelText(b), { heuristic: 'mrv', limit: EVENT_LIMIT });
+  trace.board = b;
+  trace.placements = trace.options.map((o) => {
+    const names = o.items.map((i) => trace.items[i].name);
+    return { cells: names.map(squareOf).filter(Boolean), piece: names.find((x) => !squareOf(x)) ?? null };
+  });
+  trace.byIndex = new Map(trace.options.map((o, p) => [o.index, p]));
+  trace.pieceNames = trace.items.map((i) => i.name).filter((x) => !squareOf(x));
+  return trace;
+}
+
+/**
+ * Mounts the watch into a new part placed right after `after` (an element of `section`).
+ * Returns {onKey(event) -> handled, load}; the part handles its own keys while focus is in it.
+ */
+export function mountTilingWatch(section, after = null) {
+  let trace = null;
+  let moments = []; // event counts after which the board is drawn
+  let busy = 0;
+  const boardId = uid('tiling-watch-board');
+  const picker = h('select', { id: boardId },
+    WATCH_BOARDS.map((b) => h('option', { value: b.id }, TEXT.boardName(b))));
+  const status = h('p', { class: 'status tiling-watch-status', role: 'status', 'aria-live': 'polite' });
+  const chosen = h('p', { class: 'tiling-watch-chosen' });
+  const board = h('div', { class: 'tiling-watch-board' });
+  const eventText = h('p', { class: 'event' });
+  const facts = h('dl', { class: 'facts tiling-watch-facts' });
+  const player = createPlayer({ render, label: TEXT.stepLabel, speeds: { min: 1, max: 60, value: 8 } });
+
+  const part = h('div', { class: 'tiling-watch' },
+    h('h3', null, TEXT.title),
+    h('p', null, TEXT.lead),
+    h('div', { class: 'toolbar' }, h('label', { for: boardId }, TEXT.boardLabel), picker),
+    status,
+    player.element,
+    h('div', { class: 'tiling-watch-grid' },
+      h('div', null, chosen, board,
+        h('p', { class: 'legend' },
+          h('span', { class: 'chip tw-legend-placed' }, TEXT.legend.placed), ' ',
+          h('span', { class: 'chip tw-legend-trying' }, TEXT.legend.trying), ' ',
+          h('span', { class: 'chip tw-legend-chosen' }, TEXT.legend.chosen), ' ',
+          h('span', { class: 'chip tw-legend-open' }, TEXT.legend.open))),
+      h('div', null, facts, eventText)));
+  if (after) after.after(part); else section.append(part);
+
+  // The keys of the player while focus is in this part (the view's own keys elsewhere).
+  part.addEventListener('keydown', (event) => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (target instanceof Element && target.closest('input, textarea, select')) return;
+    if ((event.key === ' ' || event.key === 'Enter') && target instanceof Element && target.closest('button, a, summary')) return;
+    if (player.onKey(event)) event.preventDefault();
+  });
+  picker.addEventListener('change', load);
+
+  async function load() {
+    const b = WATCH_BOARDS.find((x) => x.id === picker.value) ?? WATCH_BOARDS[0];
+    const ticket = ++busy;
+    trace = null;
+    moments = [];
+    status.className = 'status tiling-watch-status';
+    status.textContent = TEXT.loading(TEXT.boardName(b));
+    player.setCount(0);
+    let answer;
+    try {
+      answer = await tilingTrace(b);
+    } catch (e) {
+      if (ticket !== busy) return;
+      status.className = 'status error tiling-watch-status';
+      status.textContent = TEXT.noTrace(e.message);
+      return;
+    }
+    if (ticket !== busy) return;
+    trace = answer;
+    answer.events.forEach((e, j) => { if (BOARD_EVENTS.has(e.event)) moments.push(j + 1); });
+    // The trace's last event, whatever it is, ends the replay.
+    if (moments[moments.length - 1] !== answer.events.length) moments.push(answer.events.length);
+    status.className = `status tiling-watch-status ${trace.complete ? 'success' : 'warn'}`;
+    status.textContent = TEXT.status(trace);
+    player.setCount(moments.length);
+  }
+
+  function what(name) {
+    const sq = squareOf(name);
+    return sq ? TEXT.square(sq[0], sq[1]) : TEXT.piece(name);
+  }
+
+  function cellsOf(option) {
+    return TEXT.cells(trace.placements[trace.byIndex.get(option)].cells);
+  }
+
+  function describe(event, state) {
+    switch (event.event) {
+      case 'enter': return TEXT.enter(event);
+      case 'choose': return TEXT.choose(event, what(event.name));
+      case 'cover': return TEXT.cover(event);
+      case 'uncover': return TEXT.uncover(event);
+      case 'try': {
+        const piece = trace.placements[trace.byIndex.get(event.option)].piece;
+        return piece ? TEXT.placeNamed(event, TEXT.piece(piece), cellsOf(event.option)) : TEXT.place(event, cellsOf(event.option));
+      }
+      case 'untry': return TEXT.takeBack(event, cellsOf(event.option));
+      case 'solution': return TEXT.solution(state.solutions.length);
+      case 'backtrack': return TEXT.backtrack(event);
+      default: return event.event;
+    }
+  }
+
+  function render(k) {
+    if (!trace) {
+      replace(board); replace(facts);
+      chosen.textContent = '';
+      eventText.textContent = '';
+      return;
+    }
+    const { rows, cols } = trace.board;
+    const upto = k === 0 ? 0 : moments[k - 1];
+    const state = replay(trace, trace.events, upto);
+    const current = state.levels[state.level] ?? null;
+    // Each square's piece: the level that placed it, the piece's colour and its label.
+    const at = new Map();
+    let placed = 0;
+    state.levels.forEach((l, level) => {
+      if (!l || l.option === null || l.option === undefined) return;
+      placed += 1;
+      const { cells, piece } = trace.placements[l.option];
+      const colour = piece ? trace.pieceNames.indexOf(piece) : level;
+      for (const [r, c] of cells) {
+        at.set(`${r},${c}`, { level, colour: colour % COLOURS, label: piece ?? String(level + 1), trying: level === state.level });
+      }
+    });
+    const chosenName = current ? trace.items[current.item].name : null;
+    const chosenSquare = chosenName ? squareOf(chosenName) : null;
+
+    const trs = [];
+    for (let r = 0; r < rows; r += 1) {
+      const tds = [];
+      for (let c = 0; c < cols; c += 1) {
+        const key = `${r},${c}`;
+        const here = at.get(key);
+        // A piece's edges: where the neighbour is another piece or no piece.
+        const same = (r2, c2) => here && at.get(`${r2},${c2}`)?.level === here.level;
+        tds.push(h('td', {
+          class: [
+            here ? 'placed' : 'open', here && `tw-p${here.colour}`, here?.trying && 'trying',
+            chosenSquare && chosenSquare[0] === r && chosenSquare[1] === c && 'chosen',
+            here && !same(r - 1, c) && 'edge-top', here && !same(r + 1, c) && 'edge-bottom',
+            here && !same(r, c - 1) && 'edge-left', here && !same(r, c + 1) && 'edge-right',
+          ],
+          dataset: { cell: key },
+        }, here ? here.label : ''));
+      }
+      trs.push(h('tr', null, tds));
+    }
+    replace(board, h('table', { class: 'tiling-watch-table', 'aria-label': TEXT.board(k, placed) }, h('tbody', null, trs)));
+    chosen.textContent = chosenName ? TEXT.chosen(what(chosenName), current.len) : TEXT.noChoice;
+    chosen.className = chosenName ? 'tiling-watch-chosen active' : 'tiling-watch-chosen';
+
+    let words = state.last ? describe(state.last, state) : TEXT.start;
+    let cls = state.last?.event === 'solution' ? 'event success' : 'event';
+    if (upto === trace.events.length && k > 0) {
+      words += ` ${trace.complete ? TEXT.doneBanner : TEXT.cutBanner(trace.stop)}`;
+      if (!trace.complete) cls = 'event warn';
+    }
+    eventText.textContent = words;
+    eventText.className = cls;
+    replace(facts,
+      h('dt', null, TEXT.facts.nodes), h('dd', { class: 'nodes' }, fmt(state.nodes)),
+      h('dt', null, TEXT.facts.level), h('dd', { class: 'level' }, String(state.level)),
+      h('dt', null, TEXT.facts.pieces), h('dd', { class: 'pieces-count' }, String(placed)),
+      h('dt', null, TEXT.facts.tilings), h('dd', { class: 'solutions-count' }, String(state.solutions.length)),
+      h('dt', null, TEXT.facts.event), h('dd', { class: 'event-count' }, `${fmt(upto)} / ${fmt(trace.events.length)}`));
+  }
+
+  load();
+  return { onKey: (event) => player.onKey(event), load };
+}
