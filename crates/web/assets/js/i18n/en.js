@@ -79,6 +79,7 @@ export default {
   'problem.small.name': '4×3 matrix',
   'problem.small.comment': 'Four rows over three columns',
   'problem.custom.name': 'Your matrix (from section 1)',
+
   // views/matrix.js: section 1
   'matrix.own': 'Your own (type or paste below)',
   'matrix.clear': 'Clear selection',
