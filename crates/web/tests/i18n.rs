@@ -265,6 +265,9 @@ async fn the_switch_remembers_the_choice() {
     s.goto(&server.url("/#stepper")).await;
     s.until("document.documentElement.lang === 'en'", "English from the browser").await;
     s.until("document.querySelector('#nav a[data-view=\"matrix\"]')?.textContent.includes('Exact cover')", "English nav").await;
+    // The detector of the Chinese tests sees English where there is some.
+    s.until("document.querySelectorAll('#view-stepper .count-box .big').length === 2", "stepper").await;
+    assert_ne!(s.js(ENGLISH_RUNS).await, json!([]), "the English page has English runs");
     s.click("#lang button[data-lang=\"zh\"]").await;
     s.until("document.documentElement.lang === 'zh-Hans'", "Chinese after the switch").await;
     s.until("document.querySelector('#nav a[data-view=\"matrix\"]')?.textContent.includes('精确覆盖')", "Chinese nav").await;

@@ -262,7 +262,7 @@ export default {
   'sudoku.presets.seventeen': '17 个提示数，可能的最少值',
   'sudoku.presets.inkala': '地狱级（21 个提示数，Inkala 2012）',
   'sudoku.presets.hard': '论坛“最难”题（21 个提示数）',
-  'sudoku.presets.escargot': 'AI Escargot（Inkala，2006）',
+  'sudoku.presets.escargot': 'AI Escargot（“蜗牛”，Inkala，2006）',
   'sudoku.presets.sixteen': '16×16（106 个提示数）',
   'sudoku.presets.custom': '自己输入（在下方键入或粘贴）',
   'sudoku.presets.seedGroup': '原教学页的三道题，按搜索量排列',
