@@ -131,10 +131,8 @@ impl Session {
         args.extend(extra.iter().map(|a| a.to_string()));
         let mut caps = serde_json::Map::new();
         let _ = caps.insert("browserName".into(), json!("chrome"));
-        let _ = caps.insert(
-            "goog:chromeOptions".into(),
-            json!({ "binary": chromium, "args": args }),
-        );
+        let _ =
+            caps.insert("goog:chromeOptions".into(), json!({ "binary": chromium, "args": args }));
         let client = ClientBuilder::new(HttpConnector::new())
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{port}"))

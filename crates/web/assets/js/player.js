@@ -37,7 +37,8 @@ export function createPlayer({ render, label = t('player.label.step'), speeds = 
     forward.disabled = k >= count;
     end.disabled = k >= count;
     play.disabled = count === 0;
-    where.textContent = t('player.where', { label, k, count });
+    // The positions stay unformatted: they are short, and tests read them back as numbers.
+    where.textContent = t('player.where', { label, k: String(k), count: String(count) });
   }
 
   function go(target) {
