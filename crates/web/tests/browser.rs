@@ -60,8 +60,8 @@ impl Drop for Driver {
 }
 
 /// A WebDriver session in a fresh profile.
-struct Session {
-    client: Client,
+pub(crate) struct Session {
+    pub(crate) client: Client,
     _driver: Driver,
     _profile: tempfile::TempDir,
     _turn: tokio::sync::SemaphorePermit<'static>,
@@ -71,6 +71,11 @@ impl Session {
     /// A browser with a viewport of `width` x `height`, or `None` (skip) if Chromium or
     /// chromedriver is missing and `CI` is not set.
     async fn open(width: u32, height: u32) -> Option<Session> {
+        Session::open_with(width, height, &[]).await
+    }
+
+    /// As [`Session::open`], with more command line arguments for Chromium (`--lang=zh-CN`).
+    pub(crate) async fn open_with(width: u32, height: u32, extra: &[&str]) -> Option<Session> {
         let driver = program("CHROMEDRIVER", &["/usr/bin/chromedriver", "chromedriver"]);
         let chromium = program("CHROMIUM", &["/usr/bin/chromium", "chromium", "chromium-browser"]);
         let (Some(driver), Some(chromium)) = (driver, chromium) else {
@@ -107,27 +112,27 @@ impl Session {
         })
         .await;
         assert!(ready, "chromedriver did not answer on port {port}");
+        let mut args: Vec<String> = [
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect();
+        args.push(format!("--window-size={width},{height}"));
+        args.push(format!("--user-data-dir={}", profile.path().display()));
+        args.extend(extra.iter().map(|a| a.to_string()));
         let mut caps = serde_json::Map::new();
         let _ = caps.insert("browserName".into(), json!("chrome"));
-        let _ = caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": chromium,
-                "args": [
-                    "--headless=new",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-background-networking",
-                    "--disable-dev-shm-usage",
-                    "--no-first-run",
-                    "--disable-component-update",
-                    "--disable-sync",
-                    "--hide-scrollbars",
-                    format!("--window-size={width},{height}"),
-                    format!("--user-data-dir={}", profile.path().display()),
-                ],
-            }),
-        );
+        let _ =
+            caps.insert("goog:chromeOptions".into(), json!({ "binary": chromium, "args": args }));
         let client = ClientBuilder::new(HttpConnector::new())
             .capabilities(caps)
             .connect(&format!("http://127.0.0.1:{port}"))
@@ -145,17 +150,17 @@ impl Session {
         Some(Session { client, _driver: driver, _profile: profile, _turn: turn })
     }
 
-    async fn goto(&self, url: &str) {
+    pub(crate) async fn goto(&self, url: &str) {
         self.client.goto(url).await.unwrap();
     }
 
     /// Evaluates a JavaScript expression in the page.
-    async fn js(&self, expr: &str) -> Value {
+    pub(crate) async fn js(&self, expr: &str) -> Value {
         self.client.execute(&format!("return ({expr});"), vec![]).await.unwrap()
     }
 
     /// Waits until a JavaScript expression is true; fails with `what` if it never is.
-    async fn until(&self, expr: &str, what: &str) {
+    pub(crate) async fn until(&self, expr: &str, what: &str) {
         let ok = eventually(PATIENCE, || async { self.js(expr).await == json!(true) }).await;
         if !ok {
             let banner = self.js("document.getElementById('error').textContent").await;
@@ -163,7 +168,7 @@ impl Session {
         }
     }
 
-    async fn click(&self, css: &str) {
+    pub(crate) async fn click(&self, css: &str) {
         let element =
             self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}"));
         element.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
@@ -177,7 +182,7 @@ impl Session {
         self.client.find(Locator::Css("body")).await.unwrap().send_keys(&key).await.unwrap();
     }
 
-    async fn shot(&self, name: &str) {
+    pub(crate) async fn shot(&self, name: &str) {
         // Let transitions (a node falling out of the list) finish.
         tokio::time::sleep(Duration::from_millis(500)).await;
         let png = self.client.screenshot().await.unwrap();
@@ -190,7 +195,7 @@ impl Session {
 
     /// No error banner, and nothing wider than the viewport (narrow screens scroll inside the
     /// matrices, never the page sideways).
-    async fn page_is_sound(&self) {
+    pub(crate) async fn page_is_sound(&self) {
         assert_eq!(
             self.js("document.getElementById('error').hidden").await,
             json!(true),
@@ -201,7 +206,7 @@ impl Session {
         assert!(overflow.as_i64().unwrap() <= 0, "the page scrolls sideways by {overflow} px");
     }
 
-    async fn close(self) {
+    pub(crate) async fn close(self) {
         let _ = self.client.clone().close().await;
     }
 }

@@ -6,6 +6,7 @@ mod util;
 mod api;
 mod browser;
 mod fuzzed;
+mod i18n;
 mod limits;
 mod load;
 mod puzzles;

@@ -2,6 +2,8 @@
 // parameters go in the query string (GET /api/queens, /api/tile); every answer is JSON, and
 // errors come back as {"error": "..."} and are thrown as ApiError with that message.
 
+import { t } from './i18n.js';
+
 export class ApiError extends Error {
   constructor(status, message) {
     super(message);
@@ -32,15 +34,15 @@ async function call(method, path, params, body) {
       body,
     } : { method });
   } catch (e) {
-    throw new ApiError(0, 'the server cannot be reached: is `dancecard serve` still running?');
+    throw new ApiError(0, t('api.unreachable'));
   }
   let data;
   try {
     data = await response.json();
   } catch (e) {
-    throw new ApiError(response.status, `the server answered ${response.status} without JSON`);
+    throw new ApiError(response.status, t('api.notJson', { status: response.status }));
   }
-  if (!response.ok) throw new ApiError(response.status, data.error ?? `error ${response.status}`);
+  if (!response.ok) throw new ApiError(response.status, data.error ?? t('api.error', { status: response.status }));
   return data;
 }
 

@@ -2,6 +2,8 @@
 // and without style attributes (the Content Security Policy forbids them; `style` objects are
 // set through the CSSOM instead).
 
+import { t, count } from './i18n.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 function build(el, attrs, children) {
@@ -38,14 +40,14 @@ export function replace(el, ...children) {
   return el;
 }
 
-/** A list in words: "1", "1 and 4", "1, 4 and 5". */
+/** A list in English words (queens.js still uses it; the other views use i18n.js's `list`). */
 export function words(list) {
   const parts = list.map(String);
   if (parts.length <= 1) return parts.join('');
   return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
-/** "1 node", "3 nodes". */
+/** "1 node", "3 nodes", in English (queens.js still uses it; see i18n.js's `count`). */
 export function plural(n, one, many = `${one}s`) {
   return `${Number(n).toLocaleString('en')} ${n === 1 ? one : many}`;
 }
@@ -60,20 +62,20 @@ export function uid(prefix) {
 /** The explanation of a search node, shown wherever node counts are. */
 export function nodeNote() {
   return h('details', { class: 'note' },
-    h('summary', null, 'What is a search node?'),
-    h('p', null,
-      'Algorithm X explores a tree of partial solutions. A node is one point of that tree: ',
-      'the engine counts one each time it goes one level deeper (it picks an item and will ',
-      'try its options there), the starting point included, and one for each solution it ',
-      'reaches. This is the count of Knuth\u2019s DLX1 program, so it measures the work of the ',
-      'search itself, not the speed of this machine.'));
+    h('summary', null, t('note.node.summary')),
+    h('p', null, t('note.node.text')));
 }
 
 /** The explanation of a node for a puzzle view: `paragraphs` say what one node is there. */
 export function puzzleNodeNote(...paragraphs) {
   return h('details', { class: 'note' },
-    h('summary', null, 'What is a node here?'),
+    h('summary', null, t('note.puzzleNode.summary')),
     paragraphs.map((p) => h('p', null, p)));
+}
+
+/** "1 node", "3 nodes" (in the page's language): `count` of i18n.js with unit.<unit>. */
+export function amount(n, unit) {
+  return count(n, `unit.${unit}`);
 }
 
 /** A duration in microseconds, in words: "840 µs", "12.3 ms", "1.52 s". */

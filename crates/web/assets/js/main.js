@@ -3,17 +3,39 @@
 
 import { VIEWS } from './views/registry.js';
 import { h } from './dom.js';
+import { t, parts, lang, setLang } from './i18n.js';
 
 const nav = document.getElementById('nav');
 const main = document.getElementById('view');
 const banner = document.getElementById('error');
 const mounted = new Map();
+
+// The static text of index.html, in the page's language.
+for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+for (const el of document.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', t(el.dataset.i18nLabel));
+document.title = t('page.title');
+const kbd = (text) => h('kbd', null, text);
+document.getElementById('footer-keys').replaceChildren(
+  ...parts('page.keys', {
+    first: kbd('1'), last: kbd(String(VIEWS.length)), right: kbd('\u2192'), left: kbd('\u2190'),
+    space: kbd(t('page.space')), home: kbd('Home'),
+  }),
+  ' ',
+  ...parts('page.source', { serve: h('code', null, 'dancecard serve') }));
+
+// The language switch: each language named in itself; a choice is stored and reloads the page.
+document.getElementById('lang').replaceChildren(h('div', { role: 'group', class: 'lang-switch', 'aria-label': t('page.language') },
+  [['en', 'English', 'en'], ['zh', '\u4e2d\u6587', 'zh-Hans']].map(([value, name, tag]) =>
+    h('button', {
+      type: 'button', class: 'ctl small', lang: tag, 'data-lang': value,
+      'aria-pressed': value === lang ? 'true' : 'false', onclick: () => setLang(value),
+    }, name))));
 let active = null;
 
 function showError(message) {
   banner.replaceChildren(
-    h('strong', null, 'Something went wrong: '), message, ' ',
-    h('button', { type: 'button', class: 'ctl', onclick: () => { banner.hidden = true; } }, 'Dismiss'));
+    h('strong', null, t('page.error')), message, ' ',
+    h('button', { type: 'button', class: 'ctl', onclick: () => { banner.hidden = true; } }, t('page.dismiss')));
   banner.hidden = false;
 }
 
@@ -48,7 +70,7 @@ async function show(id, moveFocus) {
   }
   for (const other of mounted.values()) other.section.hidden = other !== entry;
   active = entry;
-  document.title = `${view.title} \u00b7 Dancing Links explorer`;
+  document.title = t('page.docTitle', { view: view.title });
   entry.api.shown?.();
   if (moveFocus) entry.section.querySelector('h2').focus();
 }

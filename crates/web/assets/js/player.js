@@ -2,32 +2,33 @@
 // end, and a speed slider. The keys are documented by `keysHelp`.
 
 import { h, uid } from './dom.js';
+import { t } from './i18n.js';
 
 /**
  * A player over steps 0..count (0 is the start, before any step). `render(k)` draws step k.
  * Returns {element, setCount(n), go(k), position(), onKey(event) -> handled}.
  */
-export function createPlayer({ render, label = 'step', speeds = { min: 1, max: 20, value: 4 } }) {
+export function createPlayer({ render, label = t('player.label.step'), speeds = { min: 1, max: 20, value: 4 } }) {
   let count = 0;
   let k = 0;
   let timer = null;
 
   const speedId = uid('speed');
-  const reset = h('button', { type: 'button', class: 'ctl', title: 'Back to the start (Home)', onclick: () => go(0) }, 'Reset');
-  const back = h('button', { type: 'button', class: 'ctl', title: 'One step back (\u2190)', onclick: () => go(k - 1) }, '\u25c0 Back');
-  const play = h('button', { type: 'button', class: 'ctl play', 'aria-pressed': 'false', title: 'Play or pause (Space or P)', onclick: () => toggle() }, '\u25b6 Play');
-  const forward = h('button', { type: 'button', class: 'ctl primary', title: 'One step forward (\u2192)', onclick: () => go(k + 1) }, 'Step \u25b6');
-  const end = h('button', { type: 'button', class: 'ctl', title: 'Jump to the end (End)', onclick: () => go(count) }, 'End');
-  const speed = h('input', { id: speedId, type: 'range', min: speeds.min, max: speeds.max, value: speeds.value, 'aria-valuetext': `${speeds.value} steps a second` });
+  const reset = h('button', { type: 'button', class: 'ctl', title: t('player.resetTitle'), onclick: () => go(0) }, t('player.reset'));
+  const back = h('button', { type: 'button', class: 'ctl', title: t('player.backTitle'), onclick: () => go(k - 1) }, t('player.back'));
+  const play = h('button', { type: 'button', class: 'ctl play', 'aria-pressed': 'false', title: t('player.playTitle'), onclick: () => toggle() }, t('player.play'));
+  const forward = h('button', { type: 'button', class: 'ctl primary', title: t('player.stepTitle'), onclick: () => go(k + 1) }, t('player.step'));
+  const end = h('button', { type: 'button', class: 'ctl', title: t('player.endTitle'), onclick: () => go(count) }, t('player.end'));
+  const speed = h('input', { id: speedId, type: 'range', min: speeds.min, max: speeds.max, value: speeds.value, 'aria-valuetext': t('player.perSecond', { n: speeds.value }) });
   const where = h('span', { class: 'where', 'aria-live': 'off' });
   speed.addEventListener('input', () => {
-    speed.setAttribute('aria-valuetext', `${speed.value} steps a second`);
+    speed.setAttribute('aria-valuetext', t('player.perSecond', { n: Number(speed.value) }));
     if (timer) { stop(); start(); }
   });
 
-  const element = h('div', { class: 'player', role: 'group', 'aria-label': 'Step controls' },
+  const element = h('div', { class: 'player', role: 'group', 'aria-label': t('player.controls') },
     h('div', { class: 'buttons' }, reset, back, play, forward, end),
-    h('div', { class: 'speed' }, h('label', { for: speedId }, 'Speed'), speed, h('span', { class: 'muted' }, 'steps/s')),
+    h('div', { class: 'speed' }, h('label', { for: speedId }, t('player.speed')), speed, h('span', { class: 'muted' }, t('player.unit'))),
     where);
 
   function update() {
@@ -36,7 +37,8 @@ export function createPlayer({ render, label = 'step', speeds = { min: 1, max: 2
     forward.disabled = k >= count;
     end.disabled = k >= count;
     play.disabled = count === 0;
-    where.textContent = `${label} ${k} of ${count}`;
+    // The positions stay unformatted: they are short, and tests read them back as numbers.
+    where.textContent = t('player.where', { label, k: String(k), count: String(count) });
   }
 
   function go(target) {
@@ -50,7 +52,7 @@ export function createPlayer({ render, label = 'step', speeds = { min: 1, max: 2
 
   function start() {
     if (k >= count) go(0);
-    play.textContent = '\u2016 Pause';
+    play.textContent = t('player.pause');
     play.setAttribute('aria-pressed', 'true');
     timer = setInterval(() => {
       if (k >= count) stop(); else go(k + 1);
@@ -60,7 +62,7 @@ export function createPlayer({ render, label = 'step', speeds = { min: 1, max: 2
   function stop() {
     if (timer) clearInterval(timer);
     timer = null;
-    play.textContent = '\u25b6 Play';
+    play.textContent = t('player.play');
     play.setAttribute('aria-pressed', 'false');
   }
 
@@ -96,17 +98,17 @@ export function createPlayer({ render, label = 'step', speeds = { min: 1, max: 2
 /** The keyboard help of a stepping view. */
 export function keysHelp(extra = []) {
   const keys = [
-    ['\u2192', 'one step forward'],
-    ['\u2190', 'one step back'],
-    ['Space or P', 'play or pause'],
-    ['Home or R', 'back to the start'],
-    ['End', 'jump to the end'],
-    ['+ / \u2212', 'faster / slower'],
-    ['1\u20137', 'open another section'],
+    ['\u2192', t('keys.forward')],
+    ['\u2190', t('keys.back')],
+    [t('keys.spaceOrP'), t('keys.play')],
+    [t('keys.homeOrR'), t('keys.start')],
+    [t('keys.endKey'), t('keys.end')],
+    ['+ / \u2212', t('keys.speed')],
+    ['1\u20137', t('keys.section')],
     ...extra,
   ];
   return h('details', { class: 'note keys' },
-    h('summary', null, 'Keyboard'),
+    h('summary', null, t('keys.summary')),
     h('dl', null, keys.map(([k, what]) => [h('dt', null, h('kbd', null, k)), h('dd', null, what)])),
-    h('p', { class: 'muted' }, 'The keys work anywhere in this section except in text fields; Tab reaches every control.'));
+    h('p', { class: 'muted' }, t('keys.where')));
 }

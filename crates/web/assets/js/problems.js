@@ -1,12 +1,14 @@
 // The problems the page starts with, and the matrix the reader typed in section 1 (shared
 // with the stepper of section 2).
 
+import { t } from './i18n.js';
+
 /** Knuth's example from "Dancing Links" (2000): its only exact cover is rows 1, 4 and 5. */
 export const KNUTH = {
   id: 'knuth',
-  name: 'Knuth\u2019s 6\u00d77 matrix',
+  name: t('problem.knuth.name'),
   text: [
-    '| Knuth\u2019s example from "Dancing Links" (2000): seven columns A-G, six rows',
+    `| ${t('problem.knuth.comment')}`,
     'A B C D E F G',
     'C E F',
     'A D G',
@@ -21,9 +23,9 @@ export const KNUTH = {
 /** No row has a 1 in column C, so nothing can cover it. */
 export const UNSOLVABLE = {
   id: 'unsolvable',
-  name: 'Unsolvable 3\u00d73',
+  name: t('problem.unsolvable.name'),
   text: [
-    '| Column C is all zeros: no choice of rows covers it',
+    `| ${t('problem.unsolvable.comment')}`,
     'A B C',
     'A',
     'B',
@@ -35,8 +37,8 @@ export const UNSOLVABLE = {
 /** The small matrix whose links section 4 builds: four rows, three columns. */
 export const SMALL = {
   id: 'small',
-  name: '4\u00d73 matrix',
-  text: ['| Four rows over three columns', 'A B C', 'A C', 'B C', 'A B', 'B', ''].join('\n'),
+  name: t('problem.small.name'),
+  text: [`| ${t('problem.small.comment')}`, 'A B C', 'A C', 'B C', 'A B', 'B', ''].join('\n'),
 };
 
 export const PRESETS = [KNUTH, UNSOLVABLE];
@@ -50,7 +52,7 @@ export function customProblem() {
 }
 
 export function setCustomProblem(text) {
-  custom = { id: 'custom', name: 'Your matrix (from section 1)', text };
+  custom = { id: 'custom', name: t('problem.custom.name'), text };
   for (const listener of listeners) listener(custom);
 }
 

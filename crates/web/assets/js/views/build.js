@@ -3,21 +3,22 @@
 // engine itself chooses first (from its trace).
 
 import * as api from '../api.js';
-import { h, s, replace, words } from '../dom.js';
+import { h, s, replace } from '../dom.js';
+import { t, list as words } from '../i18n.js';
 import { createPlayer, keysHelp } from '../player.js';
 import { SMALL } from '../problems.js';
 
 const CODE = [
   ['root', 'root.left = root.right = root'],
-  ['headers', 'for each column c, left to right:'],
+  ['headers', t('build.code.headers')],
   ['headers', '    c.left = root.left;  c.right = root'],
   ['headers', '    root.left.right = c;  root.left = c'],
   ['headers', '    c.up = c.down = c;  c.len = 0'],
-  ['nodes', 'for each 1 of the matrix, in row r and column c:'],
+  ['nodes', t('build.code.nodes')],
   ['nodes', '    x = new node;  x.column = c;  x.row = r'],
-  ['rows', 'for each row, with nodes x1 \u2026 xk from left to right:'],
+  ['rows', t('build.code.rows')],
   ['rows', '    xi.right = x(i+1);  x(i+1).left = xi;  xk.right = x1;  x1.left = xk'],
-  ['columns', 'for each column c, with its nodes from top to bottom:'],
+  ['columns', t('build.code.columns')],
   ['columns', '    x.up = c.up;  x.down = c;  c.up.down = x;  c.up = x;  c.len += 1'],
   ['cover', 'cover(c):'],
   ['cover-header', '    c.right.left = c.left;  c.left.right = c.right'],
@@ -31,21 +32,15 @@ const CODE = [
   ['uncover-header', '    c.right.left = c;  c.left.right = c'],
 ];
 
-// The strings added in the second edition (one place, for a later translation).
+// The strings added in the second edition, now in the dictionaries (../i18n/, keys build.*).
 const TEXT = {
-  ghost: (nodes, cols) => `Nothing is linked yet. The dashed outlines are where the root, the ${cols} headers and the ${nodes} nodes will go.`,
-  ghostLabel: 'The places of the links, before the first step',
+  ghost: (nodes, cols) => t('build.ghost', { nodes, cols }),
+  ghostLabel: t('build.ghostLabel'),
 };
 
 const PHASES = [
-  ['root', 'root'],
-  ['headers', 'item headers'],
-  ['nodes', 'option nodes'],
-  ['rows', 'horizontal rings'],
-  ['columns', 'vertical rings'],
-  ['cover', 'cover'],
-  ['uncover', 'uncover'],
-];
+  'root', 'headers', 'nodes', 'rows', 'columns', 'cover', 'uncover',
+].map((phase) => [phase, t(`build.phase.${phase}`)]);
 
 const NODE_R = 17;
 const COL_W = 112;
@@ -83,13 +78,13 @@ function plan(problem, cover) {
 
   steps.push({
     phase: 'root', lines: line('root'),
-    text: 'Create the root. Alone, its left and right links point to itself: an empty ring.',
+    text: t('build.root'),
     apply: (m) => { m.add({ kind: 'root', name: 'root' }); },
   });
   for (let c = 0; c < cols; c += 1) {
     steps.push({
       phase: 'headers', lines: line('headers'),
-      text: `Create the header of column ${name(c)} and insert it just left of the root, so the headers stay in order around the ring. Its column is an empty ring for now (len 0).`,
+      text: t('build.header', { name: name(c) }),
       apply: (m) => {
         const k = m.add({ kind: 'header', name: name(c), col: c });
         const e = m.el;
@@ -100,7 +95,7 @@ function plan(problem, cover) {
   problem.options.forEach((o, r) => {
     steps.push({
       phase: 'nodes', lines: line('nodes'),
-      text: `Row ${o.index + 1} has its 1s in ${o.items.length === 1 ? 'column' : 'columns'} ${words(o.items.map(name))}: one node each, not linked to anything yet.`,
+      text: t(`build.nodes.${o.items.length === 1 ? 'one' : 'other'}`, { row: o.index + 1, names: words(o.items.map(name)) }),
       apply: (m) => { for (const c of o.items) m.add({ kind: 'node', name: name(c), col: c, row: r }); },
     });
   });
@@ -109,8 +104,8 @@ function plan(problem, cover) {
     steps.push({
       phase: 'rows', lines: line('rows'),
       text: xs.length === 1
-        ? `Row ${o.index + 1} has a single node: its ring is that node alone (left and right point to itself).`
-        : `Link row ${o.index + 1} into a horizontal ring: each node's right is the next node, and the last one wraps around to the first.`,
+        ? t('build.rowAlone', { row: o.index + 1 })
+        : t('build.row', { row: o.index + 1 }),
       apply: (m) => {
         xs.forEach((k, n) => {
           const right = xs[(n + 1) % xs.length];
@@ -123,7 +118,7 @@ function plan(problem, cover) {
     const rows = problem.options.map((o, r) => r).filter((r) => node[r][c] !== undefined);
     steps.push({
       phase: 'columns', lines: line('columns'),
-      text: `Link column ${name(c)} into a vertical ring through its header: rows ${words(rows.map((r) => problem.options[r].index + 1))}, top to bottom, then back up to the header; len = ${rows.length}.`,
+      text: t('build.column', { name: name(c), rows: words(rows.map((r) => problem.options[r].index + 1)), len: rows.length }),
       apply: (m) => {
         const hd = header(c);
         for (const r of rows) {
@@ -150,14 +145,14 @@ function plan(problem, cover) {
   const rowOf = (k) => problem.options[e[k].row].index + 1;
   steps.push({
     phase: 'cover', lines: [...line('cover'), ...line('cover-header')],
-    text: `cover(${name(cover)}): unlink header ${name(cover)} from the header ring. Its neighbours now point past it; it keeps its own links.`,
+    text: t('build.coverHeader', { name: name(cover) }),
     apply: (m) => { const x = m.el; x[x[hc].R].L = x[hc].L; x[x[hc].L].R = x[hc].R; },
   });
   for (const { i, js } of order) {
     for (const j of js) {
       steps.push({
         phase: 'cover', lines: [...line('cover'), ...line('cover-node')],
-        text: `Row ${rowOf(i)} goes through column ${name(cover)}, so it leaves the matrix: unlink its node in column ${e[j].name} from that column (its len drops by one).`,
+        text: t('build.coverNode', { row: rowOf(i), name: name(cover), column: e[j].name }),
         apply: (m) => {
           const x = m.el;
           x[x[j].D].U = x[j].U; x[x[j].U].D = x[j].D; x[1 + x[j].col].len -= 1;
@@ -169,7 +164,7 @@ function plan(problem, cover) {
     for (const j of [...js].reverse()) {
       steps.push({
         phase: 'uncover', lines: [...line('uncover'), ...line('uncover-node')],
-        text: `uncover(${name(cover)}), in reverse order: row ${rowOf(i)}'s node in column ${e[j].name} returns, through the links it kept.`,
+        text: t('build.uncoverNode', { name: name(cover), row: rowOf(i), column: e[j].name }),
         apply: (m) => {
           const x = m.el;
           x[1 + x[j].col].len += 1; x[x[j].D].U = j; x[x[j].U].D = j;
@@ -179,7 +174,7 @@ function plan(problem, cover) {
   }
   steps.push({
     phase: 'uncover', lines: [...line('uncover'), ...line('uncover-header')],
-    text: `Finally header ${name(cover)} returns to the header ring. Every link is back exactly as built.`,
+    text: t('build.uncoverHeader', { name: name(cover) }),
     apply: (m) => { const x = m.el; x[x[hc].R].L = hc; x[x[hc].L].R = hc; },
   });
   return steps;
@@ -197,40 +192,32 @@ export function mount(section) {
   let coverItem = 0;
   let model = new Links();
 
-  const svg = s('svg', { class: 'torus', role: 'img', 'aria-label': 'The links of the matrix' });
+  const svg = s('svg', { class: 'torus', role: 'img', 'aria-label': t('build.svgLabel') });
   const stepText = h('p', { class: 'event', role: 'status', 'aria-live': 'polite' });
   const phases = h('ol', { class: 'phases' });
   const code = h('pre', { class: 'code' });
   const matrix = h('table', { class: 'matrix mini' });
-  const player = createPlayer({ render, label: 'step' });
+  const player = createPlayer({ render, label: t('player.label.step') });
 
   section.append(
-    h('p', { class: 'lead' },
-      'In the real structure every 1 of the matrix is a node in two rings at once: the horizontal ring of its ',
-      'row and the vertical ring of its column, through the column\u2019s header; the headers form a ring ',
-      'through the root. Build it step by step, then watch cover and uncover work on it.'),
+    h('p', { class: 'lead' }, t('build.lead')),
     player.element,
     h('div', { class: 'build-grid' },
       stepText,
       h('div', { class: 'torus-wrap' }, svg,
         h('p', { class: 'legend' },
-          h('span', { class: 'chip link-next' }, 'left/right links'), ' ',
-          h('span', { class: 'chip link-vert' }, 'up/down links'), ' ',
-          h('span', { class: 'chip link-kept' }, 'links kept by an unlinked element'), ' ',
-          h('span', { class: 'muted' }, 'A link to itself is not drawn.'))),
+          h('span', { class: 'chip link-next' }, t('build.chip.horiz')), ' ',
+          h('span', { class: 'chip link-vert' }, t('build.chip.vert')), ' ',
+          h('span', { class: 'chip link-kept' }, t('build.chip.kept')), ' ',
+          h('span', { class: 'muted' }, t('build.selfLink')))),
       h('div', { class: 'side' },
-        h('h3', null, 'Phase'), phases,
-        h('h3', null, 'Code'), code,
-        h('h3', null, 'The matrix'), matrix)),
+        h('h3', null, t('build.phase')), phases,
+        h('h3', null, t('build.code')), code,
+        h('h3', null, t('build.matrix')), matrix)),
     keysHelp(),
     h('div', { class: 'prose' },
-      h('h3', null, 'What cover does'),
-      h('p', null,
-        'Covering a column takes its header out of the header ring, then walks down the column: every row ',
-        'there leaves the matrix, so each of its other nodes is unlinked from its own column. Uncovering runs ',
-        'the same loops backwards, up the column and leftwards along each row, relinking exactly what was ',
-        'unlinked, in reverse order. No search for \u201cwhere did this go\u201d is ever needed: every ',
-        'unlinked node still holds its four links.')));
+      h('h3', null, t('build.coverTitle')),
+      h('p', null, t('build.cover'))));
 
   async function load() {
     try {
@@ -241,12 +228,12 @@ export function mount(section) {
       coverItem = choose ? choose.item : 0;
     } catch (e) {
       stepText.className = 'event error';
-      stepText.textContent = `The server could not read the matrix: ${e.message}`;
+      stepText.textContent = t('build.parseError', { error: e.message });
       return;
     }
     steps = plan(problem, coverItem);
     replace(matrix,
-      h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Row'), problem.items.map((it) => h('th', { scope: 'col' }, it.name)))),
+      h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('build.rowHeader')), problem.items.map((it) => h('th', { scope: 'col' }, it.name)))),
       h('tbody', null, problem.options.map((o) => h('tr', null, h('th', { scope: 'row' }, String(o.index + 1)),
         problem.items.map((_, c) => h('td', { class: o.items.includes(c) ? 'one' : 'zero' }, o.items.includes(c) ? '1' : '0'))))));
     const cols = problem.items.length;
@@ -361,7 +348,7 @@ export function mount(section) {
         s('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: `head ${kind}` }))));
     const links = [];
     const shapes = [];
-    const labels = problem.options.map((o, r) => s('text', { x: X0 - 8, y: Y_ROW0 + ROW_H * r - 9, class: 'row-label' }, `row ${o.index + 1}`));
+    const labels = problem.options.map((o, r) => s('text', { x: X0 - 8, y: Y_ROW0 + ROW_H * r - 9, class: 'row-label' }, t('build.rowLabel', { row: o.index + 1 })));
     links.push(...drawLinks(out));
     e.forEach((el, x) => {
       const gone = out(x);
@@ -371,7 +358,7 @@ export function mount(section) {
         : s('rect', { x: p.x - NODE_R - 4, y: p.y - NODE_R, width: 2 * NODE_R + 8, height: 2 * NODE_R, rx: 6 });
       shapes.push(s('g', { class: ['el', el.kind, gone && 'out'], 'data-name': el.name, 'data-kind': el.kind },
         shape,
-        s('text', { x: p.x, y: p.y + 5, class: 'name' }, el.kind === 'root' ? 'root' : el.name),
+        s('text', { x: p.x, y: p.y + 5, class: 'name' }, el.kind === 'root' ? t('build.rootLabel') : el.name),
         el.kind === 'header' ? s('text', { x: p.x + NODE_R + 8, y: p.y - NODE_R + 2, class: 'len' }, `len ${el.len}`) : null));
     });
     let ghostNote = '';
@@ -386,7 +373,7 @@ export function mount(section) {
           el.kind === 'node'
             ? s('circle', { cx: p.x, cy: p.y, r: NODE_R })
             : s('rect', { x: p.x - NODE_R - 4, y: p.y - NODE_R, width: 2 * NODE_R + 8, height: 2 * NODE_R, rx: 6 }),
-          s('text', { x: p.x, y: p.y + 5, class: 'name' }, el.kind === 'root' ? 'root' : el.name));
+          s('text', { x: p.x, y: p.y + 5, class: 'name' }, el.kind === 'root' ? t('build.rootLabel') : el.name));
       });
       ghostNote = TEXT.ghost(nodes, problem.items.length);
       replace(svg, s('title', null, TEXT.ghostLabel), labels, ghosts);
@@ -395,7 +382,7 @@ export function mount(section) {
     }
 
     stepText.className = 'event';
-    stepText.textContent = step ? step.text : `Press Step (or \u2192) to build the links of this ${problem.options.length}\u00d7${problem.items.length} matrix.`
+    stepText.textContent = step ? step.text : t('build.start', { rows: problem.options.length, cols: problem.items.length });
     if (ghostNote) stepText.textContent += ` ${ghostNote}`;
     const phase = step ? step.phase : null;
     const reached = PHASES.findIndex(([p]) => p === phase);

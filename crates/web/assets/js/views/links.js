@@ -2,7 +2,8 @@
 // leaves its own links alone, which is what makes restoring it free; but only in reverse
 // order of removal.
 
-import { h, s, replace, words } from '../dom.js';
+import { h, s, replace } from '../dom.js';
+import { t, parts, list as words } from '../i18n.js';
 
 const N = 5; // nodes 1..N, and the root 0
 const W = 760;
@@ -38,7 +39,7 @@ export function mount(section) {
       class: k === 0 ? 'node root' : 'node',
       dataset: { node: String(k) },
       onclick: () => click(k),
-    }, k === 0 ? 'root' : String(k));
+    }, k === 0 ? t('links.root') : String(k));
     buttons.push(button);
   }
   const stage = h('div', { class: 'dance' }, svg, buttons);
@@ -46,35 +47,26 @@ export function mount(section) {
   const stack = h('p', { class: 'stack' });
   const table = h('table', { class: 'pointers' });
   const code = h('pre', { class: 'code' });
-  const restoreButton = h('button', { type: 'button', class: 'ctl primary', onclick: () => restoreLast() }, 'Restore the last removed');
-  const resetButton = h('button', { type: 'button', class: 'ctl', onclick: () => { list = fresh(); lastOp = null; say('Back to the full list.'); render(); } }, 'Reset');
+  const restoreButton = h('button', { type: 'button', class: 'ctl primary', onclick: () => restoreLast() }, t('links.restoreLast'));
+  const resetButton = h('button', { type: 'button', class: 'ctl', onclick: () => { list = fresh(); lastOp = null; say(t('links.resetSaid')); render(); } }, t('links.reset'));
 
   section.append(
-    h('p', { class: 'lead' },
-      'Algorithm X spends its time removing rows and columns and putting them back. Dancing Links stores ',
-      'the matrix as linked lists, where both directions cost two pointer assignments. Here is one circular ',
-      'doubly linked list, with a root that is always there. Click a node to take it out of the list; click ',
-      'the highlighted node to put it back.'),
+    h('p', { class: 'lead' }, t('links.lead')),
     stage,
     h('p', { class: 'legend' },
-      h('span', { class: 'chip link-next' }, 'next link (above)'), ' ',
-      h('span', { class: 'chip link-prev' }, 'previous link (below)'), ' ',
-      h('span', { class: 'chip link-kept' }, 'links kept by a removed node')),
+      h('span', { class: 'chip link-next' }, t('links.chip.next')), ' ',
+      h('span', { class: 'chip link-prev' }, t('links.chip.prev')), ' ',
+      h('span', { class: 'chip link-kept' }, t('links.chip.kept'))),
     h('div', { class: 'toolbar' }, restoreButton, resetButton,
-      h('span', { class: 'muted' }, 'Keys: ', h('kbd', null, 'U'), ' restores the last removed node, ', h('kbd', null, 'R'), ' resets; Tab reaches every node.')),
+      h('span', { class: 'muted' }, parts('links.keys', { u: h('kbd', null, 'U'), r: h('kbd', null, 'R') }))),
     message,
     stack,
     h('div', { class: 'two-col' },
-      h('div', null, h('h3', null, 'The two assignments'), code),
-      h('div', null, h('h3', null, 'Every link, now'), h('div', { class: 'table-wrap' }, table))),
+      h('div', null, h('h3', null, t('links.assignments')), code),
+      h('div', null, h('h3', null, t('links.everyLink')), h('div', { class: 'table-wrap' }, table))),
     h('div', { class: 'prose' },
-      h('h3', null, 'Why the order matters'),
-      h('p', null,
-        'A removed node keeps its own two links: they still point at the neighbours it had when it left. ',
-        'Putting it back only makes those neighbours point at it again. That is correct only if the ',
-        'neighbours are the same as when it left, that is, if every node removed after it is back already. ',
-        'So restoring must run in the reverse order of removing: last out, first back. Algorithm X undoes ',
-        'its work in exactly that order when it backs up, which is why it can use this trick everywhere.')));
+      h('h3', null, t('links.orderTitle')),
+      h('p', null, t('links.order'))));
 
   function say(text, cls = '') {
     message.className = `status ${cls}`.trim();
@@ -87,7 +79,7 @@ export function mount(section) {
 
   function click(k) {
     if (k === 0) {
-      say('The root stays in the list: it is how the list is found, even when every node is out.', 'warn');
+      say(t('links.rootStays'), 'warn');
       return;
     }
     if (!isRemoved(k)) {
@@ -101,12 +93,9 @@ export function mount(section) {
     }
     const later = list.removed.slice(list.removed.indexOf(k) + 1);
     const stale = [list.prev[k], list.next[k]].filter((j) => isRemoved(j));
-    say(`Node ${k} cannot come back yet: ${later.length === 1 ? 'node' : 'nodes'} ${words(later)} ` +
-      `${later.length === 1 ? 'was' : 'were'} removed after it, so restore node ${top} first. ` +
-      (stale.length
-        ? `Node ${k}'s saved links point at node ${words(stale)}, which is out of the list itself: relinking now would run the list through a removed node. `
-        : `Its own neighbours happen to be in place here, but the rule must hold in general: a node removed later may have been its neighbour, and then relinking early corrupts the list. `) +
-      'Undo must be last in, first out.', 'warn');
+    say(t(`links.notYet.${later.length === 1 ? 'one' : 'other'}`, { node: k, later: words(later), top }) +
+      (stale.length ? t('links.stale', { node: k, stale: words(stale) }) : t('links.general')) +
+      t('links.lifo'), 'warn');
   }
 
   function remove(k) {
@@ -115,27 +104,26 @@ export function mount(section) {
     prev[next[k]] = prev[k];
     list.removed.push(k);
     lastOp = 'remove';
-    say(`Node ${k} is out: node ${name(prev[k])} and node ${name(next[k])} now point past it. ` +
-      `Node ${k} still points at them (dashed red): that is all it needs to come back.`);
+    say(t('links.out', { node: k, prev: name(prev[k]), next: name(next[k]) }));
     render();
   }
 
   function restoreLast() {
     const k = list.removed.pop();
     if (k === undefined) {
-      say('Nothing to restore: every node is in the list.');
+      say(t('links.nothing'));
       return;
     }
     const { next, prev } = list;
     next[prev[k]] = k;
     prev[next[k]] = k;
     lastOp = 'restore';
-    say(`Node ${k} is back: its neighbours point at it again, found through the links it kept.`, 'success');
+    say(t('links.back', { node: k }), 'success');
     render();
   }
 
   function name(k) {
-    return k === 0 ? 'root' : String(k);
+    return k === 0 ? t('links.root') : String(k);
   }
 
   function position(k) {
@@ -195,27 +183,27 @@ export function mount(section) {
       button.classList.toggle('restorable', k === top);
       button.dataset.state = removed ? 'removed' : 'in';
       button.setAttribute('aria-label', k === 0
-        ? 'The root: always in the list'
+        ? t('links.label.root')
         : removed
-          ? (k === top ? `Node ${k}, removed: press to restore it` : `Node ${k}, removed: it can come back only after node ${top}`)
-          : `Node ${k}, in the list: press to remove it`);
+          ? (k === top ? t('links.label.restorable', { node: k }) : t('links.label.waiting', { node: k, top }))
+          : t('links.label.in', { node: k }));
     }
     restoreButton.disabled = list.removed.length === 0;
-    restoreButton.textContent = top === undefined ? 'Restore the last removed' : `Restore node ${top}`;
+    restoreButton.textContent = top === undefined ? t('links.restoreLast') : t('links.restoreNode', { node: top });
     stack.textContent = list.removed.length
-      ? `Removed, in order: ${words(list.removed)}. Only node ${top} can come back now.`
-      : 'No node removed.';
+      ? t('links.removed', { nodes: words(list.removed), top })
+      : t('links.noneRemoved');
 
     replace(code,
       h('span', { class: ['line', lastOp === 'remove' && 'current'] }, 'remove(x):  x.next.prev = x.prev;  x.prev.next = x.next'), '\n',
       h('span', { class: ['line', lastOp === 'restore' && 'current'] }, 'restore(x): x.next.prev = x;       x.prev.next = x'));
     replace(table,
-      h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'node'), h('th', { scope: 'col' }, 'prev'), h('th', { scope: 'col' }, 'next'))),
+      h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('links.col.node')), h('th', { scope: 'col' }, 'prev'), h('th', { scope: 'col' }, 'next'))),
       h('tbody', null, list.next.map((_, k) => h('tr', { class: isRemoved(k) ? 'kept' : null },
         h('th', { scope: 'row' }, name(k)), h('td', null, name(list.prev[k])), h('td', null, name(list.next[k]))))));
   }
 
-  say('Every node is in the list. Click one to remove it.');
+  say(t('links.start'));
   render();
   return {
     onKey(event) {

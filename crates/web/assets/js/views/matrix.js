@@ -2,7 +2,8 @@
 // column, how many chosen rows cover it. The engine lists every solution.
 
 import * as api from '../api.js';
-import { h, replace, words, plural, nodeNote, uid } from '../dom.js';
+import { h, replace, amount, nodeNote, uid } from '../dom.js';
+import { t, parts, list as words } from '../i18n.js';
 import { PRESETS, setCustomProblem } from '../problems.js';
 
 export function mount(section) {
@@ -15,54 +16,38 @@ export function mount(section) {
   const helpId = uid('help');
   const picker = h('select', { id: pickId },
     PRESETS.map((p) => h('option', { value: p.id }, p.name)),
-    h('option', { value: 'custom' }, 'Your own (type or paste below)'));
-  const clearButton = h('button', { type: 'button', class: 'ctl', onclick: () => { chosen.clear(); render(); } }, 'Clear selection');
-  const listButton = h('button', { type: 'button', class: 'ctl primary', onclick: listSolutions }, 'List every solution');
+    h('option', { value: 'custom' }, t('matrix.own')));
+  const clearButton = h('button', { type: 'button', class: 'ctl', onclick: () => { chosen.clear(); render(); } }, t('matrix.clear'));
+  const listButton = h('button', { type: 'button', class: 'ctl primary', onclick: listSolutions }, t('matrix.listAll'));
   const editor = h('textarea', { id: editorId, rows: '8', spellcheck: 'false', 'aria-describedby': helpId }, text);
-  const loadButton = h('button', { type: 'button', class: 'ctl primary', onclick: loadCustom }, 'Load this matrix');
+  const loadButton = h('button', { type: 'button', class: 'ctl primary', onclick: loadCustom }, t('matrix.load'));
   const editorBox = h('details', { class: 'editor' },
-    h('summary', null, 'Type or paste a matrix'),
-    h('label', { for: editorId }, 'Matrix as DLX text'),
+    h('summary', null, t('matrix.editor')),
+    h('label', { for: editorId }, t('matrix.editorLabel')),
     editor,
-    h('p', { id: helpId, class: 'muted' },
-      'First line: the column names (items), separated by spaces. Then one row (option) per line: the ',
-      'names of the columns where it has a 1. Lines starting with | are comments. Names after a | on ',
-      'the first line are secondary columns, to be covered at most once. A 0/1 matrix also works: a ',
-      'line \u201cn m\u201d, then n lines of m zeros and ones.'),
+    h('p', { id: helpId, class: 'muted' }, t('matrix.editorHelp')),
     loadButton);
   const table = h('table', { class: 'matrix pick' });
   const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   const results = h('div', { class: 'results', 'aria-live': 'polite' });
 
   section.append(
-    h('p', { class: 'lead' },
-      'An exact cover problem gives a matrix of zeros and ones. Each column is a constraint that must be ',
-      'met once; each row is a choice that meets the constraints where it has a 1. The task: choose rows ',
-      'so that every column has exactly one 1 among them \u2014 no column missed, none met twice.'),
+    h('p', { class: 'lead' }, t('matrix.lead')),
     h('div', { class: 'toolbar' },
-      h('label', { for: pickId }, 'Matrix'), picker, clearButton, listButton),
+      h('label', { for: pickId }, t('matrix.picker')), picker, clearButton, listButton),
     editorBox,
-    h('p', { class: 'hint' },
-      'Click a row (or focus its button and press Enter) to choose it; click again to drop it. Under each ',
-      'column, the number of chosen rows with a 1 there: ',
-      h('span', { class: 'chip ok' }, 'green'), ' exactly one, ',
-      h('span', { class: 'chip zero' }, 'grey'), ' none yet, ',
-      h('span', { class: 'chip over' }, 'red'), ' two or more.'),
+    h('p', { class: 'hint' }, parts('matrix.hint', {
+      ok: h('span', { class: 'chip ok' }, t('matrix.green')),
+      zero: h('span', { class: 'chip zero' }, t('matrix.grey')),
+      over: h('span', { class: 'chip over' }, t('matrix.red')),
+    })),
     h('div', { class: 'split' },
       h('div', null, h('div', { class: 'matrix-wrap' }, table), status, results),
       h('div', { class: 'prose side-prose' },
-      h('h3', null, 'Why \u201cexactly once\u201d is so common'),
-      h('p', null,
-        'Many puzzles are made of rules of the form \u201ceach of these things happens exactly once\u201d. In a ',
-        'sudoku every cell gets one digit, and every row, column and box holds each digit once. In a tiling ',
-        'every square of the board is covered by one piece, and every piece is used once. Write each rule ',
-        'as a column and each possible move as a row, and solving the puzzle becomes finding an exact cover: ',
-        'one solver then handles them all.'),
-      h('h3', null, 'When there is no answer'),
-      h('p', null,
-        'In the unsolvable 3\u00d73 matrix, column C has no 1 in any row: whatever you choose, C stays grey. ',
-        'A solver has to recognise such dead ends and back out of them; that is what Algorithm X, in the next ',
-        'section, does systematically.'))));
+      h('h3', null, t('matrix.whyTitle')),
+      h('p', null, t('matrix.why')),
+      h('h3', null, t('matrix.noAnswerTitle')),
+      h('p', null, t('matrix.noAnswer')))));
 
   picker.addEventListener('change', () => {
     if (picker.value === 'custom') {
@@ -91,7 +76,7 @@ export function mount(section) {
       chosen.clear();
       replace(table);
       status.className = 'status error';
-      status.textContent = `This matrix does not parse: ${e.message}`;
+      status.textContent = t('matrix.parseError', { error: e.message });
       return false;
     }
     chosen.clear();
@@ -118,11 +103,11 @@ export function mount(section) {
     if (!problem) return;
     const n = counts();
     const head = h('thead', null, h('tr', null,
-      h('th', { scope: 'col', class: 'corner' }, 'Row'),
+      h('th', { scope: 'col', class: 'corner' }, t('matrix.rowHeader')),
       problem.items.map((item) => h('th', {
         scope: 'col',
         class: item.primary ? null : 'secondary',
-        title: item.primary ? `column ${item.name}: cover exactly once` : `column ${item.name}: secondary, cover at most once`,
+        title: t(item.primary ? 'matrix.primaryTitle' : 'matrix.secondaryTitle', { name: item.name }),
       }, item.name))));
     const body = h('tbody', null, problem.options.map((option, k) => {
       const ones = new Set(option.items);
@@ -133,23 +118,23 @@ export function mount(section) {
             type: 'button',
             class: 'row-toggle',
             'aria-pressed': on ? 'true' : 'false',
-            'aria-label': `Row ${rowName(k)}: ${option.label}`,
-          }, `Row ${rowName(k)}`)),
+            'aria-label': t('matrix.rowLabel', { row: rowName(k), label: option.label }),
+          }, t('matrix.row', { row: rowName(k) }))),
         problem.items.map((_, i) => h('td', { class: ones.has(i) ? 'one' : 'zero' }, ones.has(i) ? '1' : '0')));
       row.addEventListener('click', () => toggle(k));
       return row;
     }));
     const foot = h('tfoot', null, h('tr', null,
-      h('th', { scope: 'row', title: 'how many chosen rows cover this column' }, '\u03a3 covered'),
+      h('th', { scope: 'row', title: t('matrix.sumTitle') }, t('matrix.sum')),
       problem.items.map((item, i) => {
         const state = n[i] === 1 ? 'ok' : n[i] === 0 ? 'zero' : 'over';
         return h('td', {
           class: ['count', state],
           'data-item': item.name,
-          'aria-label': `${item.name}: covered ${n[i]} time${n[i] === 1 ? '' : 's'}`,
+          'aria-label': t(`matrix.countLabel.${n[i] === 1 ? 'one' : 'other'}`, { name: item.name, n: n[i] }),
         }, String(n[i]));
       })));
-    replace(table, h('caption', { class: 'sr-only' }, 'The matrix: one row per option, one column per item'), head, body, foot);
+    replace(table, h('caption', { class: 'sr-only' }, t('matrix.caption')), head, body, foot);
     describe(n);
   }
 
@@ -159,28 +144,28 @@ export function mount(section) {
     const twice = problem.items.filter((_, i) => n[i] >= 2).map((item) => item.name);
     if (rows.length === 0) {
       status.className = 'status';
-      status.textContent = 'No row chosen yet: every column is grey.';
+      status.textContent = t('matrix.none');
     } else if (missing.length === 0 && twice.length === 0) {
       status.className = 'status success';
-      status.textContent = `Exact cover! Rows ${words(rows)} cover every column exactly once.`;
+      status.textContent = t('matrix.exact', { rows: words(rows) });
     } else {
       status.className = twice.length ? 'status warn' : 'status';
-      const parts = [];
-      if (twice.length) parts.push(`${twice.length === 1 ? 'column' : 'columns'} ${words(twice)} covered more than once`);
-      if (missing.length) parts.push(`${missing.length === 1 ? 'column' : 'columns'} ${words(missing)} not covered yet`);
-      status.textContent = `Rows ${words(rows)}: ${parts.join('; ')}.`;
+      const problems = [];
+      if (twice.length) problems.push(t(`matrix.twice.${twice.length === 1 ? 'one' : 'other'}`, { names: words(twice) }));
+      if (missing.length) problems.push(t(`matrix.missing.${missing.length === 1 ? 'one' : 'other'}`, { names: words(missing) }));
+      status.textContent = t('matrix.state', { rows: words(rows), parts: problems.join(t('matrix.partsSep')) });
     }
   }
 
   async function listSolutions() {
     if (!problem) return;
-    replace(results, h('p', { class: 'muted' }, 'Asking the engine\u2026'));
+    replace(results, h('p', { class: 'muted' }, t('matrix.asking')));
     listButton.disabled = true;
     try {
       const answer = await api.solve(text, { mode: 'all' });
       showSolutions(answer);
     } catch (e) {
-      replace(results, h('p', { class: 'status error' }, `The engine could not answer: ${e.message}`));
+      replace(results, h('p', { class: 'status error' }, t('matrix.engineError', { error: e.message })));
     } finally {
       listButton.disabled = false;
     }
@@ -188,16 +173,16 @@ export function mount(section) {
 
   function showSolutions(answer) {
     const position = new Map(problem.options.map((o, k) => [o.index, k]));
-    const nodes = plural(answer.stats.nodes, 'search node');
+    const nodes = amount(answer.stats.nodes, 'searchNode');
     const summary = answer.count === 0
       ? (answer.complete
-        ? `No exact cover exists: the engine searched the whole tree (${nodes}) and found none.`
-        : `The engine stopped early (${answer.stop}) after ${nodes}, without finding a solution.`)
-      : `The engine found ${plural(answer.count, 'solution')} in ${nodes}${answer.complete ? '' : ` (it stopped early: ${answer.stop}; there may be more)`}:`;
+        ? t('matrix.noCover', { nodes })
+        : t('matrix.stoppedNone', { stop: answer.stop, nodes }))
+      : t(answer.complete ? 'matrix.found' : 'matrix.foundPartial', { solutions: amount(answer.count, 'solution'), nodes, stop: answer.stop });
     const list = h('ol', { class: 'solutions' }, answer.solutions.map((solution) => {
       const rows = solution.map((index) => index + 1).sort((a, b) => a - b);
       return h('li', null,
-        `Rows ${words(rows)} `,
+        t('matrix.rows', { rows: words(rows) }),
         h('button', {
           type: 'button',
           class: 'ctl small',
@@ -206,7 +191,7 @@ export function mount(section) {
             for (const index of solution) chosen.add(position.get(index));
             render();
           },
-        }, 'Show'));
+        }, t('matrix.show')));
     }));
     replace(results, h('p', { class: 'summary' }, summary), answer.solutions.length ? list : null, nodeNote());
   }

@@ -1,15 +1,18 @@
 // The page's sections, in order. The navigation, the hash routes (#matrix, ...) and the
 // number keys are built from this list: a new view is one module in this folder, one entry
-// here, and one line in the asset table of the server (src/assets.rs).
+// here (its title is the key nav.<id> of the dictionaries in ../i18n/), and one line in the
+// asset table of the server (src/assets.rs).
 //
 // A view module exports mount(section) and returns {onKey?(event) -> handled, shown?()}.
 
+import { t } from '../i18n.js';
+
 export const VIEWS = [
-  { id: 'matrix', title: 'Exact cover', load: () => import('./matrix.js') },
-  { id: 'stepper', title: 'Algorithm X', load: () => import('./stepper.js') },
-  { id: 'links', title: 'Link dance', load: () => import('./links.js') },
-  { id: 'build', title: '2D links', load: () => import('./build.js') },
-  { id: 'sudoku', title: 'Sudoku', load: () => import('./sudoku.js') },
-  { id: 'queens', title: 'N queens', load: () => import('./queens.js') },
-  { id: 'tiling', title: 'Tilings', load: () => import('./tiling.js') },
-];
+  { id: 'matrix', load: () => import('./matrix.js') },
+  { id: 'stepper', load: () => import('./stepper.js') },
+  { id: 'links', load: () => import('./links.js') },
+  { id: 'build', load: () => import('./build.js') },
+  { id: 'sudoku', load: () => import('./sudoku.js') },
+  { id: 'queens', load: () => import('./queens.js') },
+  { id: 'tiling', load: () => import('./tiling.js') },
+].map((view) => ({ ...view, title: t(`nav.${view.id}`) }));

@@ -2,17 +2,18 @@
 // (/api/trace) and replays it event by event, so what it shows is what the engine did.
 
 import * as api from '../api.js';
-import { h, replace, words, plural, nodeNote, uid } from '../dom.js';
+import { h, replace, amount, nodeNote, uid } from '../dom.js';
+import { t, list as words } from '../i18n.js';
 import { createPlayer, keysHelp } from '../player.js';
 import { PRESETS, customProblem, onCustomProblem } from '../problems.js';
 
-// The strings added in the second edition (one place, for a later translation).
+// The strings added in the second edition, now in the dictionaries (../i18n/, keys stepper.*).
 const TEXT = {
-  showcaseName: 'Where the S heuristic pays: 8\u00d717',
-  showcaseComment: '| Every pair of A-F is a row; X and Y have one row each, and those rows force the rest',
-  partialStart: 'empty: nothing chosen yet',
-  partialEnd: 'empty: the search is over, and every choice has been taken back',
-  partialBacktracked: 'empty: every choice has been taken back',
+  showcaseName: t('stepper.showcaseName'),
+  showcaseComment: `| ${t('stepper.showcaseComment')}`,
+  partialStart: t('stepper.partialStart'),
+  partialEnd: t('stepper.partialEnd'),
+  partialBacktracked: t('stepper.partialBacktracked'),
 };
 
 /**
@@ -36,8 +37,8 @@ export const SHOWCASE = {
 };
 
 const HEURISTICS = {
-  mrv: 'fewest options (Knuth\u2019s S heuristic)',
-  leftmost: 'leftmost column',
+  mrv: t('stepper.heuristic.mrv'),
+  leftmost: t('stepper.heuristic.leftmost'),
 };
 
 /**
@@ -120,17 +121,14 @@ export function mount(section) {
   const facts = h('dl', { class: 'facts' });
   const partial = h('div', { class: 'partial' });
   const found = h('div', { class: 'found' });
-  const log = h('ol', { class: 'log', 'aria-label': 'Recent events' });
-  const player = createPlayer({ render, label: 'event' });
+  const log = h('ol', { class: 'log', 'aria-label': t('stepper.recent') });
+  const player = createPlayer({ render, label: t('player.label.event') });
 
   section.append(
-    h('p', { class: 'lead' },
-      'Algorithm X searches by trial and error: choose a column not yet covered, try each row that covers ',
-      'it, remove whatever that row rules out, and carry on with the smaller matrix; at a dead end, undo ',
-      'the last choice and try the next row. Step through what the engine did.'),
+    h('p', { class: 'lead' }, t('stepper.lead')),
     h('div', { class: 'toolbar' },
-      h('label', { for: pickId }, 'Matrix'), picker,
-      h('fieldset', { class: 'switch' }, h('legend', null, 'Choose the column with (search nodes of the whole search)'), radios)),
+      h('label', { for: pickId }, t('stepper.picker')), picker,
+      h('fieldset', { class: 'switch' }, h('legend', null, t('stepper.chooseWith')), radios)),
     compare,
     player.element,
     h('div', { class: 'stepper-grid' },
@@ -138,31 +136,24 @@ export function mount(section) {
         eventText,
         h('div', { class: 'matrix-wrap' }, table),
         h('p', { class: 'legend' },
-          h('span', { class: 'chip chosen-item' }, 'chosen column'), ' ',
-          h('span', { class: 'chip candidate' }, 'candidate row'), ' ',
-          h('span', { class: 'chip trying' }, 'row being tried'), ' ',
-          h('span', { class: 'chip tried' }, 'already tried'), ' ',
-          h('span', { class: 'chip in-solution' }, 'chosen at a shallower level'), ' ',
-          h('span', { class: 'chip removed' }, 'removed'))),
+          h('span', { class: 'chip chosen-item' }, t('stepper.chip.chosenItem')), ' ',
+          h('span', { class: 'chip candidate' }, t('stepper.chip.candidate')), ' ',
+          h('span', { class: 'chip trying' }, t('stepper.chip.trying')), ' ',
+          h('span', { class: 'chip tried' }, t('stepper.chip.tried')), ' ',
+          h('span', { class: 'chip in-solution' }, t('stepper.chip.inSolution')), ' ',
+          h('span', { class: 'chip removed' }, t('stepper.chip.removed')))),
       h('div', { class: 'side' },
         facts,
-        h('h3', null, 'Partial solution'), partial,
-        h('h3', null, 'Solutions found'), found,
-        h('h3', null, 'Recent events'), log)),
+        h('h3', null, t('stepper.partial')), partial,
+        h('h3', null, t('stepper.found')), found,
+        h('h3', null, t('stepper.recent')), log)),
     keysHelp(),
     nodeNote(),
     h('div', { class: 'prose' },
-      h('h3', null, 'Which column first?'),
-      h('p', null,
-        'Any column that is not yet covered will do: every solution must cover it, so trying each of its rows ',
-        'misses nothing. Knuth\u2019s S heuristic takes the column with the fewest rows left, so the search ',
-        'branches as little as possible, and a column with no row left at all is found at once. The leftmost ',
-        'rule finds the same solutions, usually after more nodes: compare the two counts above.'),
-      h('h3', null, 'Where the time goes'),
-      h('p', null,
-        'Choosing and trying are cheap. The work is in removing rows and columns and then putting them back, ',
-        'exactly as they were, when the search backs up. Dancing Links, in the next sections, makes both ',
-        'directions cost a few pointer assignments each.')));
+      h('h3', null, t('stepper.whichTitle')),
+      h('p', null, t('stepper.which')),
+      h('h3', null, t('stepper.timeTitle')),
+      h('p', null, t('stepper.time'))));
 
   for (const radio of radios) {
     radio.querySelector('input').addEventListener('change', (e) => {
@@ -184,7 +175,7 @@ export function mount(section) {
 
   async function load() {
     for (const box of Object.values(counts)) replace(box);
-    replace(compare, h('span', { class: 'muted' }, 'Asking the engine for its trace\u2026'));
+    replace(compare, h('span', { class: 'muted' }, t('stepper.asking')));
     try {
       const [mrv, leftmost] = await Promise.all([
         api.trace(text, { heuristic: 'mrv' }),
@@ -194,18 +185,18 @@ export function mount(section) {
     } catch (e) {
       traces = {};
       trace = null;
-      replace(compare, h('span', { class: 'status error' }, `No trace: ${e.message}`));
+      replace(compare, h('span', { class: 'status error' }, t('stepper.noTrace', { error: e.message })));
       player.setCount(0);
       return;
     }
     for (const [key, box] of Object.entries(counts)) {
-      const t = traces[key];
-      replace(box, h('span', { class: 'big' }, plural(t.stats.nodes, 'node')), t.complete ? null : ` (stopped early: ${t.stop})`);
+      const tr = traces[key];
+      replace(box, h('span', { class: 'big' }, amount(tr.stats.nodes, 'node')), tr.complete ? null : t('stepper.stoppedEarly', { stop: tr.stop }));
     }
     const [m, l] = [traces.mrv.stats.nodes, traces.leftmost.stats.nodes];
     replace(compare, m === l
-      ? `Both rules search ${plural(m, 'node')} on this matrix.`
-      : `The ${m < l ? 'S heuristic' : 'leftmost rule'} searches ${plural(Math.abs(l - m), 'node')} fewer on this matrix.`);
+      ? t('stepper.same', { nodes: amount(m, 'node') })
+      : t(m < l ? 'stepper.fewer.mrv' : 'stepper.fewer.leftmost', { nodes: amount(Math.abs(l - m), 'node') }));
     choose();
   }
 
@@ -216,34 +207,36 @@ export function mount(section) {
 
   function optionName(p) {
     const o = trace.options[p];
-    return `row ${o.index + 1} (${o.label})`;
+    return t('stepper.option', { row: o.index + 1, label: o.label });
   }
 
   function describe(event, state) {
-    if (!event) return 'Press Step (or \u2192) to start the search.';
+    if (!event) return t('stepper.start');
     const name = (i) => trace.items[i].name;
     switch (event.event) {
-      case 'enter': return `Level ${event.level}: a new node of the search tree (node ${event.nodes}).`;
+      case 'enter': return t('stepper.enter', { level: event.level, node: event.nodes });
       case 'choose': {
-        const why = heuristic === 'mrv' ? 'the fewest rows of any column left' : 'the leftmost column left';
-        if (event.len === 0) return `Choose column ${event.name}: it has no row left, so this branch is a dead end.`;
-        return `Choose column ${event.name}: ${plural(event.len, 'row')} left, ${why}.`;
+        const why = t(heuristic === 'mrv' ? 'stepper.why.mrv' : 'stepper.why.leftmost');
+        if (event.len === 0) return t('stepper.deadEnd', { name: event.name });
+        return t('stepper.choose', { name: event.name, rows: amount(event.len, 'row'), why });
       }
       case 'cover': {
         const at = state.levels[state.level];
         if (at && at.option !== null && at.item !== event.item) {
-          return `Cover column ${event.name}: the tried row covers it too, so the other rows through ${event.name} leave the matrix.`;
+          return t('stepper.coverToo', { name: event.name });
         }
-        return `Cover column ${event.name}: remove it, and every row through it from the other columns.`;
+        return t('stepper.cover', { name: event.name });
       }
-      case 'uncover': return `Uncover column ${event.name}: it comes back with its rows.`;
-      case 'try': return `Level ${event.level}: try ${optionName(state.levels[event.level].option)} for column ${name(state.levels[event.level].item)}.`;
-      case 'untry': return `Take back row ${event.option + 1} at level ${event.level}: its other columns come back.`;
+      case 'uncover': return t('stepper.uncover', { name: event.name });
+      case 'try': return t('stepper.try', { level: event.level, option: optionName(state.levels[event.level].option), name: name(state.levels[event.level].item) });
+      case 'untry': return t('stepper.untry', { row: event.option + 1, level: event.level });
       case 'solution': {
         const rows = state.solutions[state.solutions.length - 1].map((p) => trace.options[p].index + 1).sort((a, b) => a - b);
-        return `Solution! Rows ${words(rows)} cover every column exactly once.`;
+        return t('stepper.solution', { rows: words(rows) });
       }
-      case 'backtrack': return `Level ${event.level} has no row left to try: back up${event.level > 0 ? ` to level ${event.level - 1}` : ' \u2014 the search is over'}.`;
+      case 'backtrack': return event.level > 0
+        ? t('stepper.backtrack', { level: event.level, up: event.level - 1 })
+        : t('stepper.backtrackEnd', { level: event.level });
       default: return event.event;
     }
   }
@@ -272,7 +265,7 @@ export function mount(section) {
     };
 
     const head = h('thead', null, h('tr', null,
-      h('th', { scope: 'col', class: 'corner' }, 'Row'),
+      h('th', { scope: 'col', class: 'corner' }, t('stepper.rowHeader')),
       trace.items.map((item, i) => h('th', {
         scope: 'col',
         class: [i === chosenItem && 'chosen-item', state.covered.has(i) && i !== chosenItem && 'removed', !item.primary && 'secondary'],
@@ -281,36 +274,36 @@ export function mount(section) {
       const cls = rowState(p);
       const ones = new Set(option.items);
       return h('tr', { class: cls, dataset: { row: String(option.index + 1) } },
-        h('th', { scope: 'row' }, `Row ${option.index + 1}`),
+        h('th', { scope: 'row' }, t('stepper.row', { row: option.index + 1 })),
         trace.items.map((_, i) => h('td', {
           class: [ones.has(i) ? 'one' : 'zero', i === chosenItem && 'chosen-item', state.covered.has(i) && i !== chosenItem && 'removed'],
         }, ones.has(i) ? '1' : '')));
     }));
-    replace(table, h('caption', { class: 'sr-only' }, 'The matrix during the search'), head, body);
+    replace(table, h('caption', { class: 'sr-only' }, t('stepper.caption')), head, body);
 
     eventText.textContent = describe(state.last, state);
     eventText.className = state.last?.event === 'solution' ? 'event success' : 'event';
     replace(facts,
-      h('dt', null, 'Level'), h('dd', null, String(state.level)),
-      h('dt', null, 'Nodes so far'), h('dd', { class: 'nodes' }, String(state.nodes)),
-      h('dt', null, 'Solutions'), h('dd', { class: 'solutions-count' }, String(state.solutions.length)),
-      h('dt', null, 'Columns left'), h('dd', null, String(trace.items.filter((it, i) => it.primary && !state.covered.has(i)).length)));
+      h('dt', null, t('stepper.fact.level')), h('dd', null, String(state.level)),
+      h('dt', null, t('stepper.fact.nodes')), h('dd', { class: 'nodes' }, String(state.nodes)),
+      h('dt', null, t('stepper.fact.solutions')), h('dd', { class: 'solutions-count' }, String(state.solutions.length)),
+      h('dt', null, t('stepper.fact.left')), h('dd', null, String(trace.items.filter((it, i) => it.primary && !state.covered.has(i)).length)));
     const chosenRows = state.levels.filter((l) => l.option !== null && l.option !== undefined);
     // An empty partial solution is a sentence, not a numbered list of one "empty" entry.
     replace(partial, chosenRows.length
       ? h('ol', null, chosenRows.map((l, n) =>
-        h('li', null, `Level ${n}: ${optionName(l.option)}, for column ${trace.items[l.item].name}`)))
+        h('li', null, t('stepper.levelChoice', { level: n, option: optionName(l.option), name: trace.items[l.item].name }))))
       : h('p', { class: 'muted empty' },
         k === 0 ? TEXT.partialStart : k === trace.events.length ? TEXT.partialEnd : TEXT.partialBacktracked));
     replace(found, state.solutions.length
       ? h('ul', null, state.solutions.map((sol) => h('li', null,
-        `Rows ${words(sol.map((p) => trace.options[p].index + 1).sort((a, b) => a - b))}`)))
-      : h('p', { class: 'muted' }, k === trace.events.length && trace.complete ? 'none: this matrix has no exact cover' : 'none yet'));
+        t('stepper.rows', { rows: words(sol.map((p) => trace.options[p].index + 1).sort((a, b) => a - b)) }))))
+      : h('p', { class: 'muted' }, k === trace.events.length && trace.complete ? t('stepper.noneAtAll') : t('stepper.noneYet')));
     const first = Math.max(0, k - 6);
     replace(log, trace.events.slice(first, k).map((e, n) =>
-      h('li', { class: first + n === k - 1 ? 'now' : null }, `${e.event}${e.name ? ` ${e.name}` : ''}${e.option !== undefined ? ` row ${e.option + 1}` : ''}`)));
+      h('li', { class: first + n === k - 1 ? 'now' : null }, `${e.event}${e.name ? ` ${e.name}` : ''}${e.option !== undefined ? ` ${t('stepper.logRow', { row: e.option + 1 })}` : ''}`)));
     if (k === trace.events.length && !trace.complete) {
-      eventText.textContent += ` (The trace stops here: ${trace.stop}.)`;
+      eventText.textContent += t('stepper.traceStops', { stop: trace.stop });
     }
   }
 

@@ -7,6 +7,7 @@
 import { ApiError } from '../api.js';
 import { h, replace, uid } from '../dom.js';
 import { createPlayer } from '../player.js';
+import { t, num } from '../i18n.js';
 
 /** The value of a puzzle symbol: 1-9, then A = 10, B = 11, ...; 0 for a blank. */
 export function valueOf(ch) {
@@ -78,15 +79,15 @@ async function traceFirst(text) {
       body: text,
     });
   } catch (e) {
-    throw new ApiError(0, 'the server cannot be reached: is `dancecard serve` still running?');
+    throw new ApiError(0, t('api.unreachable'));
   }
   let data;
   try {
     data = await response.json();
   } catch (e) {
-    throw new ApiError(response.status, `the server answered ${response.status} without JSON`);
+    throw new ApiError(response.status, t('api.notJson', { status: response.status }));
   }
-  if (!response.ok) throw new ApiError(response.status, data.error ?? `error ${response.status}`);
+  if (!response.ok) throw new ApiError(response.status, data.error ?? t('api.error', { status: response.status }));
   return data;
 }
 
@@ -261,7 +262,7 @@ export function createBoardWatch({ text, getPuzzle }) {
     if (!model) return;
     const step = k > 0 ? steps[k - 1] : null;
     const values = step ? step.board : Uint8Array.from([...cells].map(valueOf));
-    nodes.textContent = (step ? step.nodes : 0).toLocaleString('en');
+    nodes.textContent = num(step ? step.nodes : 0);
     level.textContent = step && step.level !== null ? String(step.level) : '\u2013';
     placed.textContent = String(step ? step.placed : 0);
     // The item most recently chosen at or before this step.

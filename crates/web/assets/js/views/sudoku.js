@@ -4,155 +4,114 @@
 // (sudoku-board.js), and why the number of givens and the search effort disagree, with a
 // table of the engine's own runs on the presets.
 //
-// Every string of the view is in TEXT below (the board player gets TEXT.watch), so that a
-// translation replaces one table.
+// Every string of the view is in TEXT below (the board player gets TEXT.watch), taken from
+// the dictionaries of ../i18n/.
 
 import * as api from '../api.js';
 import { h, replace, micros, uid } from '../dom.js';
+import { t, num, count as amountOf } from '../i18n.js';
 import { createBoardWatch } from './sudoku-board.js';
 
-/** A count with thousands separators: 1,472. */
-const num = (n) => Number(n).toLocaleString('en');
-/** "1 node", "3 nodes". */
-const count = (n, one, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
+/** "1 node", "3 nodes"; "1 given", "3 givens" (in the page's language). */
+const count = (n, key) => amountOf(n, key);
 
+// Every string of the view, in the dictionaries (../i18n/, keys sudoku.*), gathered here in
+// the shape the view and the board player (TEXT.watch) use.
 export const TEXT = {
-  presets: {
-    easy: 'Entry (30 givens)',
-    seventeen: '17 givens, the fewest possible',
-    inkala: 'Hell (21 givens, Inkala 2012)',
-    hard: 'Forum \u201chardest\u201d (21 givens)',
-    escargot: 'AI Escargot (Inkala, 2006)',
-    sixteen: '16\u00d716 (106 givens)',
-    custom: 'Your own (type or paste below)',
-    seedGroup: 'The seed page\u2019s three, by search effort',
-    moreGroup: 'More puzzles',
-  },
+  presets: Object.fromEntries(['easy', 'seventeen', 'inkala', 'hard', 'escargot', 'sixteen', 'custom', 'seedGroup', 'moreGroup']
+    .map((key) => [key, t(`sudoku.presets.${key}`)])),
   methods: {
-    dlx: 'Dancing links (exact cover)',
-    fast: 'Fast solver (bit sets)',
+    dlx: t('sudoku.methods.dlx'),
+    fast: t('sudoku.methods.fast'),
   },
   toolbar: {
-    puzzle: 'Puzzle',
-    dlx: 'Solve by dancing links',
-    fast: 'Solve by the fast solver',
-    both: 'Solve both ways',
-    clear: 'Clear',
+    puzzle: t('sudoku.toolbar.puzzle'),
+    dlx: t('sudoku.toolbar.dlx'),
+    fast: t('sudoku.toolbar.fast'),
+    both: t('sudoku.toolbar.both'),
+    clear: t('sudoku.toolbar.clear'),
   },
   editor: {
-    summary: 'Type or paste a puzzle',
-    label: 'Puzzle, row by row',
-    help: 'One line of symbols, row after row: digits (and letters from A on, for 16\u00d716 and larger), '
-      + 'with . or 0 for a blank cell. 16 symbols make a 4\u00d74 sudoku, 81 a 9\u00d79, 256 a 16\u00d716, '
-      + '625 a 25\u00d725. Spaces and line breaks are ignored.',
-    use: 'Use this puzzle',
+    summary: t('sudoku.editor.summary'),
+    label: t('sudoku.editor.label'),
+    help: t('sudoku.editor.help'),
+    use: t('sudoku.editor.use'),
   },
-  lead: 'A sudoku is an exact cover problem with four kinds of constraint, each to be met exactly once: every '
-    + 'cell holds a digit; every row, every column and every box holds each digit. A choice (an option) is '
-    + '\u201cdigit d in cell (r, c)\u201d: it meets one constraint of each kind. A 9\u00d79 grid makes 324 '
-    + 'constraints and 729 options; the givens are options chosen in advance.',
+  lead: t('sudoku.lead'),
   side: {
-    twoWays: 'Two ways to solve',
-    twoWaysText: 'Dancing links solves the exact cover problem above with Algorithm X, knowing nothing of sudoku: it '
-      + 'picks the constraint with the fewest remaining options, tries each, and backs out of dead ends. '
-      + 'The fast solver knows the rules: each row, column and box keeps its used digits as bits, it '
-      + 'fills forced cells first and branches on the cell with the fewest candidates.',
-    nodeSummary: 'What is a node here?',
-    nodeDlx: 'For dancing links, a node is one point of Algorithm X\u2019s search tree, counted as Knuth\u2019s DLX1 '
-      + 'counts it: one each time the search goes a level deeper (chooses a constraint to cover), and one '
-      + 'for each solution. A puzzle that needs no guessing takes about one node per blank cell.',
-    nodeFast: 'For the fast solver, a node is one round of deduction (forced cells filled until none is left): one '
-      + 'at the start, and one after each guess, when a cell is set to one of its candidates because deduction '
-      + 'alone is stuck. A puzzle solved by deduction alone takes 1 node. The two counts measure different '
-      + 'steps: compare puzzles with one method, not the methods with each other.',
+    twoWays: t('sudoku.side.twoWays'),
+    twoWaysText: t('sudoku.side.twoWaysText'),
+    nodeSummary: t('sudoku.side.nodeSummary'),
+    nodeDlx: t('sudoku.side.nodeDlx'),
+    nodeFast: t('sudoku.side.nodeFast'),
   },
   status: {
-    ready: (side, givens) => `${side}\u00d7${side} puzzle with ${count(givens, 'given')}. Solve it to fill the ${side * side} cells.`,
-    notSquare: 'This puzzle is not square: the server will say what is wrong.',
-    solving: 'Solving\u2026',
-    solved: (size, givens) => `Solved: ${size}\u00d7${size}, ${count(givens, 'given')}, ${size * size} cells filled.`,
-    none: 'This puzzle has no solution: the search tried everything.',
-    budget: (stop) => `The search stopped at the server\u2019s budget (${stop}) before finding a solution.`,
-    error: (message) => `This puzzle cannot be solved as typed: ${message}`,
-    stopped: (stop, time) => `stopped (${stop}) after ${time}`,
+    ready: (side, givens) => t('sudoku.status.ready', { side, givens: count(givens, 'sudoku.unit.given'), cells: side * side }),
+    notSquare: t('sudoku.status.notSquare'),
+    solving: t('sudoku.status.solving'),
+    solved: (size, givens) => t('sudoku.status.solved', { size, givens: count(givens, 'sudoku.unit.given'), cells: size * size }),
+    none: t('sudoku.status.none'),
+    budget: (stop) => t('sudoku.status.budget', { stop }),
+    error: (message) => t('sudoku.status.error', { error: message }),
+    stopped: (stop, time) => t('sudoku.status.stopped', { stop, time }),
   },
-  nodes: (n) => count(n, 'node'),
-  seedVisits: (n) => `${num(n)} nodeVisits as the seed page counts`,
-  conventions: 'Two conventions: the engine counts a node for each level entered and one for the solution, '
-    + 'as Knuth does; the seed page counts the branches only, so its nodeVisits is one less.',
-  grid: (side, solved) => `${side} by ${side} sudoku${solved ? ', solved' : ''}: givens in bold`,
+  nodes: (n) => count(n, 'unit.node'),
+  seedVisits: (n) => t('sudoku.seedVisits', { n }),
+  conventions: t('sudoku.conventions'),
+  grid: (side, solved) => t(solved ? 'sudoku.gridSolved' : 'sudoku.grid', { side }),
   watch: {
-    heading: 'Watch the search on the board',
-    intro: 'The same dancing-links search, one step at a time, on the grid itself: the column (constraint) it '
-      + 'chooses, the digits it tries and the ones it takes back, and the node counter. The engine records '
-      + 'the search as a trace of events, up to the server\u2019s limit, and stops it at the first solution.',
-    button: 'Watch the search',
-    idle: 'Press \u201cWatch the search\u201d to trace the puzzle above.',
-    loading: 'Tracing the search\u2026',
-    notSquare: 'Only puzzles with square boxes (4\u00d74, 9\u00d79, 16\u00d716) can be watched here.',
-    traced: (events, steps, nodes) => `Traced to the first solution: ${count(nodes, 'node')}, ${num(events)} events, shown in ${num(steps)} steps.`,
-    noSolution: (events, nodes) => `The search ended without a solution: ${count(nodes, 'node')}, ${num(events)} events.`,
-    cut: (stop, events, nodes) => `The trace was cut (${stop}) after ${num(events)} events, at node ${num(nodes)}, before the first solution: what is shown is the search up to there.`,
-    failed: (message) => `The search cannot be traced: ${message}`,
-    stepLabel: 'step',
-    counters: 'Search counters',
-    nodes: 'Nodes',
-    level: 'Level',
-    placed: 'Digits placed',
-    column: 'Column',
-    boardLabel: 'The board during the search: givens in bold, digits placed by the search in colour',
-    start: 'Before the search: only the givens are on the board.',
+    heading: t('sudoku.watch.heading'),
+    intro: t('sudoku.watch.intro'),
+    button: t('sudoku.watch.button'),
+    idle: t('sudoku.watch.idle'),
+    loading: t('sudoku.watch.loading'),
+    notSquare: t('sudoku.watch.notSquare'),
+    traced: (events, steps, nodes) => t('sudoku.watch.traced', { nodes: count(nodes, 'unit.node'), events, steps }),
+    noSolution: (events, nodes) => t('sudoku.watch.noSolution', { nodes: count(nodes, 'unit.node'), events }),
+    cut: (stop, events, nodes) => t('sudoku.watch.cut', { stop, events, node: nodes }),
+    failed: (message) => t('sudoku.watch.failed', { error: message }),
+    stepLabel: t('sudoku.watch.stepLabel'),
+    counters: t('sudoku.watch.counters'),
+    nodes: t('sudoku.watch.nodes'),
+    level: t('sudoku.watch.level'),
+    placed: t('sudoku.watch.placed'),
+    column: t('sudoku.watch.column'),
+    boardLabel: t('sudoku.watch.boardLabel'),
+    start: t('sudoku.watch.start'),
     item: (it) => {
-      switch (it.family) {
-        case 'p': return `cell r${it.unit + 1} c${it.value + 1} needs a digit`;
-        case 'r': return `row ${it.unit + 1} needs a ${it.value}`;
-        case 'c': return `column ${it.unit + 1} needs a ${it.value}`;
-        default: return `box ${it.unit + 1} needs a ${it.value}`;
-      }
+      const family = ['p', 'r', 'c'].includes(it.family) ? it.family : 'b';
+      return t(`sudoku.watch.item.${family}`, { row: it.unit + 1, col: it.value + 1, unit: it.unit + 1, value: it.value });
     },
     step: (step, item, side) => {
-      const at = step.cell === null ? '' : `r${Math.floor(step.cell / side) + 1} c${(step.cell % side) + 1}`;
+      const at = step.cell === null ? '' : t('sudoku.watch.at', { row: Math.floor(step.cell / side) + 1, col: (step.cell % side) + 1 });
       switch (step.kind) {
         case 'choose':
-          if (step.len === 0) return `Level ${step.level}: ${step.name} (${TEXT.watch.item(item)}) has no option left: a dead end.`;
-          return `Level ${step.level}: choose column ${step.name} (${TEXT.watch.item(item)}), the one with the fewest options: ${step.len}.`;
-        case 'try': return `Level ${step.level}: try ${step.value} at ${at}.`;
-        case 'untry': return `Level ${step.level}: take ${step.value} back from ${at}.`;
-        case 'solution': return `Solution, at node ${num(step.nodes)}: every column is covered.`;
-        case 'backtrack': return `Level ${step.level}: no option left, back up.`;
+          if (step.len === 0) return t('sudoku.watch.deadEnd', { level: step.level, name: step.name, item: TEXT.watch.item(item) });
+          return t('sudoku.watch.choose', { level: step.level, name: step.name, item: TEXT.watch.item(item), len: step.len });
+        case 'try': return t('sudoku.watch.try', { level: step.level, value: step.value, at });
+        case 'untry': return t('sudoku.watch.untry', { level: step.level, value: step.value, at });
+        case 'solution': return t('sudoku.watch.solution', { node: step.nodes });
+        case 'backtrack': return t('sudoku.watch.backtrack', { level: step.level });
         default: return '';
       }
     },
   },
   essay: {
-    heading: 'Clues and search effort do not agree',
-    minimumHeading: 'Seventeen: a proven minimum',
-    minimum: 'A proper sudoku has exactly one solution. How few givens can force that? Seventeen: in 2012 McGuire, '
-      + 'Tugemann and Civario searched every completed grid by computer and found none with a 16-given puzzle of '
-      + 'one solution, while puzzles with 17 givens are known by the tens of thousands. With fewer givens a '
-      + 'puzzle always has several solutions. The minimum is a bound on all puzzles, not a measure of any one: '
-      + 'a 17-given puzzle need not be hard.',
-    waysHeading: 'Three ways to call a puzzle hard',
-    ways: [
-      ['Clue count. ', 'The number of givens: the easiest to see, and the weakest guide.'],
-      ['Human technique. ', 'The hardest deduction a person needs: singles for easy puzzles, pairs and pointing for '
-        + 'medium ones, X-wings and swordfish for hard ones, chains or trial and error beyond. This is how puzzle '
-        + 'books grade.'],
-      ['Search effort. ', 'The size of the tree a backtracking search explores before the solution: the node '
-        + 'count this page shows, and the order of the presets above.'],
-    ],
-    tableHeading: 'The presets, measured',
-    tableIntro: 'The engine\u2019s own runs on the three presets (dancing links, fewest options first), asked of '
-      + 'the server when this section opens. Another choice of column would change the counts, not the lesson.',
-    columns: ['Puzzle', 'Givens', 'Engine nodes', 'Seed\u2019s nodeVisits'],
+    heading: t('sudoku.essay.heading'),
+    minimumHeading: t('sudoku.essay.minimumHeading'),
+    minimum: t('sudoku.essay.minimum'),
+    waysHeading: t('sudoku.essay.waysHeading'),
+    ways: ['clues', 'human', 'search'].map((way) => [t(`sudoku.essay.ways.${way}.term`), t(`sudoku.essay.ways.${way}.text`)]),
+    tableHeading: t('sudoku.essay.tableHeading'),
+    tableIntro: t('sudoku.essay.tableIntro'),
+    columns: ['puzzle', 'givens', 'nodes', 'seed'].map((c) => t(`sudoku.essay.col.${c}`)),
     pending: '\u2026',
-    failed: 'not measured',
+    failed: t('sudoku.essay.failed'),
     conclusion: (rows) => {
       const [a, b, c] = rows;
-      return `By givens, the order is ${a.givens}, ${c.givens}, ${b.givens} (most first); by search effort it is `
-        + `${num(a.nodes)}, ${num(b.nodes)}, ${num(c.nodes)}. The 17-given puzzle, with the fewest givens possible, `
-        + `is solved without a single wrong guess, like the entry puzzle; the hell puzzle has more givens and `
-        + `takes about ${Math.round(c.nodes / b.nodes)} times the nodes. The number of givens says little about the effort.`;
+      return t('sudoku.essay.conclusion', {
+        a: a.givens, b: b.givens, c: c.givens, na: a.nodes, nb: b.nodes, nc: c.nodes, times: Math.round(c.nodes / b.nodes),
+      });
     },
   },
 };

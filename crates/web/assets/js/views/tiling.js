@@ -4,39 +4,38 @@
 // sudoku: a sudoku whose completions are scored, and the best one is wanted.
 
 import * as api from '../api.js';
-import { h, s, replace, plural, puzzleNodeNote, uid } from '../dom.js';
+import { h, s, replace, puzzleNodeNote, uid } from '../dom.js';
+import { t, num, count as amount } from '../i18n.js';
 import { mountTilingWatch } from './tiling-watch.js';
 
 export const TILINGS = [
-  { id: 'pent6x10', name: '6\u00d710, the 12 pentominoes', rows: 6, cols: 10, pieces: 'pentominoes', once: true },
-  { id: 'pent5x12', name: '5\u00d712, the 12 pentominoes', rows: 5, cols: 12, pieces: 'pentominoes', once: true },
-  { id: 'pent3x20', name: '3\u00d720, the 12 pentominoes', rows: 3, cols: 20, pieces: 'pentominoes', once: true },
-  { id: 'dom8x8', name: '8\u00d78 with dominoes', rows: 8, cols: 8, pieces: 'dominoes', once: false },
-  { id: 'tro6x6', name: '6\u00d76 with trominoes', rows: 6, cols: 6, pieces: 'trominoes', once: false },
+  { id: 'pent6x10', name: t('tiling.preset.pent6x10'), rows: 6, cols: 10, pieces: 'pentominoes', once: true },
+  { id: 'pent5x12', name: t('tiling.preset.pent5x12'), rows: 5, cols: 12, pieces: 'pentominoes', once: true },
+  { id: 'pent3x20', name: t('tiling.preset.pent3x20'), rows: 3, cols: 20, pieces: 'pentominoes', once: true },
+  { id: 'dom8x8', name: t('tiling.preset.dom8x8'), rows: 8, cols: 8, pieces: 'dominoes', once: false },
+  { id: 'tro6x6', name: t('tiling.preset.tro6x6'), rows: 6, cols: 6, pieces: 'trominoes', once: false },
 ];
 
 const SETS = ['monomino', 'dominoes', 'trominoes', 'tetrominoes', 'pentominoes', 'hexominoes'];
 
-// The strings added in the second edition (one place, for a later translation).
+// The strings added in the second edition, now in the dictionaries (../i18n/, keys tiling.*).
 const TEXT = {
-  countedAll: (total, n) => `${total} tilings in all (counted); the first ${n} are listed here to browse.`,
-  whereOfTotal: (k, n, total) => `tiling ${k} of ${n} listed (${total} in all)`,
-  ringsLegend: 'Weight of each ring:',
-  ringTitle: (w) => `weight ${w}`,
-  memoTitle: 'Memoised counting: the same remaining shape, met again',
-  memoLead: 'Counting domino tilings, the plain search meets the same remaining shape of the board again and again, ' +
-    'reached by different placements of the dominoes already laid; the memoised search (Knuth\u2019s DLX6) counts each ' +
-    'remaining shape once and looks it up every other time: a cache hit.',
-  memoBoard: 'Board',
-  memoButton: 'Count both ways',
-  memoBusy: 'Counting both ways\u2026',
-  memoFailed: (m) => `No comparison: ${m}`,
-  memoHead: ['', 'Tilings', 'Search nodes', 'Cache hits', 'Shapes stored'],
-  memoPlain: 'Plain search',
-  memoMemo: 'Memoised search',
+  countedAll: (total, n) => t('tiling.countedAll', { total, n }),
+  whereOfTotal: (k, n, total) => t('tiling.whereOfTotal', { k, n, total }),
+  ringsLegend: t('tiling.ringsLegend'),
+  ringTitle: (w) => t('tiling.ringTitle', { w }),
+  memoTitle: t('tiling.memoTitle'),
+  memoLead: t('tiling.memoLead'),
+  memoBoard: t('tiling.memoBoard'),
+  memoButton: t('tiling.memoButton'),
+  memoBusy: t('tiling.memoBusy'),
+  memoFailed: (m) => t('tiling.memoFailed', { error: m }),
+  memoHead: ['', ...['tilings', 'nodes', 'hits', 'stored'].map((c) => t(`tiling.memoHead.${c}`))],
+  memoPlain: t('tiling.memoPlain'),
+  memoMemo: t('tiling.memoMemo'),
   memoNone: '\u2014',
-  memoSummary: (plain, memo, hits) => `The memoised search visits ${memo} nodes instead of ${plain}: ${hits} times the remaining shape was one it had already counted.`,
-  memoBoardName: (r, c) => `${r}\u00d7${c} with dominoes`,
+  memoSummary: (plain, memo, hits) => t('tiling.memoSummary', { plain, memo, hits }),
+  memoBoardName: (r, c) => t('tiling.memoBoardName', { r, c }),
 };
 
 /** The domino boards of the memo comparison: small enough for the plain search. */
@@ -76,16 +75,16 @@ function mountTiling() {
   const setId = uid('set');
   const onceId = uid('once');
   const preset = h('select', { id: presetId },
-    TILINGS.map((t) => h('option', { value: t.id }, t.name)),
-    h('option', { value: 'custom' }, 'Your own board and pieces'));
+    TILINGS.map((b) => h('option', { value: b.id }, b.name)),
+    h('option', { value: 'custom' }, t('tiling.own')));
   const rows = h('input', { id: rowsId, type: 'number', min: '1', max: '32', value: '6', inputmode: 'numeric' });
   const cols = h('input', { id: colsId, type: 'number', min: '1', max: '64', value: '10', inputmode: 'numeric' });
-  const set = h('select', { id: setId }, SETS.map((name) => h('option', { value: name }, name)));
+  const set = h('select', { id: setId }, SETS.map((name) => h('option', { value: name }, t(`tiling.set.${name}`))));
   const once = h('input', { id: onceId, type: 'checkbox' });
-  const showButton = h('button', { type: 'button', class: 'ctl primary show', onclick: show }, 'Show a tiling');
-  const countButton = h('button', { type: 'button', class: 'ctl count', onclick: count }, 'Count the tilings');
-  const prev = h('button', { type: 'button', class: 'ctl prev', title: 'Previous tiling (\u2190)', onclick: () => go(k - 1) }, '\u25c0 Previous');
-  const next = h('button', { type: 'button', class: 'ctl primary next', title: 'Next tiling (\u2192)', onclick: () => go(k + 1) }, 'Next tiling \u25b6');
+  const showButton = h('button', { type: 'button', class: 'ctl primary show', onclick: show }, t('tiling.show'));
+  const countButton = h('button', { type: 'button', class: 'ctl count', onclick: count }, t('tiling.count'));
+  const prev = h('button', { type: 'button', class: 'ctl prev', title: t('tiling.prevTitle'), onclick: () => go(k - 1) }, t('tiling.prev'));
+  const next = h('button', { type: 'button', class: 'ctl primary next', title: t('tiling.nextTitle'), onclick: () => go(k + 1) }, t('tiling.next'));
   const where = h('span', { class: 'where', 'aria-live': 'polite' });
   const browse = h('div', { class: 'player' }, h('div', { class: 'buttons' }, prev, next), where);
   const figure = h('div', { class: 'tiling-wrap' });
@@ -93,45 +92,33 @@ function mountTiling() {
   const counted = h('dl', { class: 'facts tiling-facts', 'aria-live': 'polite' });
 
   const el = h('div', { class: 'tiling-part' },
-    h('p', { class: 'lead' },
-      'Tiling a rectangle with polyominoes is exact cover too: every square of the board is a constraint, to ',
-      'be covered exactly once, and an option is one piece placed somewhere (turned and flipped as needed), ',
-      'covering its squares. With \u201ceach piece once\u201d, every piece is a constraint as well.'),
+    h('p', { class: 'lead' }, t('tiling.lead')),
     h('div', { class: 'toolbar' },
-      h('label', { for: presetId }, 'Board'), preset),
+      h('label', { for: presetId }, t('tiling.board')), preset),
     h('div', { class: 'toolbar' },
-      h('label', { for: rowsId }, 'Rows'), rows,
-      h('label', { for: colsId }, 'Columns'), cols,
-      h('label', { for: setId }, 'Pieces'), set,
-      h('label', { class: 'radio', for: onceId }, once, ' each piece once'),
+      h('label', { for: rowsId }, t('tiling.rows')), rows,
+      h('label', { for: colsId }, t('tiling.cols')), cols,
+      h('label', { for: setId }, t('tiling.pieces')), set,
+      h('label', { class: 'radio', for: onceId }, once, ' ', t('tiling.once')),
       showButton, countButton),
     h('div', { class: 'split' },
       h('div', null, status, counted, browse, figure),
       h('div', { class: 'prose side-prose' },
-        h('h3', null, 'Pentominoes'),
-        h('p', null,
-          'The 12 pentominoes cover 60 squares. They tile a 6\u00d710 box in 2,339 ways up to rotation and ',
-          'reflection of the box; the engine, which tells mirror images apart, counts 4 \u00d7 2,339 = 9,356. ',
-          'A 3\u00d720 box is much tighter: 8 tilings, 2 up to symmetry.'),
-        h('p', null,
-          'Dominoes on a chessboard tile it in 12,988,816 ways: too many to list, so pieces used any number of ',
-          'times on a narrow board are counted by a profile dynamic program instead, which needs no search.'),
-        puzzleNodeNote(
-          'A node is one point of Algorithm X\u2019s search tree, counted as Knuth\u2019s DLX1 counts it: one each time ',
-          'the search goes a level deeper (here: places one more piece, choosing the square or piece with the ',
-          'fewest placements left), and one for each tiling found. A count made by the dynamic program has no ',
-          'search and so no nodes.'))));
+        h('h3', null, t('tiling.pentTitle')),
+        h('p', null, t('tiling.pent')),
+        h('p', null, t('tiling.dominoes')),
+        puzzleNodeNote(t('tiling.node')))));
 
-  function fill(t) {
-    rows.value = String(t.rows);
-    cols.value = String(t.cols);
-    set.value = t.pieces;
-    once.checked = t.once;
+  function fill(b) {
+    rows.value = String(b.rows);
+    cols.value = String(b.cols);
+    set.value = b.pieces;
+    once.checked = b.once;
   }
   preset.addEventListener('change', () => {
-    const t = TILINGS.find((x) => x.id === preset.value);
-    if (t) {
-      fill(t);
+    const b = TILINGS.find((x) => x.id === preset.value);
+    if (b) {
+      fill(b);
       show();
     }
   });
@@ -152,7 +139,7 @@ function mountTiling() {
     setBusy(true);
     replace(counted);
     status.className = 'status';
-    status.textContent = 'Searching for tilings\u2026';
+    status.textContent = t('tiling.searching');
     try {
       list = await api.tile({ ...params(), mode: 'all', limit: PAGE });
       total = null;
@@ -161,17 +148,17 @@ function mountTiling() {
       if (n === 0) {
         status.className = 'status warn';
         status.textContent = list.complete
-          ? 'No tiling exists: the search tried every placement.'
-          : `The search stopped at the server\u2019s budget (${list.stop}) before finding a tiling.`;
+          ? t('tiling.none')
+          : t('tiling.budget', { stop: list.stop });
       } else {
         status.className = 'status success';
-        const more = list.stop === 'solution-limit' ? ` (the first ${n}; \u201cCount the tilings\u201d gives the total)` : '';
-        status.textContent = `${plural(n, 'tiling')} found${more}, after ${plural(list.stats.nodes, 'search node')}.`;
+        const more = list.stop === 'solution-limit' ? t('tiling.more', { n }) : '';
+        status.textContent = t('tiling.found', { tilings: amount(n, 'tiling.unit.tiling'), more, nodes: amount(list.stats.nodes, 'unit.searchNode') });
       }
     } catch (e) {
       list = null;
       status.className = 'status error';
-      status.textContent = `No tiling: ${e.message}`;
+      status.textContent = t('tiling.error', { error: e.message });
     } finally {
       setBusy(false);
     }
@@ -181,26 +168,26 @@ function mountTiling() {
   async function count() {
     if (busy) return;
     setBusy(true);
-    replace(counted, h('dt', null, 'Tilings'), h('dd', null, 'counting\u2026'));
+    replace(counted, h('dt', null, t('tiling.fact.tilings')), h('dd', null, t('tiling.counting')));
     try {
       const answer = await api.tile({ ...params(), mode: 'count' });
       replace(counted,
-        h('dt', null, 'Tilings'),
-        h('dd', { class: 'total' }, `${Number(answer.count).toLocaleString('en')}${answer.complete ? '' : ' so far'}`),
-        h('dt', null, 'Counted by'),
+        h('dt', null, t('tiling.fact.tilings')),
+        h('dd', { class: 'total' }, answer.complete ? num(Number(answer.count)) : t('tiling.soFar', { n: Number(answer.count) })),
+        h('dt', null, t('tiling.fact.by')),
         h('dd', null, countedBy(answer)),
-        answer.method === 'dp' ? null : [h('dt', null, 'Search nodes'), h('dd', { class: 'nodes' }, Number(answer.stats.nodes).toLocaleString('en'))],
-        answer.complete ? null : [h('dt', null, 'Stopped'), h('dd', null, `at the server\u2019s budget (${answer.stop})`)]);
+        answer.method === 'dp' ? null : [h('dt', null, t('tiling.fact.nodes')), h('dd', { class: 'nodes' }, num(Number(answer.stats.nodes)))],
+        answer.complete ? null : [h('dt', null, t('tiling.fact.stopped')), h('dd', null, t('tiling.atBudget', { stop: answer.stop }))]);
       // The status spoke of the tilings listed; a complete count of the same board replaces it.
       const same = list && list.board && `${list.board.rows}x${list.board.cols}` === params().board;
       if (answer.complete && same && Number(answer.count) > list.placements.length) {
         total = Number(answer.count);
         status.className = 'status success';
-        status.textContent = TEXT.countedAll(total.toLocaleString('en'), list.placements.length.toLocaleString('en'));
+        status.textContent = TEXT.countedAll(total, list.placements.length);
         render();
       }
     } catch (e) {
-      replace(counted, h('dt', null, 'Tilings'), h('dd', null, `no count: ${e.message}`));
+      replace(counted, h('dt', null, t('tiling.fact.tilings')), h('dd', null, t('tiling.noCount', { error: e.message })));
     } finally {
       setBusy(false);
     }
@@ -223,8 +210,8 @@ function mountTiling() {
       return;
     }
     where.textContent = total !== null && total > n
-      ? TEXT.whereOfTotal(k + 1, n, total.toLocaleString('en'))
-      : `tiling ${k + 1} of ${n}${list.stop === 'solution-limit' ? '+' : ''}`;
+      ? TEXT.whereOfTotal(k + 1, n, total)
+      : t(list.stop === 'solution-limit' ? 'tiling.whereMore' : 'tiling.where', { k: k + 1, n });
     replace(figure, drawTiling(list.board, list.placements[k], list.pieces));
   }
 
@@ -245,11 +232,11 @@ function mountTiling() {
 /** An SVG of one tiling: each placed piece in its own colour, with its outline. */
 // How a count was made, from the answer of /api/tile?mode=count.
 function countedBy(answer) {
-  if (answer.method === 'dp') return 'profile dynamic program (no search)';
+  if (answer.method === 'dp') return t('tiling.by.dp');
   if (answer.count_method === 'memo') {
-    return 'memoised search on the exact cover (Knuth\u2019s DLX6: each remaining board is counted once)';
+    return t('tiling.by.memo');
   }
-  return 'dancing links (exact cover)';
+  return t('tiling.by.dlx');
 }
 
 function drawTiling(board, placements, pieceNames) {
@@ -290,7 +277,7 @@ function drawTiling(board, placements, pieceNames) {
     width: w + 4,
     height: hgt + 4,
     role: 'img',
-    'aria-label': `A tiling of the ${board.rows} by ${board.cols} board with ${placements.length} pieces`,
+    'aria-label': t('tiling.svgLabel', { rows: board.rows, cols: board.cols, n: placements.length }),
   }, cells, s('path', { d: edges.join(''), class: 'outline' }), labels);
 }
 
@@ -318,7 +305,7 @@ function mountMemo() {
   const button = h('button', { type: 'button', class: 'ctl primary', onclick: compare }, TEXT.memoButton);
   const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   const table = h('table', { class: 'memo-compare', 'aria-live': 'polite' });
-  const fmt = (n) => Number(n).toLocaleString('en');
+  const fmt = (n) => num(Number(n));
 
   async function compare() {
     const [r, c] = board.value.split('x').map(Number);
@@ -364,52 +351,43 @@ function mountMemo() {
 function mountTarget() {
   const editorId = uid('target');
   const editor = h('textarea', { id: editorId, rows: '9', spellcheck: 'false', class: 'target-input' }, TARGET_SAMPLE);
-  const solveButton = h('button', { type: 'button', class: 'ctl primary', onclick: solve }, 'Find the best score');
+  const solveButton = h('button', { type: 'button', class: 'ctl primary', onclick: solve }, t('tiling.target.solve'));
   const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   const facts = h('dl', { class: 'facts target-facts' });
   const grid = h('div', { class: 'sudoku-wrap' });
 
   const el = h('div', { class: 'target-part' },
-    h('h3', null, 'The target sudoku'),
-    h('p', { class: 'lead' },
-      'A sudoku whose completions are scored: each digit counts times the weight of its square, 10 in the ',
-      'centre, then 9, 8, 7 ring by ring, and 6 on the border. The task (the \u201ctarget-shaped sudoku\u201d of NOIP 2009) ',
-      'is the best score among all completions, or \u22121 when there is none.'),
+    h('h3', null, t('tiling.target.title')),
+    h('p', { class: 'lead' }, t('tiling.target.lead')),
     h('div', { class: 'split' },
       h('div', null,
-        h('label', { for: editorId }, 'Puzzle: 9 lines of 9 digits, 0 for a blank'),
+        h('label', { for: editorId }, t('tiling.target.label')),
         editor,
         h('div', { class: 'toolbar' }, solveButton),
         status, facts, grid),
       h('div', { class: 'prose side-prose' },
-        h('h3', null, 'How the best is found here'),
-        h('p', null,
-          'A branch and bound (the same code as dancecard target-sudoku): it fills the squares that have one ',
-          'candidate left, branches on the square with the fewest, largest digit first, and skips a branch whose ',
-          'upper bound (the best each digit could still add, looked at digit by digit) cannot beat the best completion found. ',
-          'A sparse puzzle can take longer than the server\u2019s budget: the page then shows the best found so far, marked as such.'),
-        puzzleNodeNote(
-          'A node is one branch of the branch and bound: the root, and one for each digit tried in a square ',
-          '(the squares filled because a single candidate was left are not counted).'))));
+        h('h3', null, t('tiling.target.howTitle')),
+        h('p', null, t('tiling.target.how')),
+        puzzleNodeNote(t('tiling.target.node')))));
 
   async function solve() {
     solveButton.disabled = true;
     status.className = 'status';
-    status.textContent = 'Searching for the best completion\u2026';
+    status.textContent = t('tiling.target.searching');
     try {
       const a = await api.targetSudoku(editor.value);
       status.className = a.complete ? 'status success' : 'status warn';
       status.textContent = a.score === null || a.score < 0
-        ? (a.complete ? 'No completion: the score is \u22121.' : `No completion found before the server\u2019s budget (${a.stop}).`)
-        : (a.complete ? `The best score is ${a.score}.` : `Best score so far ${a.score}: the search stopped at the server\u2019s budget (${a.stop}).`);
+        ? (a.complete ? t('tiling.target.none') : t('tiling.target.noneBudget', { stop: a.stop }))
+        : t(a.complete ? 'tiling.target.best' : 'tiling.target.bestSoFar', { score: String(a.score), stop: a.stop });
       replace(facts,
-        h('dt', null, 'Best score'), h('dd', { class: 'score' }, a.score === null ? 'none yet' : String(a.score)),
-        h('dt', null, 'Givens'), h('dd', null, String(a.givens)),
-        h('dt', null, 'Search nodes'), h('dd', { class: 'nodes' }, Number(a.stats.nodes).toLocaleString('en')));
+        h('dt', null, t('tiling.target.fact.best')), h('dd', { class: 'score' }, a.score === null ? t('tiling.target.noneYet') : String(a.score)),
+        h('dt', null, t('tiling.target.fact.givens')), h('dd', null, String(a.givens)),
+        h('dt', null, t('tiling.target.fact.nodes')), h('dd', { class: 'nodes' }, num(Number(a.stats.nodes))));
       replace(grid, a.grid ? drawTarget(a.puzzle, a.grid) : null);
     } catch (e) {
       status.className = 'status error';
-      status.textContent = `This puzzle cannot be read: ${e.message}`;
+      status.textContent = t('tiling.target.error', { error: e.message });
       replace(facts);
       replace(grid);
     } finally {
@@ -427,10 +405,10 @@ function drawTarget(puzzle, grid) {
     return h('td', {
       class: ['cell', `w${weight}`, puzzle[r][c] ? 'given' : 'solved',
         c % 3 === 2 && c < 8 ? 'box-right' : null, r % 3 === 2 && r < 8 ? 'box-bottom' : null],
-      title: `weight ${weight}`,
+      title: TEXT.ringTitle(weight),
     }, String(d));
   })));
   const legend = h('p', { class: 'legend rings' }, TEXT.ringsLegend, ' ',
     [6, 7, 8, 9, 10].map((w) => [h('span', { class: ['chip', 'ring', `w${w}`], title: TEXT.ringTitle(w) }, String(w)), ' ']));
-  return [h('table', { class: 'sudoku target', 'aria-label': 'A best completion; darker squares weigh more' }, h('tbody', null, rows)), legend];
+  return [h('table', { class: 'sudoku target', 'aria-label': t('tiling.target.gridLabel') }, h('tbody', null, rows)), legend];
 }
