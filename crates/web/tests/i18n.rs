@@ -12,8 +12,10 @@ use crate::browser::Session;
 use crate::util::TestServer;
 use dancecard_web::ServerConfig;
 
-/// The files not yet converted (another change is rewriting them).
-const NOT_YET: [&str; 1] = ["queens.js"];
+/// The files not yet converted: the N-queens view and the tiling watch of the explorer's
+/// second edition (issue 20) came after the conversion; their strings are gathered in one
+/// `TEXT` object each, ready for the dictionaries.
+const NOT_YET: [&str; 3] = ["queens.js", "queens-search.js", "tiling-watch.js"];
 
 fn assets() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets")
@@ -196,10 +198,11 @@ const VIEWS: [(&str, &str); 6] = [
 ];
 
 /// The English runs of the page's visible text and labels, outside code, keys, the matrix
-/// text and the queens section; [`english_run`] written in JavaScript.
+/// text, the queens section and the tiling watch (see [`NOT_YET`]); [`english_run`] written
+/// in JavaScript.
 const ENGLISH_RUNS: &str = r#"(() => {
   const run = /(?:^|[\s(“])([A-Za-z’]{2,}[,.;:]?\s+[A-Za-z’]{2,}[,.;:]?\s+[A-Za-z’]{2,})(?=$|[\s,.;:!?)”])/;
-  const skip = 'code, pre, kbd, textarea, svg, script, style, noscript, #view-queens, #lang';
+  const skip = 'code, pre, kbd, textarea, svg, script, style, noscript, #view-queens, #lang, .tiling-watch';
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
