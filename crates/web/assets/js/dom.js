@@ -40,18 +40,6 @@ export function replace(el, ...children) {
   return el;
 }
 
-/** A list in English words (queens.js still uses it; the other views use i18n.js's `list`). */
-export function words(list) {
-  const parts = list.map(String);
-  if (parts.length <= 1) return parts.join('');
-  return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
-}
-
-/** "1 node", "3 nodes", in English (queens.js still uses it; see i18n.js's `count`). */
-export function plural(n, one, many = `${one}s`) {
-  return `${Number(n).toLocaleString('en')} ${n === 1 ? one : many}`;
-}
-
 let ids = 0;
 /** A fresh element id with a readable prefix. */
 export function uid(prefix) {

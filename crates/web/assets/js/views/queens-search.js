@@ -5,10 +5,11 @@
 // (`POST /api/trace`), and replay the trace with the stepper's `replay`: what they show is
 // what the engine did, event by event, up to the trace's event limit.
 //
-// Every user-visible string of this file is in TEXT, so that a translation swaps one object.
+// Every user-visible string of this file is in TEXT, taken from the dictionaries (i18n/*.js).
 
 import * as api from '../api.js';
 import { h, replace, uid } from '../dom.js';
+import { t, num, count } from '../i18n.js';
 import { createPlayer } from '../player.js';
 import { replay } from './stepper.js';
 
@@ -18,102 +19,90 @@ export const MAX_STEPPED = 8;
 /** The event limits the reader may ask the trace for (the server caps them at its own). */
 const EVENT_LIMITS = [2000, 20000];
 
-const fmt = (n) => Number(n).toLocaleString('en');
+const fmt = (n) => num(Number(n));
 
-/** Every string this file shows. */
+/** Every string this file shows, from the dictionaries (i18n/*.js). */
 export const TEXT = {
   // The model as a matrix.
-  modelTitle: 'The model as a matrix: secondary columns',
-  modelLead: [
-    'Each square is a row of the matrix: a queen there covers its rank, its file and its two diagonals. ',
-    'Ranks and files are primary columns (each covered exactly once); the diagonals are secondary ',
-    '(covered at most once). The secondary columns have their headers and their lists like the others, ',
-    'but they are left off the root\u2019s ring, so Algorithm X never chooses them: a diagonal may stay ',
-    'empty, and one covered twice is ruled out as always.',
-  ].join(''),
-  size: 'N',
-  eventLabel: 'event',
-  stepLabel: 'step',
-  compact: 'Compact matrix',
-  hideRemoved: 'Hide removed rows',
-  loading: (n) => `Asking the engine for the model and the trace of N = ${n}\u2026`,
-  noTrace: (message) => `No trace: ${message}`,
-  unreachable: 'the server cannot be reached: is `dancecard serve` still running?',
-  httpError: (status) => `error ${status}`,
-  shape: (n, cols, primary, secondary, rows) =>
-    `N = ${n}: ${fmt(cols)} columns (6N \u2212 2: ${primary} primary, ${secondary} secondary) and ${fmt(rows)} rows (N\u00b2, one per square).`,
-  ringTitle: 'The headers',
-  ringRoot: 'root',
-  ringNote: 'On the root\u2019s ring (primary: to cover exactly once; covered ones leave the ring):',
-  offRingNote: 'Off the ring (secondary: at most once; each header is linked only to itself):',
-  itemTitle: (name) => {
-    const kind = { r: 'rank', c: 'file', a: 'diagonal \u2198 (rank + file constant)', b: 'diagonal \u2197 (rank \u2212 file constant)' }[name[0]];
-    return `${name}: ${kind} ${parseInt(name.slice(1), 36)}`;
-  },
+  modelTitle: t('queens.model.title'),
+  modelLead: t('queens.model.lead'),
+  size: t('queens.size'),
+  eventLabel: t('player.label.event'),
+  stepLabel: t('player.label.step'),
+  compact: t('queens.model.compact'),
+  hideRemoved: t('queens.model.hideRemoved'),
+  loading: (n) => t('queens.model.loading', { n }),
+  noTrace: (message) => t('queens.model.noTrace', { error: message }),
+  unreachable: t('api.unreachable'),
+  httpError: (status) => t('api.error', { status }),
+  shape: (n, cols, primary, secondary, rows) => t('queens.model.shape', { n, cols, primary, secondary, rows }),
+  ringTitle: t('queens.model.ringTitle'),
+  ringRoot: t('queens.model.ringRoot'),
+  ringNote: t('queens.model.ringNote'),
+  offRingNote: t('queens.model.offRingNote'),
+  itemTitle: (name) => t(`queens.model.item.${name[0]}`, { name, k: parseInt(name.slice(1), 36) }),
   legend: {
-    chosen: 'chosen column',
-    candidate: 'candidate row',
-    trying: 'row being tried',
-    tried: 'already tried',
-    solution: 'queen placed at a shallower level',
-    removed: 'removed',
-    secondary: 'secondary column (dashed)',
+    chosen: t('queens.model.legend.chosen'),
+    candidate: t('queens.model.legend.candidate'),
+    trying: t('queens.model.legend.trying'),
+    tried: t('queens.model.legend.tried'),
+    solution: t('queens.model.legend.solution'),
+    removed: t('queens.model.legend.removed'),
+    secondary: t('queens.model.legend.secondary'),
   },
-  rowHead: 'Square',
-  scrollHint: 'One row per square (rank,file); the matrix scrolls inside its box, and the secondary columns are on the right, after the thick line.',
-  caption: 'The N-queens matrix during the search',
+  rowHead: t('queens.model.rowHead'),
+  scrollHint: t('queens.model.scrollHint'),
+  caption: t('queens.model.caption'),
   // Events, in words.
-  start: 'Press Step (or \u2192 here) to start the search.',
-  enter: (e) => `Level ${e.level}: a new node of the search tree (node ${fmt(e.nodes)}).`,
+  start: t('queens.model.start'),
+  enter: (e) => t('queens.model.enter', { level: e.level, node: Number(e.nodes) }),
   choose: (e, why) => (e.len === 0
-    ? `Choose column ${e.name} (${why}): no row is left for it, so this branch is a dead end.`
-    : `Choose column ${e.name} (${why}): ${e.len} ${e.len === 1 ? 'row' : 'rows'} left.`),
-  why: (name) => (name[0] === 'r' ? `rank ${parseInt(name.slice(1), 36)}` : `file ${parseInt(name.slice(1), 36)}`),
-  cover: (e) => (/^[ab]/.test(e.name)
-    ? `Cover the secondary column ${e.name}: the rows through that diagonal leave the matrix; no header leaves the ring.`
-    : `Cover column ${e.name}: it leaves the root\u2019s ring, and the rows through it leave the matrix.`),
-  uncover: (e) => `Uncover column ${e.name}: it and its rows come back${/^[ab]/.test(e.name) ? '' : ', and it rejoins the ring'}.`,
-  tryRow: (e, square) => `Level ${e.level}: try a queen on ${square}.`,
-  untry: (e, square) => `Level ${e.level}: take the queen on ${square} back; its other columns come back.`,
-  solution: (count) => `Solution ${count}: every rank and every file covered once, no diagonal twice.`,
+    ? t('queens.model.deadEnd', { name: e.name, why })
+    : t('queens.model.choose', { name: e.name, why, rows: count(e.len, 'unit.row') })),
+  why: (name) => t(name[0] === 'r' ? 'queens.model.why.r' : 'queens.model.why.c', { k: parseInt(name.slice(1), 36) }),
+  cover: (e) => t(/^[ab]/.test(e.name) ? 'queens.model.coverSecondary' : 'queens.model.cover', { name: e.name }),
+  uncover: (e) => t(/^[ab]/.test(e.name) ? 'queens.model.uncoverSecondary' : 'queens.model.uncover', { name: e.name }),
+  tryRow: (e, square) => t('queens.model.try', { level: e.level, square }),
+  untry: (e, square) => t('queens.model.untry', { level: e.level, square }),
+  solution: (n) => t('queens.model.solution', { count: n }),
   backtrack: (e) => (e.level > 0
-    ? `Level ${e.level} has no row left to try: back up to level ${e.level - 1}.`
-    : 'Level 0 has no row left to try: the search is over.'),
-  cut: (stop, events) => ` (The trace stops here, after ${fmt(events)} events: ${stop}.)`,
+    ? t('queens.model.backtrack', { level: e.level, up: e.level - 1 })
+    : t('queens.model.backtrackEnd')),
+  cut: (stop, events) => t('queens.model.cut', { stop, events }),
   facts: {
-    level: 'Level',
-    nodes: 'Nodes so far',
-    solutions: 'Solutions',
-    ring: 'Columns on the ring',
+    level: t('queens.model.fact.level'),
+    nodes: t('queens.model.fact.nodes'),
+    solutions: t('queens.model.fact.solutions'),
+    ring: t('queens.model.fact.ring'),
   },
-  square: (r, c) => `rank ${r}, file ${c}`,
+  square: (r, c) => t('queens.model.square', { r, c }),
   // The search on the board.
-  watchTitle: 'Watch the search on the board',
-  watchLead: [
-    'The same search, drawn on the board: a queen is placed for each row the engine tries and taken back ',
-    'when it backs up. The shaded squares are the rows already removed (attacked); the chosen column is ',
-    'the rank or file the search must fill next.',
-  ].join(''),
-  limit: 'Events to record',
-  limitOption: (n) => `${fmt(n)} events`,
-  watchStatus: (t, total) => {
-    const all = total === undefined ? '' : ` of the ${fmt(total)} of the whole search`;
-    return t.complete
-      ? `The whole search: ${fmt(t.events.length)} events, ${fmt(t.stats.nodes)} nodes, ${fmt(t.stats.solutions)} solutions.`
-      : `The trace was cut (${t.stop}) after ${fmt(t.events.length)} events: it shows ${fmt(t.stats.nodes)} nodes${all}.`;
+  watchTitle: t('queens.watch.title'),
+  watchLead: t('queens.watch.lead'),
+  limit: t('queens.watch.limit'),
+  limitOption: (n) => t('queens.watch.limitOption', { n }),
+  watchStatus: (tr, total) => {
+    const events = tr.events.length;
+    const { nodes, solutions } = tr.stats;
+    if (tr.complete) return t('queens.watch.whole', { events, nodes: Number(nodes), solutions: Number(solutions) });
+    return total === undefined
+      ? t('queens.watch.cut', { stop: tr.stop, events, nodes: Number(nodes) })
+      : t('queens.watch.cutOfTotal', { stop: tr.stop, events, nodes: Number(nodes), total: Number(total) });
   },
-  chosen: (name) => `Chosen column: ${name} (${TEXT.why(name)})`,
-  noChoice: 'Chosen column: none yet',
-  board: (k, queens) => `The board at step ${k}: ${queens.length ? `queens on ${queens.join('; ')}` : 'no queen'}`,
+  chosen: (name) => t('queens.watch.chosen', { name, why: TEXT.why(name) }),
+  noChoice: t('queens.watch.noChoice'),
+  board: (k, queens) => (queens.length
+    ? t('queens.watch.board', { k, queens: queens.join(t('queens.watch.boardSep')) })
+    : t('queens.watch.boardEmpty', { k })),
   watchFacts: {
-    nodes: 'Nodes',
-    queens: 'Queens on the board',
-    solutions: 'Solutions found',
-    event: 'Event',
+    nodes: t('queens.watch.fact.nodes'),
+    queens: t('queens.watch.fact.queens'),
+    solutions: t('queens.watch.fact.solutions'),
+    event: t('queens.watch.fact.event'),
   },
-  cutBanner: (stop) => `End of the trace: it was cut here (${stop}); the search itself goes on.`,
-  doneBanner: 'End of the search.',
-  solutionBanner: (count) => `Solution ${count}!`,
+  cutBanner: (stop) => t('queens.watch.cutBanner', { stop }),
+  doneBanner: t('queens.watch.doneBanner'),
+  solutionBanner: (n) => t('queens.watch.solutionBanner', { count: n }),
 };
 
 /** The events the board shows (the others, enter, cover and uncover, happen in between). */

@@ -3,7 +3,8 @@
 // reader browses them; for larger boards, only the count (on bit sets, with the symmetries).
 
 import * as api from '../api.js';
-import { h, replace, plural, puzzleNodeNote, uid } from '../dom.js';
+import { h, replace, puzzleNodeNote, uid } from '../dom.js';
+import { t, num, parts, count as amountOf } from '../i18n.js';
 import { mountModel, mountWatch } from './queens-search.js';
 
 /** Boards up to this size are listed in full (724 solutions for 10); larger ones are counted. */
@@ -21,12 +22,12 @@ export function mount(section) {
 
   const sizeId = uid('n');
   const size = h('input', { id: sizeId, type: 'number', min: '1', max: String(MAX_COUNTED), value: String(n), inputmode: 'numeric' });
-  const listButton = h('button', { type: 'button', class: 'ctl primary', onclick: () => run('all') }, 'List every solution');
-  const countButton = h('button', { type: 'button', class: 'ctl', onclick: () => run('count') }, 'Count only');
-  const first = h('button', { type: 'button', class: 'ctl', title: 'First solution (Home)', onclick: () => go(0) }, 'First');
-  const prev = h('button', { type: 'button', class: 'ctl prev', title: 'Previous solution (\u2190)', onclick: () => go(k - 1) }, '\u25c0 Previous');
-  const next = h('button', { type: 'button', class: 'ctl primary next', title: 'Next solution (\u2192)', onclick: () => go(k + 1) }, 'Next \u25b6');
-  const last = h('button', { type: 'button', class: 'ctl', title: 'Last solution (End)', onclick: () => go(solutions.length - 1) }, 'Last');
+  const listButton = h('button', { type: 'button', class: 'ctl primary', onclick: () => run('all') }, t('queens.list'));
+  const countButton = h('button', { type: 'button', class: 'ctl', onclick: () => run('count') }, t('queens.countOnly'));
+  const first = h('button', { type: 'button', class: 'ctl', title: t('queens.firstTitle'), onclick: () => go(0) }, t('queens.first'));
+  const prev = h('button', { type: 'button', class: 'ctl prev', title: t('queens.prevTitle'), onclick: () => go(k - 1) }, t('queens.prev'));
+  const next = h('button', { type: 'button', class: 'ctl primary next', title: t('queens.nextTitle'), onclick: () => go(k + 1) }, t('queens.next'));
+  const last = h('button', { type: 'button', class: 'ctl', title: t('queens.lastTitle'), onclick: () => go(solutions.length - 1) }, t('queens.last'));
   const where = h('span', { class: 'where', 'aria-live': 'polite' });
   const browser = h('div', { class: 'player queens-browse' }, h('div', { class: 'buttons' }, first, prev, next, last), where);
   const board = h('div', { class: 'queens-wrap' });
@@ -34,29 +35,15 @@ export function mount(section) {
   const facts = h('dl', { class: 'facts queens-facts' });
 
   section.append(
-    h('p', { class: 'lead' },
-      'Place N queens on an N\u00d7N chessboard so that no two attack each other: one queen in every row and ',
-      'every column, and at most one on every diagonal. As exact cover: the rows and columns are constraints ',
-      'to meet exactly once; the diagonals are secondary constraints, to meet at most once. An option is ',
-      '\u201ca queen on this square\u201d.'),
+    h('p', { class: 'lead' }, t('queens.lead')),
     h('div', { class: 'toolbar' },
-      h('label', { for: sizeId }, 'N'), size, listButton, countButton),
+      h('label', { for: sizeId }, t('queens.size')), size, listButton, countButton),
     h('div', { class: 'split' },
       h('div', null, status, facts, browser, board),
       h('div', { class: 'prose side-prose' },
-        h('h3', null, 'How many?'),
-        h('p', null,
-          'N = 8 has 92 solutions, 12 of them distinct once rotations and reflections are set aside. The count ',
-          'grows fast: 724 for 10, 14,200 for 12, 14,772,512 for 16. Boards up to ',
-          `${MAX_LISTED} are listed here in full, for browsing; larger ones (up to ${MAX_COUNTED}) are counted only, `,
-          'on bit sets: the same minimum-remaining-values search (ranks and files), one board per class of ',
-          'rotations and reflections.'),
-        puzzleNodeNote(
-          'When the solutions are listed, the engine searches the exact cover model, and a node is one point of ',
-          'Algorithm X\u2019s search tree as Knuth\u2019s DLX1 counts it: one each time the search goes a level deeper ',
-          '(here, roughly: places one more queen), and one for each solution.',
-          'When they are only counted, a node is one queen placed by the bitwise search. The two counts measure ',
-          'different searches; each is there to compare board sizes.'))));
+        h('h3', null, t('queens.howTitle')),
+        h('p', null, t('queens.how', { listed: MAX_LISTED, counted: MAX_COUNTED })),
+        puzzleNodeNote(t('queens.nodeDlx'), t('queens.nodeBits')))));
 
   // The second edition: the model as a matrix, and the search on the board (queens-search.js).
   const modelPart = h('div', { class: 'queens-part queens-model' });
@@ -80,7 +67,7 @@ export function mount(section) {
     const asked = Number(size.value);
     if (!Number.isInteger(asked) || asked < 1 || asked > MAX_COUNTED) {
       status.className = 'status error';
-      status.textContent = `Choose N between 1 and ${MAX_COUNTED}.`;
+      status.textContent = t('queens.badN', { max: MAX_COUNTED });
       return;
     }
     if (mode === 'all' && asked > MAX_LISTED) mode = 'count';
@@ -89,7 +76,7 @@ export function mount(section) {
     countButton.disabled = true;
     n = asked;
     status.className = 'status';
-    status.textContent = mode === 'all' ? `Listing the solutions for N = ${n}\u2026` : `Counting the solutions for N = ${n}\u2026`;
+    status.textContent = t(mode === 'all' ? 'queens.listing' : 'queens.counting', { n });
     try {
       const answer = await api.queens(n, { mode });
       solutions = mode === 'all' ? answer.solutions : [];
@@ -98,19 +85,19 @@ export function mount(section) {
       if (mode === 'all' && answer.complete && answer.method === 'dlx') wholeNodes.set(n, Number(answer.stats.nodes));
       status.className = answer.complete ? 'status success' : 'status warn';
       status.textContent = answer.complete
-        ? `N = ${n}: ${plural(count, 'solution')}.`
-        : `N = ${n}: the search stopped at the server\u2019s budget (${answer.stop}) after ${plural(count, 'solution')}.`;
+        ? t('queens.done', { n, solutions: amountOf(count, 'unit.solution') })
+        : t('queens.stopped', { n, stop: answer.stop, solutions: amountOf(count, 'unit.solution') });
       replace(facts,
-        h('dt', null, 'Solutions'), h('dd', { class: 'total' }, count.toLocaleString('en')),
+        h('dt', null, t('queens.fact.solutions')), h('dd', { class: 'total' }, num(count)),
         answer.distinct !== undefined && answer.distinct !== null
-          ? [h('dt', null, 'Up to symmetry'), h('dd', { class: 'distinct' }, Number(answer.distinct).toLocaleString('en'))]
+          ? [h('dt', null, t('queens.fact.distinct')), h('dd', { class: 'distinct' }, num(Number(answer.distinct)))]
           : null,
-        h('dt', null, 'Search nodes'), h('dd', { class: 'nodes' }, Number(answer.stats.nodes).toLocaleString('en')),
-        h('dt', null, 'Search'), h('dd', null, answer.method === 'dlx' ? 'dancing links (exact cover)' : 'bit sets, with the board\u2019s symmetries'));
+        h('dt', null, t('queens.fact.nodes')), h('dd', { class: 'nodes' }, num(Number(answer.stats.nodes))),
+        h('dt', null, t('queens.fact.search')), h('dd', null, t(answer.method === 'dlx' ? 'queens.method.dlx' : 'queens.method.bits')));
     } catch (e) {
       solutions = [];
       status.className = 'status error';
-      status.textContent = `No answer: ${e.message}`;
+      status.textContent = t('queens.noAnswer', { error: e.message });
       replace(facts);
     } finally {
       busy = false;
@@ -135,7 +122,7 @@ export function mount(section) {
       replace(board);
       return;
     }
-    where.textContent = `solution ${k + 1} of ${solutions.length}`;
+    where.textContent = t('queens.where', { k: k + 1, n: solutions.length });
     const cols = solutions[k];
     const files = 'abcdefghijklmnopqrstuvwxyz';
     const squares = cols.map((c, r) => `${files[c]}${n - r}`);
@@ -150,9 +137,9 @@ export function mount(section) {
     }
     replace(board, h('table', {
       class: 'chess',
-      'aria-label': `Solution ${k + 1}: queens on ${squares.join(', ')}`,
+      'aria-label': t('queens.boardLabel', { k: k + 1, squares: squares.join(t('list.sep')) }),
     }, h('tbody', null, rows)),
-    h('p', { class: 'muted' }, 'Columns of the queens, row by row: ', h('code', null, cols.map((c) => c + 1).join(' '))));
+    h('p', { class: 'muted' }, parts('queens.columns', { cols: h('code', null, cols.map((c) => c + 1).join(' ')) })));
   }
 
   render();

@@ -5,10 +5,11 @@
 // `createPlayer`, as the queens and sudoku boards do: pieces are placed and taken back on the
 // board, the chosen column (a square or a piece) is named, and the node counter runs.
 //
-// Every user-visible string of this file is in TEXT, so that a translation swaps one object.
+// Every user-visible string of this file is in TEXT, taken from the dictionaries (i18n/*.js).
 
 import * as api from '../api.js';
 import { h, replace, uid } from '../dom.js';
+import { t, num, count } from '../i18n.js';
 import { createPlayer } from '../player.js';
 import { replay } from './stepper.js';
 
@@ -33,68 +34,69 @@ export const WATCH_BOARDS = [
 /** Colours of the pieces on the board (classes `tw-p0` .. `tw-p9` of style.css). */
 const COLOURS = 10;
 
-const fmt = (n) => Number(n).toLocaleString('en');
+const fmt = (n) => num(Number(n));
 
-/** Every string this file shows. */
+/** Every string this file shows, from the dictionaries (i18n/*.js). */
 export const TEXT = {
-  title: 'Watch the search on a small board',
-  lead: [
-    'The engine\u2019s search for the tilings of a small board, drawn on the board: a piece is placed for each ',
-    'option the search tries and taken back when it backs up. The chosen column is the square (or, with ',
-    '\u201ceach piece once\u201d, the piece) with the fewest placements left: the search must cover it next.',
-  ].join(''),
-  boardLabel: 'Board',
-  boardName: (b) => `${b.rows}\u00d7${b.cols} with ${TEXT.sets[b.pieces] ?? b.pieces}`,
+  title: t('tiling.watch.title'),
+  lead: t('tiling.watch.lead'),
+  boardLabel: t('tiling.watch.board'),
+  boardName: (b) => t('tiling.watch.boardName', { rows: b.rows, cols: b.cols, pieces: TEXT.sets[b.pieces] ?? b.pieces }),
   sets: {
-    dominoes: 'dominoes',
-    trominoes: 'trominoes',
-    tetrominoes: 'tetrominoes',
-    pentominoes: 'pentominoes',
+    dominoes: t('tiling.set.dominoes'),
+    trominoes: t('tiling.set.trominoes'),
+    tetrominoes: t('tiling.set.tetrominoes'),
+    pentominoes: t('tiling.set.pentominoes'),
   },
-  stepLabel: 'step',
-  loading: (name) => `Asking the engine for the model and the trace of ${name}\u2026`,
-  noTrace: (message) => `No trace: ${message}`,
-  unreachable: 'the server cannot be reached: is `dancecard serve` still running?',
-  httpError: (status) => `error ${status}`,
-  status: (t) => (t.complete
-    ? `The whole search: ${fmt(t.events.length)} events, ${fmt(t.stats.nodes)} nodes, ${fmt(t.stats.solutions)} tilings.`
-    : `The trace was cut (${t.stop}) after ${fmt(t.events.length)} events: it shows the first ${fmt(t.stats.nodes)} nodes and ${fmt(t.stats.solutions)} tilings of a longer search.`),
-  square: (r, c) => `square (${r}, ${c})`,
-  piece: (name) => `piece ${name}`,
-  chosen: (what, len) => `Chosen column: ${what}, ${len} ${len === 1 ? 'placement' : 'placements'} left`,
-  noChoice: 'Chosen column: none yet',
-  start: 'Press Step (or \u2192 here) to start the search.',
-  enter: (e) => `Level ${e.level}: a new node of the search tree (node ${fmt(e.nodes)}).`,
+  stepLabel: t('player.label.step'),
+  loading: (name) => t('tiling.watch.loading', { name }),
+  noTrace: (message) => t('tiling.watch.noTrace', { error: message }),
+  unreachable: t('api.unreachable'),
+  httpError: (status) => t('api.error', { status }),
+  status: (tr) => t(tr.complete ? 'tiling.watch.whole' : 'tiling.watch.cut', {
+    stop: tr.stop,
+    events: tr.events.length,
+    nodes: Number(tr.stats.nodes),
+    tilings: Number(tr.stats.solutions),
+  }),
+  square: (r, c) => t('tiling.watch.square', { r, c }),
+  piece: (name) => t('tiling.watch.piece', { name }),
+  chosen: (what, len) => t('tiling.watch.chosen', { what, placements: count(len, 'tiling.watch.placement') }),
+  noChoice: t('tiling.watch.noChoice'),
+  start: t('tiling.watch.start'),
+  enter: (e) => t('tiling.watch.enter', { level: e.level, node: Number(e.nodes) }),
   choose: (e, what) => {
-    if (e.len === 0) return `Choose ${what}: no placement covers it any more, so this branch is a dead end.`;
-    if (e.len === 1) return `Choose ${what}: only one placement covers it, so it is forced.`;
-    return `Choose ${what}: the fewest placements left, ${e.len}. Each is tried in turn.`;
+    if (e.len === 0) return t('tiling.watch.deadEnd', { what });
+    if (e.len === 1) return t('tiling.watch.forced', { what });
+    return t('tiling.watch.choose', { what, len: e.len });
   },
-  cover: (e) => `Cover column ${e.name}: the placements through it leave the matrix.`,
-  uncover: (e) => `Uncover column ${e.name}: it and its placements come back.`,
-  place: (e, cells) => `Level ${e.level}: place a piece on ${cells}.`,
-  placeNamed: (e, name, cells) => `Level ${e.level}: place ${name} on ${cells}.`,
-  takeBack: (e, cells) => `Level ${e.level}: take the piece on ${cells} back.`,
-  solution: (count) => `Tiling ${count} found: every square covered once!`,
+  cover: (e) => t('tiling.watch.cover', { name: e.name }),
+  uncover: (e) => t('tiling.watch.uncover', { name: e.name }),
+  place: (e, cells) => t('tiling.watch.place', { level: e.level, cells }),
+  placeNamed: (e, name, cells) => t('tiling.watch.placeNamed', { level: e.level, name, cells }),
+  takeBack: (e, cells) => t('tiling.watch.takeBack', { level: e.level, cells }),
+  solution: (n) => t('tiling.watch.solution', { count: n }),
   backtrack: (e) => (e.level > 0
-    ? `Level ${e.level} has no placement left to try: back up to level ${e.level - 1}.`
-    : 'Level 0 has no placement left to try: the search is over.'),
-  cutBanner: (stop) => `End of the trace: it was cut here (${stop}); the search itself goes on.`,
-  doneBanner: 'End of the search.',
-  cells: (list) => list.map(([r, c]) => `(${r}, ${c})`).join(', '),
-  board: (k, pieces) => `The board at step ${k}: ${pieces === 0 ? 'empty' : `${pieces} ${pieces === 1 ? 'piece' : 'pieces'} placed`}`,
+    ? t('tiling.watch.backtrack', { level: e.level, up: e.level - 1 })
+    : t('tiling.watch.backtrackEnd')),
+  cutBanner: (stop) => t('tiling.watch.cutBanner', { stop }),
+  doneBanner: t('tiling.watch.doneBanner'),
+  cells: (cells) => cells.map(([r, c]) => t('tiling.watch.cell', { r, c })).join(t('list.sep')),
+  board: (k, pieces) => (pieces === 0
+    ? t('tiling.watch.boardEmpty', { k })
+    : t('tiling.watch.boardLabel', { k, pieces: count(pieces, 'tiling.watch.pieces') })),
   facts: {
-    nodes: 'Nodes',
-    level: 'Level',
-    pieces: 'Pieces on the board',
-    tilings: 'Tilings found',
-    event: 'Event',
+    nodes: t('tiling.watch.fact.nodes'),
+    level: t('tiling.watch.fact.level'),
+    pieces: t('tiling.watch.fact.pieces'),
+    tilings: t('tiling.watch.fact.tilings'),
+    event: t('tiling.watch.fact.event'),
   },
   legend: {
-    placed: 'placed piece',
-    trying: 'piece just placed',
-    chosen: 'chosen square',
-    open: 'open square',
+    placed: t('tiling.watch.legend.placed'),
+    trying: t('tiling.watch.legend.trying'),
+    chosen: t('tiling.watch.legend.chosen'),
+    open: t('tiling.watch.legend.open'),
   },
 };
 
