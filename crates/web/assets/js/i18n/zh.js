@@ -548,7 +548,7 @@ export default {
   'tiling.watch.title': '在小棋盘上观看搜索过程',
   'tiling.watch.lead': '引擎在小棋盘上搜索铺法的过程，直接画在棋盘上：搜索每尝试一个摆法（一行），就放下一块拼块，回溯时再拿走。选中的列是剩余摆法最少的格子（勾选“每块只用一次”时也可能是某块拼块）：搜索接下来必须覆盖它。',
   'tiling.watch.board': '棋盘',
-  'tiling.watch.boardName': '{rows}×{cols}，{pieces}',
+  'tiling.watch.boardName': '{rows}×{cols} 棋盘，{pieces}',
   'tiling.watch.loading': '正在向引擎索取 {name} 的模型和搜索轨迹…',
   'tiling.watch.noTrace': '没有轨迹：{error}',
   'tiling.watch.whole': '完整的搜索：{events} 个事件，{nodes} 个节点，{tilings} 种铺法。',

@@ -177,7 +177,7 @@ export function mountTilingWatch(section, after = null) {
   part.addEventListener('keydown', (event) => {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     const target = event.target;
-    if (target instanceof Element && target.closest('input, textarea, select')) return;
+    if (target instanceof Element && target.closest('input, textarea, select, [contenteditable="true"]')) return;
     if ((event.key === ' ' || event.key === 'Enter') && target instanceof Element && target.closest('button, a, summary')) return;
     if (player.onKey(event)) event.preventDefault();
   });
