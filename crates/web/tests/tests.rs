@@ -9,6 +9,7 @@ mod fuzzed;
 mod i18n;
 mod limits;
 mod load;
+mod params;
 mod puzzles;
 mod sudoku_seed;
 mod visual;

@@ -51,7 +51,7 @@ pub(super) struct Params {
     n: usize,
     #[serde(default)]
     mode: Mode,
-    /// Default: `bits` for counts, `dlx` otherwise (as the command line).
+    /// Default: `bits` for counts without a limit, `dlx` otherwise (as the command line).
     method: Option<MethodParam>,
     /// Stop after this many solutions.
     limit: Option<u64>,
@@ -84,8 +84,17 @@ pub(super) async fn handle(
 ) -> Result<Response, ApiError> {
     let Query(params) = params?;
     let counting = params.mode == Mode::Count;
+    // A limit stops a count after that many solutions: the DLX search can, the symmetric
+    // bit-set count cannot (as the command line: the default becomes dlx, bits is refused).
+    if counting && params.method == Some(MethodParam::Bits) && params.limit.is_some() {
+        return Err(ApiError::bad_request(
+            "limit with mode=count needs method=dlx (the bit-set count uses the board's \
+             symmetries and counts all solutions)",
+        ));
+    }
+    let bits_default = counting && params.limit.is_none();
     let method =
-        params.method.unwrap_or(if counting { MethodParam::Bits } else { MethodParam::Dlx });
+        params.method.unwrap_or(if bits_default { MethodParam::Bits } else { MethodParam::Dlx });
     match method {
         MethodParam::Dlx => check_n(params.n, MAX_DLX_N, "dlx")?,
         MethodParam::Bits => check_n(params.n, MAX_BITS_N, "bits")?,

@@ -147,6 +147,11 @@ pub(super) async fn handle(
         MethodParam::Dp if !counting => {
             return Err(ApiError::bad_request("method=dp only counts: add mode=count"))
         }
+        MethodParam::Dp if params.limit.is_some() => {
+            return Err(ApiError::bad_request(
+                "limit needs method=dlx or auto (the profile DP counts all tilings)",
+            ))
+        }
         MethodParam::Dp if params.once => return Err(bad(DpError::Once.into())),
         MethodParam::Dp if !board.is_rectangle() => return Err(bad(DpError::NotRectangle.into())),
         MethodParam::Dp if narrow > MAX_DP_SIDE => {
@@ -156,8 +161,14 @@ pub(super) async fn handle(
             )))
         }
         MethodParam::Dp => true,
+        // A limit stops a count after that many tilings: the engine can, the DP cannot (as
+        // the command line, auto then counts on the engine).
         MethodParam::Auto => {
-            counting && !params.once && board.is_rectangle() && narrow <= MAX_DP_SIDE
+            counting
+                && params.limit.is_none()
+                && !params.once
+                && board.is_rectangle()
+                && narrow <= MAX_DP_SIDE
         }
         MethodParam::Dlx => false,
     };
