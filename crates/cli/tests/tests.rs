@@ -3,6 +3,7 @@
 mod util;
 
 mod count;
+mod docs;
 mod interrupt;
 mod langford;
 mod min_cost;

@@ -5,6 +5,7 @@ mod util;
 
 mod api;
 mod browser;
+mod docs_api;
 mod fuzzed;
 mod i18n;
 mod limits;
