@@ -142,6 +142,21 @@ where
     run_budget(state, need, state.config.time_limit, false, job).await
 }
 
+/// Answers a model's text in Knuth's DLX format (`text/plain`), written by `model` in a
+/// search slot as [`run`] gives one; `413` when it would not fit in a reply.
+pub(crate) async fn dlx<F>(state: &AppState, need: Need, model: F) -> Result<Response, ApiError>
+where
+    F: FnOnce() -> Result<String, ApiError> + Send + 'static,
+{
+    run(state, need, move |budget| {
+        let text = model()?;
+        Reply::text(budget.reply_cap, &text)
+            .map(Reply::finish)
+            .map_err(|_| ApiError::reply_too_large("the model's DLX text", budget.reply_cap))
+    })
+    .await
+}
+
 /// Like [`run`], for solvers that stop on a cancel flag but have no time limit of their own:
 /// a timer raises the flag after `time_limit` (and [`Budget::cancel_reason`] then says
 /// `time-limit`).
