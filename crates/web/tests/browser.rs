@@ -349,14 +349,7 @@ async fn sudoku_second_edition(s: &Session, tag: &str) {
     assert_eq!(s.text("#view-sudoku .watch-placed").await, "1");
     assert_eq!(s.text("#view-sudoku .watch-nodes").await, "1");
     // Play, then pause: the counter runs.
-    s.click("#view-sudoku .watch .player button.play").await;
-    s.until(
-        "Number(document.querySelector('#view-sudoku .watch-nodes').textContent) > 3",
-        "playing",
-    )
-    .await;
-    s.click("#view-sudoku .watch .player button.play").await;
-    assert_eq!(s.js("document.querySelector('#view-sudoku .watch .player button.play').getAttribute('aria-pressed')").await, json!("false"));
+    Part { s, css: "#view-sudoku .watch" }.play_to(".watch-nodes", 4).await;
     s.shot(&format!("{tag}5-sudoku-watch-playing")).await;
     // Jump to the end: the solution, at node 52, every cell filled.
     s.key(Key::End).await;
@@ -529,10 +522,10 @@ impl Part<'_> {
             .await;
     }
 
-    /// Plays until its node counter reaches `nodes`, then pauses.
-    async fn play_to(&self, nodes: u64) {
+    /// Plays until its node counter (`counter`) reaches `nodes`, then pauses.
+    async fn play_to(&self, counter: &str, nodes: u64) {
         self.press(3).await;
-        let counter = js_string(&self.at("dd.nodes"));
+        let counter = js_string(&self.at(counter));
         self.s
             .until(
                 &format!("Number(document.querySelector({counter}).textContent) >= {nodes}"),
@@ -649,7 +642,7 @@ async fn queens_second_edition(width: u32, height: u32, tag: &str) {
     w.press(4).await;
     s.until_count(&w.at("td.queen-on"), 1, "a queen placed").await;
     // Play, then pause: the node counter runs.
-    w.play_to(6).await;
+    w.play_to("dd.nodes", 6).await;
     w.shot(&format!("{tag}-queens-watch-6-playing")).await;
     w.end_of_search("4").await;
     assert_eq!(w.count("td.queen-on").await, 0);
@@ -819,7 +812,7 @@ async fn tiling_watch(width: u32, height: u32, tag: &str) {
     let place = s.text("#view-tiling .where").await;
     assert!(place.starts_with("tiling 1 of 200"), "{place}");
     // Play, then pause: the node counter runs, pieces come and go.
-    w.play_to(8).await;
+    w.play_to("dd.nodes", 8).await;
     w.shot(&format!("{tag}-tiling-watch-4x4-playing")).await;
     // Back to a tiling: step until the first one is found, the board full.
     w.step_until(
