@@ -38,6 +38,7 @@ const ASSETS: &[Asset] = &[
     asset!("js/dom.js", JS),
     asset!("js/player.js", JS),
     asset!("js/problems.js", JS),
+    asset!("js/watch.js", JS),
     asset!("js/i18n.js", JS),
     asset!("js/i18n/en.js", JS),
     asset!("js/i18n/zh.js", JS),

@@ -177,6 +177,22 @@ impl Connection {
             Poll::Pending => Poll::Pending,
         }
     }
+
+    /// What a write to the stream came to: while it is pending the stall deadline runs,
+    /// progress (or an error) clears it.
+    fn wrote(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: Poll<io::Result<usize>>,
+    ) -> Poll<io::Result<usize>> {
+        match poll {
+            Poll::Pending => self.stalled(cx).map(Err),
+            ready => {
+                self.write_deadline = None;
+                ready
+            }
+        }
+    }
 }
 
 impl AsyncRead for Connection {
@@ -234,13 +250,8 @@ impl AsyncWrite for Connection {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.stream).poll_write(cx, buf) {
-            Poll::Pending => this.stalled(cx).map(Err),
-            ready => {
-                this.write_deadline = None;
-                ready
-            }
-        }
+        let poll = Pin::new(&mut this.stream).poll_write(cx, buf);
+        this.wrote(cx, poll)
     }
 
     fn poll_write_vectored(
@@ -249,13 +260,8 @@ impl AsyncWrite for Connection {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        match Pin::new(&mut this.stream).poll_write_vectored(cx, bufs) {
-            Poll::Pending => this.stalled(cx).map(Err),
-            ready => {
-                this.write_deadline = None;
-                ready
-            }
-        }
+        let poll = Pin::new(&mut this.stream).poll_write_vectored(cx, bufs);
+        this.wrote(cx, poll)
     }
 
     fn is_write_vectored(&self) -> bool {

@@ -5,215 +5,20 @@
 //! Without `chromium` and `chromedriver` the tests print why and pass, unless `CI` is set:
 //! then they fail (`.ci/run` installs both).
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
-
 use dancecard_web::ServerConfig;
 use fantoccini::key::Key;
-use fantoccini::{Client, ClientBuilder, Locator};
-use hyper_util::client::legacy::connect::HttpConnector;
-use serde_json::{json, Value};
+use fantoccini::Locator;
+use serde_json::json;
 use tokio::sync::Semaphore;
 
-use crate::util::{eventually, request, TestServer};
+use crate::util::{desktop_and_phone, js_string, Session, TestServer, Text};
 
 /// One browser at a time: the machine may have two cores, shared with the compiler.
-static BROWSERS: Semaphore = Semaphore::const_new(1);
-
-/// How long the page may take to show something (a loaded machine is slow).
-const PATIENCE: Duration = Duration::from_secs(30);
-
-fn program(var: &str, candidates: &[&str]) -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os(var) {
-        return Some(PathBuf::from(path));
-    }
-    candidates.iter().map(PathBuf::from).find(|p| p.is_file()).or_else(|| {
-        let path = std::env::var_os("PATH")?;
-        std::env::split_paths(&path)
-            .flat_map(|dir| {
-                candidates
-                    .iter()
-                    .map(move |c| dir.join(Path::new(c).file_name().unwrap_or_default()))
-            })
-            .find(|p| p.is_file())
-    })
-}
-
-fn screenshot_dir() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-    target.join("screenshots")
-}
-
-/// A running chromedriver, in its own process group with the browser it starts; killed,
-/// group and all, when dropped (even when a test fails half-way).
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let group = format!("-{}", self.0.id());
-        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
-        let _ = self.0.wait();
-    }
-}
-
-/// A WebDriver session in a fresh profile.
-pub(crate) struct Session {
-    pub(crate) client: Client,
-    _driver: Driver,
-    _profile: tempfile::TempDir,
-    _turn: tokio::sync::SemaphorePermit<'static>,
-}
-
-impl Session {
-    /// A browser with a viewport of `width` x `height`, or `None` (skip) if Chromium or
-    /// chromedriver is missing and `CI` is not set.
-    async fn open(width: u32, height: u32) -> Option<Session> {
-        Session::open_with(width, height, &[]).await
-    }
-
-    /// As [`Session::open`], with more command line arguments for Chromium (`--lang=zh-CN`).
-    pub(crate) async fn open_with(width: u32, height: u32, extra: &[&str]) -> Option<Session> {
-        let driver = program("CHROMEDRIVER", &["/usr/bin/chromedriver", "chromedriver"]);
-        let chromium = program("CHROMIUM", &["/usr/bin/chromium", "chromium", "chromium-browser"]);
-        let (Some(driver), Some(chromium)) = (driver, chromium) else {
-            let why =
-                "chromium and chromedriver are needed (apt-get install chromium chromium-driver)";
-            if std::env::var_os("CI").is_some() {
-                panic!("CI is set and the browser tests cannot run: {why}");
-            }
-            eprintln!("skipping the browser test: {why}");
-            return None;
-        };
-        let turn = BROWSERS.acquire().await.expect("the semaphore is never closed");
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let mut command = Command::new(&driver);
-        let _ = command
-            .arg(format!("--port={port}"))
-            .arg("--allowed-ips=127.0.0.1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            let _ = command.process_group(0);
-        }
-        let driver = Driver(
-            command.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", driver.display())),
-        );
-        let profile = tempfile::tempdir().unwrap();
-        let addr = ([127, 0, 0, 1], port).into();
-        let ready = eventually(PATIENCE, || async move {
-            let status = request(addr, "GET", "/status", &[], b"");
-            matches!(tokio::time::timeout(Duration::from_secs(2), status).await, Ok(Ok(r)) if r.status == 200)
-        })
-        .await;
-        assert!(ready, "chromedriver did not answer on port {port}");
-        let mut args: Vec<String> = [
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-dev-shm-usage",
-            "--no-first-run",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-        ]
-        .into_iter()
-        .map(String::from)
-        .collect();
-        args.push(format!("--window-size={width},{height}"));
-        args.push(format!("--user-data-dir={}", profile.path().display()));
-        args.extend(extra.iter().map(|a| a.to_string()));
-        let mut caps = serde_json::Map::new();
-        let _ = caps.insert("browserName".into(), json!("chrome"));
-        let _ =
-            caps.insert("goog:chromeOptions".into(), json!({ "binary": chromium, "args": args }));
-        let client = ClientBuilder::new(HttpConnector::new())
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-            .unwrap_or_else(|e| panic!("cannot open a Chromium session: {e}"));
-        client.set_window_size(width, height).await.unwrap();
-        // The window includes the browser's own frame: grow it until the viewport (what the
-        // page sees) has the asked size.
-        let inner = client
-            .execute("return [window.innerWidth, window.innerHeight];", vec![])
-            .await
-            .unwrap();
-        let (w, h) = (inner[0].as_u64().unwrap() as u32, inner[1].as_u64().unwrap() as u32);
-        client.set_window_size(2 * width - w.min(width), 2 * height - h.min(height)).await.unwrap();
-        Some(Session { client, _driver: driver, _profile: profile, _turn: turn })
-    }
-
-    pub(crate) async fn goto(&self, url: &str) {
-        self.client.goto(url).await.unwrap();
-    }
-
-    /// Evaluates a JavaScript expression in the page.
-    pub(crate) async fn js(&self, expr: &str) -> Value {
-        self.client.execute(&format!("return ({expr});"), vec![]).await.unwrap()
-    }
-
-    /// Waits until a JavaScript expression is true; fails with `what` if it never is.
-    pub(crate) async fn until(&self, expr: &str, what: &str) {
-        let ok = eventually(PATIENCE, || async { self.js(expr).await == json!(true) }).await;
-        if !ok {
-            let banner = self.js("document.getElementById('error').textContent").await;
-            panic!("{what}: `{expr}` never became true (error banner: {banner})");
-        }
-    }
-
-    pub(crate) async fn click(&self, css: &str) {
-        let element =
-            self.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}"));
-        element.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
-    }
-
-    async fn text(&self, css: &str) -> String {
-        self.client.find(Locator::Css(css)).await.unwrap().text().await.unwrap()
-    }
-
-    async fn key(&self, key: Key) {
-        self.client.find(Locator::Css("body")).await.unwrap().send_keys(&key).await.unwrap();
-    }
-
-    pub(crate) async fn shot(&self, name: &str) {
-        // Let transitions (a node falling out of the list) finish.
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let png = self.client.screenshot().await.unwrap();
-        let dir = screenshot_dir();
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{name}.png"));
-        std::fs::write(&path, png).unwrap();
-        eprintln!("screenshot: {}", path.display());
-    }
-
-    /// No error banner, and nothing wider than the viewport (narrow screens scroll inside the
-    /// matrices, never the page sideways).
-    pub(crate) async fn page_is_sound(&self) {
-        assert_eq!(
-            self.js("document.getElementById('error').hidden").await,
-            json!(true),
-            "{}",
-            self.js("document.getElementById('error').textContent").await
-        );
-        let overflow = self.js("document.documentElement.scrollWidth - window.innerWidth").await;
-        assert!(overflow.as_i64().unwrap() <= 0, "the page scrolls sideways by {overflow} px");
-    }
-
-    pub(crate) async fn close(self) {
-        let _ = self.client.clone().close().await;
-    }
-}
+pub(crate) static BROWSERS: Semaphore = Semaphore::const_new(1);
 
 /// Opens the app in a browser at `path`, or `None` to skip (see [`Session::open`]).
 async fn start(width: u32, height: u32, path: &str) -> Option<(Session, TestServer)> {
-    let session = Session::open(width, height).await?;
+    let session = Session::open(&BROWSERS, width, height, &[]).await?;
     let server = TestServer::start(ServerConfig::default()).await;
     session.goto(&server.url(path)).await;
     Some((session, server))
@@ -225,16 +30,8 @@ const ALL_GREEN: &str = "(() => { const c = [...document.querySelectorAll('#view
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn matrix_rows_1_4_5_make_every_column_green() {
     let Some((s, _server)) = start(1280, 800, "/#matrix").await else { return };
-    s.until(
-        "document.querySelectorAll('#view-matrix table.pick tbody tr').length === 6",
-        "Knuth's six rows",
-    )
-    .await;
-    s.until(
-        "document.querySelectorAll('#view-matrix tfoot td.count.zero').length === 7",
-        "all grey",
-    )
-    .await;
+    s.until_count("#view-matrix table.pick tbody tr", 6, "Knuth's six rows").await;
+    s.until_count("#view-matrix tfoot td.count.zero", 7, "all grey").await;
     for row in [1, 4, 5] {
         s.click(&format!("#view-matrix tr[data-row=\"{row}\"] button")).await;
     }
@@ -246,23 +43,20 @@ async fn matrix_rows_1_4_5_make_every_column_green() {
 
     // Drop row 4 (A D): A and D go grey. Add row 2 (A D G): G is covered twice, red.
     s.click("#view-matrix tr[data-row=\"4\"] button").await;
-    s.until(
-        "document.querySelector('#view-matrix td[data-item=\"A\"]').classList.contains('zero')",
-        "A grey",
-    )
-    .await;
+    s.until_class("#view-matrix td[data-item=\"A\"]", "zero", "A grey").await;
     s.click("#view-matrix tr[data-row=\"2\"] button").await;
-    s.until(
-        "document.querySelector('#view-matrix td[data-item=\"G\"]').classList.contains('over')",
-        "G red",
-    )
-    .await;
+    s.until_class("#view-matrix td[data-item=\"G\"]", "over", "G red").await;
     let status = s.text("#view-matrix .status").await;
     assert!(status.contains("column G covered more than once"), "{status}");
 
     // The engine lists every solution: one, found in 6 nodes.
     s.click("#view-matrix .toolbar button.primary").await;
-    s.until("document.querySelector('#view-matrix .results .summary')?.textContent.includes('1 solution in 6 search nodes')", "the engine's list").await;
+    s.until_text(
+        "#view-matrix .results .summary",
+        Text::Has("1 solution in 6 search nodes"),
+        "the engine's list",
+    )
+    .await;
     s.click("#view-matrix ol.solutions button").await;
     s.until(ALL_GREEN, "showing the solution selects rows 1, 4, 5").await;
     s.shot("1-matrix-solutions").await;
@@ -270,35 +64,33 @@ async fn matrix_rows_1_4_5_make_every_column_green() {
     // The unsolvable preset: column C stays grey whatever is chosen; the engine finds nothing.
     let select = s.client.find(Locator::Css("#view-matrix .toolbar select")).await.unwrap();
     select.select_by_value("unsolvable").await.unwrap();
-    s.until(
-        "document.querySelectorAll('#view-matrix table.pick tbody tr').length === 3",
-        "three rows",
-    )
-    .await;
+    s.until_count("#view-matrix table.pick tbody tr", 3, "three rows").await;
     for row in [1, 2] {
         s.click(&format!("#view-matrix tr[data-row=\"{row}\"] button")).await;
     }
-    s.until(
-        "document.querySelector('#view-matrix td[data-item=\"C\"]').classList.contains('zero')",
-        "C grey",
+    s.until_class("#view-matrix td[data-item=\"C\"]", "zero", "C grey").await;
+    s.click("#view-matrix .toolbar button.primary").await;
+    s.until_text(
+        "#view-matrix .results .summary",
+        Text::Has("No exact cover exists"),
+        "no solution",
     )
     .await;
-    s.click("#view-matrix .toolbar button.primary").await;
-    s.until("document.querySelector('#view-matrix .results .summary')?.textContent.includes('No exact cover exists')", "no solution").await;
     s.shot("1-matrix-unsolvable").await;
 
     // A matrix typed by the reader, with a mistake: the parser's message, with its place.
     s.click("#view-matrix details.editor summary").await;
-    let _ = s.js("(() => { document.querySelector('#view-matrix textarea').value = 'a b\\na z\\n'; return true; })()").await;
+    s.fill("#view-matrix textarea", "a b\na z\n").await;
     s.click("#view-matrix details.editor button").await;
-    s.until("document.querySelector('#view-matrix .status').textContent.includes('line 2, column 3: unknown item')", "the parser's message").await;
-    let _ = s.js("(() => { document.querySelector('#view-matrix textarea').value = 'x y\\nx y\\nx\\n'; return true; })()").await;
-    s.click("#view-matrix details.editor button").await;
-    s.until(
-        "document.querySelectorAll('#view-matrix table.pick tbody tr').length === 2",
-        "the reader's matrix",
+    s.until_text(
+        "#view-matrix .status",
+        Text::Has("line 2, column 3: unknown item"),
+        "the parser's message",
     )
     .await;
+    s.fill("#view-matrix textarea", "x y\nx y\nx\n").await;
+    s.click("#view-matrix details.editor button").await;
+    s.until_count("#view-matrix table.pick tbody tr", 2, "the reader's matrix").await;
     s.page_is_sound().await;
     s.close().await;
 }
@@ -307,7 +99,12 @@ async fn matrix_rows_1_4_5_make_every_column_green() {
 async fn stepper_replays_the_engine_to_the_solution() {
     let Some((s, _server)) = start(1280, 800, "/#stepper").await else { return };
     // Both heuristics' node counts, side by side.
-    s.until("document.querySelector('#view-stepper .count-box[data-heuristic=\"mrv\"] .big')?.textContent === '6 nodes'", "S heuristic count").await;
+    s.until_text(
+        "#view-stepper .count-box[data-heuristic=\"mrv\"] .big",
+        Text::Is("6 nodes"),
+        "S heuristic count",
+    )
+    .await;
     let leftmost = s.text("#view-stepper .count-box[data-heuristic=\"leftmost\"] .big").await;
     assert_eq!(leftmost, "7 nodes");
     s.page_is_sound().await;
@@ -328,39 +125,20 @@ async fn stepper_replays_the_engine_to_the_solution() {
 
     // One step back leaves the solution; the end is the end of the search, after 6 nodes.
     s.key(Key::Left).await;
-    s.until(
-        "document.querySelector('#view-stepper dd.solutions-count').textContent === '0'",
-        "one step back",
-    )
-    .await;
+    s.until_text("#view-stepper dd.solutions-count", Text::Is("0"), "one step back").await;
     s.key(Key::End).await;
-    s.until(
-        "document.querySelector('#view-stepper .event').textContent.includes('the search is over')",
-        "the end",
-    )
-    .await;
+    s.until_text("#view-stepper .event", Text::Has("the search is over"), "the end").await;
     assert_eq!(s.text("#view-stepper dd.nodes").await, "6");
 
     // The leftmost rule: the same solution after 7 nodes.
     s.click("#view-stepper input[value=\"leftmost\"]").await;
-    s.until(
-        "document.querySelector('#view-stepper .where').textContent.startsWith('event 0 of')",
-        "reset on switch",
-    )
-    .await;
+    s.until_text("#view-stepper .where", Text::StartsWith("event 0 of"), "reset on switch").await;
     s.click("#view-stepper .player button.play").await;
-    s.until(
-        "document.querySelector('#view-stepper dd.solutions-count').textContent === '1'",
-        "play reaches the solution",
-    )
-    .await;
+    s.until_text("#view-stepper dd.solutions-count", Text::Is("1"), "play reaches the solution")
+        .await;
     s.click("#view-stepper .player button.play").await;
     s.key(Key::End).await;
-    s.until(
-        "document.querySelector('#view-stepper dd.nodes').textContent === '7'",
-        "7 nodes with leftmost",
-    )
-    .await;
+    s.until_text("#view-stepper dd.nodes", Text::Is("7"), "7 nodes with leftmost").await;
     s.page_is_sound().await;
     s.close().await;
 }
@@ -368,7 +146,7 @@ async fn stepper_replays_the_engine_to_the_solution() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn link_dance_restores_only_the_last_removed_node() {
     let Some((s, _server)) = start(1280, 800, "/#links").await else { return };
-    s.until("document.querySelectorAll('#view-links button.node').length === 6", "the list").await;
+    s.until_count("#view-links button.node", 6, "the list").await;
     let state = |k: u32| {
         format!("document.querySelector('#view-links button[data-node=\"{k}\"]').dataset.state")
     };
@@ -390,7 +168,7 @@ async fn link_dance_restores_only_the_last_removed_node() {
     s.click("#view-links button[data-node=\"4\"]").await;
     s.until(&format!("{} === 'in'", state(4)), "node 4 back").await;
     // The keyboard: U restores the last removed node.
-    s.client.find(Locator::Css("body")).await.unwrap().send_keys("u").await.unwrap();
+    s.type_keys("u").await;
     s.until(&format!("{} === 'in'", state(2)), "node 2 back").await;
     // The list is whole again: next links go 0 -> 1 -> ... -> 5 -> 0.
     let ring = s.js("[...document.querySelectorAll('#view-links table.pointers tbody tr')].map((r) => r.lastElementChild.textContent).join(' ')").await;
@@ -402,20 +180,12 @@ async fn link_dance_restores_only_the_last_removed_node() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn build_links_then_cover_and_uncover_a_column() {
     let Some((s, _server)) = start(1280, 800, "/#build").await else { return };
-    s.until(
-        "document.querySelector('#view-build .where')?.textContent === 'step 0 of 21'",
-        "21 steps",
-    )
-    .await;
+    s.until_text("#view-build .where", Text::Is("step 0 of 21"), "21 steps").await;
     // Build: root, 3 headers, 4 rows of nodes, 4 horizontal rings, 3 vertical rings.
     for _ in 0..15 {
         s.key(Key::Right).await;
     }
-    s.until(
-        "document.querySelectorAll('#view-build svg g.el').length === 11",
-        "root, 3 headers, 7 nodes",
-    )
-    .await;
+    s.until_count("#view-build svg g.el", 11, "root, 3 headers, 7 nodes").await;
     let lens = s.js("[...document.querySelectorAll('#view-build svg text.len')].map((t) => t.textContent).join(',')").await;
     assert_eq!(lens, json!("len 2,len 3,len 2"));
     s.page_is_sound().await;
@@ -424,24 +194,19 @@ async fn build_links_then_cover_and_uncover_a_column() {
     // cover(A), the column the engine chooses first: its header leaves the ring, then rows 1
     // and 3 leave columns C and B.
     s.key(Key::Right).await;
-    s.until(
-        "document.querySelector('#view-build g.header[data-name=\"A\"]').classList.contains('out')",
-        "header A out",
-    )
-    .await;
+    s.until_class("#view-build g.header[data-name=\"A\"]", "out", "header A out").await;
     let code = s.js("[...document.querySelectorAll('#view-build pre.code .line.current')].map((l) => l.textContent).join('\\n')").await;
     let code = code.as_str().unwrap();
     assert!(code.contains("c.right.left = c.left"), "{code}");
     s.key(Key::Right).await;
     s.key(Key::Right).await;
-    s.until("document.querySelectorAll('#view-build g.node.out').length === 2", "two nodes out")
-        .await;
+    s.until_count("#view-build g.node.out", 2, "two nodes out").await;
     let lens = s.js("[...document.querySelectorAll('#view-build svg text.len')].map((t) => t.textContent).join(',')").await;
     assert_eq!(lens, json!("len 2,len 2,len 1"));
     s.shot("4-build-covered").await;
 
     s.key(Key::End).await;
-    s.until("document.querySelector('#view-build .event').textContent.includes('back exactly as built')", "uncovered").await;
+    s.until_text("#view-build .event", Text::Has("back exactly as built"), "uncovered").await;
     assert_eq!(s.js("document.querySelectorAll('#view-build g.out').length").await, json!(0));
     s.page_is_sound().await;
     s.close().await;
@@ -454,11 +219,7 @@ const SUDOKU_FILLED: &str =
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sudoku_presets_fill_their_grids_by_both_methods() {
     let Some((s, _server)) = start(1280, 800, "/#sudoku").await else { return };
-    s.until(
-        "document.querySelectorAll('#view-sudoku table.sudoku td').length === 81",
-        "a 9x9 grid",
-    )
-    .await;
+    s.until_count("#view-sudoku table.sudoku td", 81, "a 9x9 grid").await;
     // Each preset has the givens its name says (and the comment in sudoku.js cites).
     let select = s.client.find(Locator::Css("#view-sudoku .toolbar select")).await.unwrap();
     for (preset, givens) in
@@ -473,8 +234,7 @@ async fn sudoku_presets_fill_their_grids_by_both_methods() {
     select.select_by_value("escargot").await.unwrap();
     s.click("#view-sudoku button[data-method=\"both\"]").await;
     s.until(&format!("{SUDOKU_FILLED} === 81"), "81 cells filled").await;
-    s.until("document.querySelectorAll('#view-sudoku .count-box').length === 2", "both methods")
-        .await;
+    s.until_count("#view-sudoku .count-box", 2, "both methods").await;
     for method in ["dlx", "fast"] {
         let nodes =
             s.text(&format!("#view-sudoku .count-box[data-method=\"{method}\"] .nodes")).await;
@@ -490,8 +250,7 @@ async fn sudoku_presets_fill_their_grids_by_both_methods() {
 
     // 16x16: 256 cells.
     select.select_by_value("sixteen").await.unwrap();
-    s.until("document.querySelectorAll('#view-sudoku table.sudoku td').length === 256", "16x16")
-        .await;
+    s.until_count("#view-sudoku table.sudoku td", 256, "16x16").await;
     s.click("#view-sudoku button[data-method=\"dlx\"]").await;
     s.until(&format!("{SUDOKU_FILLED} === 256"), "256 cells filled").await;
     s.page_is_sound().await;
@@ -500,18 +259,10 @@ async fn sudoku_presets_fill_their_grids_by_both_methods() {
     // A puzzle typed by the reader, with two equal givens in a row: the server's message.
     s.click("#view-sudoku details.editor summary").await;
     let typed = format!("11{}", ".".repeat(79));
-    let _ = s
-        .js(&format!(
-            "(() => {{ document.querySelector('#view-sudoku textarea').value = '{typed}'; return true; }})()"
-        ))
-        .await;
+    s.fill("#view-sudoku textarea", &typed).await;
     s.click("#view-sudoku details.editor button").await;
     s.click("#view-sudoku button[data-method=\"fast\"]").await;
-    s.until(
-        "document.querySelector('#view-sudoku .status').classList.contains('error')",
-        "the parser's message",
-    )
-    .await;
+    s.until_class("#view-sudoku .status", "error", "the parser's message").await;
     let status = s.text("#view-sudoku .status").await;
     assert!(status.contains("line 1"), "{status}");
     s.close().await;
@@ -521,11 +272,7 @@ async fn sudoku_presets_fill_their_grids_by_both_methods() {
 /// essay's table from the engine's runs, and the search played on the board. `tag` names the
 /// screenshots.
 async fn sudoku_second_edition(s: &Session, tag: &str) {
-    s.until(
-        "document.querySelectorAll('#view-sudoku table.sudoku td').length === 81",
-        "a 9x9 grid",
-    )
-    .await;
+    s.until_count("#view-sudoku table.sudoku td", 81, "a 9x9 grid").await;
     // The seed's three come first, in its order (by search nodes).
     let order = s.js("[...document.querySelectorAll('#view-sudoku .toolbar select option')].slice(0, 3).map((o) => o.value).join(',')").await;
     assert_eq!(order, json!("easy,seventeen,inkala"));
@@ -535,8 +282,9 @@ async fn sudoku_second_edition(s: &Session, tag: &str) {
     {
         select.select_by_value(preset).await.unwrap();
         s.click("#view-sudoku button[data-method=\"dlx\"]").await;
-        s.until(
-            &format!("document.querySelector('#view-sudoku .count-box[data-method=\"dlx\"] .nodes')?.textContent === '{nodes} nodes'"),
+        s.until_text(
+            "#view-sudoku .count-box[data-method=\"dlx\"] .nodes",
+            Text::Is(&format!("{nodes} nodes")),
             preset,
         )
         .await;
@@ -562,7 +310,7 @@ async fn sudoku_second_edition(s: &Session, tag: &str) {
     );
     let essay = s.text("#view-sudoku .difficulty-essay").await;
     assert!(essay.contains("McGuire") && essay.contains("2012"), "{essay}");
-    let _ = s.js("(() => { document.querySelector('#view-sudoku table.difficulty').scrollIntoView(); return true; })()").await;
+    s.scroll_to("#view-sudoku table.difficulty").await;
     s.page_is_sound().await;
     s.shot(&format!("{tag}5-sudoku-difficulty")).await;
 
@@ -597,32 +345,20 @@ async fn sudoku_second_edition(s: &Session, tag: &str) {
     assert!(event.contains("Level 0: choose column"), "{event}");
     assert!(s.text("#view-sudoku .watch-column").await.contains("needs"));
     s.key(Key::Right).await;
-    s.until(
-        "document.querySelectorAll('#view-sudoku .watch-board td.now').length === 1",
-        "a digit placed",
-    )
-    .await;
+    s.until_count("#view-sudoku .watch-board td.now", 1, "a digit placed").await;
     assert_eq!(s.text("#view-sudoku .watch-placed").await, "1");
     assert_eq!(s.text("#view-sudoku .watch-nodes").await, "1");
     // Play, then pause: the counter runs.
-    s.click("#view-sudoku .watch .player button.play").await;
-    s.until(
-        "Number(document.querySelector('#view-sudoku .watch-nodes').textContent) > 3",
-        "playing",
-    )
-    .await;
-    s.click("#view-sudoku .watch .player button.play").await;
-    assert_eq!(s.js("document.querySelector('#view-sudoku .watch .player button.play').getAttribute('aria-pressed')").await, json!("false"));
+    Part { s, css: "#view-sudoku .watch" }.play_to(".watch-nodes", 4).await;
     s.shot(&format!("{tag}5-sudoku-watch-playing")).await;
     // Jump to the end: the solution, at node 52, every cell filled.
     s.key(Key::End).await;
-    s.until("document.querySelector('#view-sudoku .watch-nodes').textContent === '52'", "the end")
-        .await;
+    s.until_text("#view-sudoku .watch-nodes", Text::Is("52"), "the end").await;
     let event = s.text("#view-sudoku .watch-event").await;
     assert!(event.starts_with("Solution, at node 52"), "{event}");
     let filled = s.js("[...document.querySelectorAll('#view-sudoku .watch-board td')].filter((td) => td.textContent !== '').length").await;
     assert_eq!(filled, json!(81));
-    let _ = s.js("(() => { document.querySelector('#view-sudoku .watch').scrollIntoView(); return true; })()").await;
+    s.scroll_to("#view-sudoku .watch").await;
     s.page_is_sound().await;
     s.shot(&format!("{tag}5-sudoku-watch-solved")).await;
 
@@ -642,15 +378,11 @@ async fn sudoku_second_edition(s: &Session, tag: &str) {
     }
     let event = s.text("#view-sudoku .watch-event").await;
     assert!(event.contains("take") && event.contains("back from"), "{event}");
-    let _ = s.js("(() => { document.querySelector('#view-sudoku .watch-board').scrollIntoView(); return true; })()").await;
+    s.scroll_to("#view-sudoku .watch-board").await;
     s.shot(&format!("{tag}5-sudoku-watch-taken-back")).await;
     s.key(Key::End).await;
     if stop == json!("solution-limit") {
-        s.until(
-            "document.querySelector('#view-sudoku .watch-nodes').textContent === '1,472'",
-            "1,472 at the end",
-        )
-        .await;
+        s.until_text("#view-sudoku .watch-nodes", Text::Is("1,472"), "1,472 at the end").await;
     } else {
         let status = s.text("#view-sudoku .watch-status").await;
         assert!(status.contains("The trace was cut (event-limit)"), "{status}");
@@ -677,11 +409,7 @@ async fn sudoku_seed_presets_essay_and_search_on_a_phone() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn queens_eight_has_92_solutions_to_browse() {
     let Some((s, _server)) = start(1280, 800, "/#queens").await else { return };
-    s.until(
-        "document.querySelector('#view-queens dd.total')?.textContent === '92'",
-        "92 solutions",
-    )
-    .await;
+    s.until_text("#view-queens dd.total", Text::Is("92"), "92 solutions").await;
     // The exact cover model's nodes: Knuth's DLX1 counts 1,049 on the same model
     // (testdata/instances/queens8.dlx).
     assert_eq!(s.text("#view-queens dd.nodes").await, "1,049");
@@ -692,20 +420,13 @@ async fn queens_eight_has_92_solutions_to_browse() {
 
     // Browse: next by button and by key, then to the end.
     s.click("#view-queens button.next").await;
-    s.until(
-        "document.querySelector('#view-queens .where').textContent === 'solution 2 of 92'",
-        "next",
-    )
-    .await;
+    s.until_text("#view-queens .where", Text::Is("solution 2 of 92"), "next").await;
     s.key(Key::Right).await;
-    s.until(
-        "document.querySelector('#view-queens .where').textContent === 'solution 3 of 92'",
-        "key",
-    )
-    .await;
+    s.until_text("#view-queens .where", Text::Is("solution 3 of 92"), "key").await;
     s.key(Key::End).await;
-    s.until(
-        "document.querySelector('#view-queens .where').textContent === 'solution 92 of 92'",
+    s.until_text(
+        "#view-queens .where",
+        Text::Is("solution 92 of 92"),
         "browsing reaches solution 92",
     )
     .await;
@@ -721,11 +442,7 @@ async fn queens_eight_has_92_solutions_to_browse() {
     size.clear().await.unwrap();
     size.send_keys("12").await.unwrap();
     s.click("#view-queens .toolbar button:not(.primary)").await;
-    s.until(
-        "document.querySelector('#view-queens dd.total')?.textContent === '14,200'",
-        "14,200 for N = 12",
-    )
-    .await;
+    s.until_text("#view-queens dd.total", Text::Is("14,200"), "14,200 for N = 12").await;
     assert_eq!(s.text("#view-queens dd.distinct").await, "1,787");
     s.page_is_sound().await;
     s.shot("6-queens-count-12").await;
@@ -737,24 +454,117 @@ const QUEENS_MODEL: &str = "#view-queens .queens-model";
 /// The queens view's board part: the search watched on the board.
 const QUEENS_WATCH: &str = "#view-queens .queens-watch-part";
 
-/// Clicks the `n`th button (1: reset, 2: back, 3: play, 4: step, 5: end) of a part's player.
-async fn press(s: &Session, part: &str, n: usize) {
-    s.click(&format!("{part} .player .buttons button:nth-child({n})")).await;
+/// A part of a view with its own player (the queens' matrix stepped, a board watched), by
+/// its CSS selector.
+#[derive(Clone, Copy)]
+struct Part<'a> {
+    s: &'a Session,
+    css: &'a str,
 }
 
-/// How many elements match `css`.
-async fn count(s: &Session, css: &str) -> u64 {
-    s.js(&format!("document.querySelectorAll('{css}').length")).await.as_u64().unwrap()
-}
+impl Part<'_> {
+    /// The selector of `css` inside the part.
+    fn at(&self, css: &str) -> String {
+        format!("{} {css}", self.css)
+    }
 
-/// Picks `value` in the part's `n`th select.
-async fn pick(s: &Session, part: &str, n: usize, value: &str) {
-    let select = s
-        .client
-        .find(Locator::Css(&format!("{part} .toolbar select:nth-of-type({n})")))
-        .await
-        .unwrap();
-    select.select_by_value(value).await.unwrap();
+    /// Clicks the `n`th button (1: reset, 2: back, 3: play, 4: step, 5: end) of its player.
+    async fn press(&self, n: usize) {
+        self.s.click(&self.at(&format!(".player .buttons button:nth-child({n})"))).await;
+    }
+
+    /// Sends a key to its step button: the part's own keys step its player.
+    async fn key(&self, key: Key) {
+        let css = self.at(".player .buttons button:nth-child(4)");
+        let step = self.s.client.find(Locator::Css(&css)).await.unwrap();
+        step.send_keys(&key.to_string()).await.unwrap();
+    }
+
+    /// Picks `value` in its `n`th select.
+    async fn pick(&self, n: usize, value: &str) {
+        let select = self
+            .s
+            .client
+            .find(Locator::Css(&self.at(&format!(".toolbar select:nth-of-type({n})"))))
+            .await
+            .unwrap();
+        select.select_by_value(value).await.unwrap();
+    }
+
+    /// The text of `css` inside the part.
+    async fn text(&self, css: &str) -> String {
+        self.s.text(&self.at(css)).await
+    }
+
+    /// How many elements match `css` inside the part.
+    async fn count(&self, css: &str) -> u64 {
+        self.s.count(&self.at(css)).await
+    }
+
+    /// Waits until the text of `css` inside the part passes `test`.
+    async fn until_text(&self, css: &str, test: Text<'_>, what: &str) {
+        self.s.until_text(&self.at(css), test, what).await;
+    }
+
+    /// Clicks its step button (at most `most` times) until `done`, a JavaScript expression on
+    /// `part` (the part's element), is true.
+    async fn step_until(&self, done: &str, most: u32, what: &str) {
+        self.s
+            .until(
+                &format!(
+                    "(() => {{ const part = document.querySelector({}); \
+                     const b = part.querySelector('.player .buttons button:nth-child(4)'); \
+                     for (let i = 0; i < {most} && !({done}); i++) b.click(); return {done}; }})()",
+                    js_string(self.css)
+                ),
+                what,
+            )
+            .await;
+    }
+
+    /// Plays until its node counter (`counter`) reaches `nodes`, then pauses.
+    async fn play_to(&self, counter: &str, nodes: u64) {
+        self.press(3).await;
+        let counter = js_string(&self.at(counter));
+        self.s
+            .until(
+                &format!("Number(document.querySelector({counter}).textContent) >= {nodes}"),
+                "playing",
+            )
+            .await;
+        self.press(3).await;
+        let pressed = js_string(&self.at(".player button.play"));
+        let pressed = self
+            .s
+            .js(&format!("document.querySelector({pressed}).getAttribute('aria-pressed')"))
+            .await;
+        assert_eq!(pressed, json!("false"), "paused");
+    }
+
+    /// Jumps to the end of a whole search: `solutions` found, and the event says it ended.
+    async fn end_of_search(&self, solutions: &str) {
+        self.press(5).await;
+        self.until_text("dd.solutions-count", Text::Is(solutions), "the end").await;
+        let event = self.text(".event").await;
+        assert!(event.contains("End of the search"), "{event}");
+    }
+
+    /// After a pick whose trace the event limit cuts: the `status` says so after `events`
+    /// events, and the replay's end says where.
+    async fn cut_after(&self, status: &str, events: &str) {
+        let cut = format!("The trace was cut (event-limit) after {events} events");
+        self.until_text(status, Text::StartsWith(&cut), "the cut trace").await;
+        self.press(5).await;
+        let end = Text::Has("it was cut here (event-limit)");
+        self.until_text(".event", end, "the cut said at the end").await;
+    }
+
+    /// Scrolls the part into view, checks the page and takes a screenshot.
+    async fn shot(&self, name: &str) {
+        self.s.scroll_to(self.css).await;
+        self.s.page_is_sound().await;
+        self.s.shot(name).await;
+    }
 }
 
 /// The matrix of N = 4 (22 columns: 8 primary on the ring, 14 secondary off it; 16 rows),
@@ -763,169 +573,100 @@ async fn pick(s: &Session, part: &str, n: usize, value: &str) {
 /// solutions), N = 8 cut by the event limit. At `width` x `height`.
 async fn queens_second_edition(width: u32, height: u32, tag: &str) {
     let Some((s, _server)) = start(width, height, "/#queens").await else { return };
-    let m = QUEENS_MODEL;
-    s.until(
-        &format!("document.querySelectorAll('{m} table.queens-matrix tbody tr').length === 16"),
-        "the N = 4 matrix",
-    )
-    .await;
-    let shape = s.text(&format!("{m} .queens-shape")).await;
+    let m = Part { s: &s, css: QUEENS_MODEL };
+    s.until_count(&m.at("table.queens-matrix tbody tr"), 16, "the N = 4 matrix").await;
+    let shape = m.text(".queens-shape").await;
     assert!(shape.contains("22 columns") && shape.contains("16 rows"), "{shape}");
-    assert_eq!(count(&s, &format!("{m} table.queens-matrix thead th.secondary")).await, 14);
-    assert_eq!(count(&s, &format!("{m} .on-ring .chip.header")).await, 8);
-    assert_eq!(count(&s, &format!("{m} .off-ring .chip.header")).await, 14);
-    assert_eq!(count(&s, &format!("{m} .off-ring .chip.header.secondary")).await, 14);
+    assert_eq!(m.count("table.queens-matrix thead th.secondary").await, 14);
+    assert_eq!(m.count(".on-ring .chip.header").await, 8);
+    assert_eq!(m.count(".off-ring .chip.header").await, 14);
+    assert_eq!(m.count(".off-ring .chip.header.secondary").await, 14);
     // Step: enter, choose (a primary column, named), cover it: it leaves the ring.
     for _ in 0..3 {
-        press(&s, m, 4).await;
+        m.press(4).await;
     }
-    s.until(
-        &format!("document.querySelector('{m} .where').textContent.startsWith('event 3 of ')"),
-        "3 steps",
-    )
-    .await;
-    assert_eq!(count(&s, &format!("{m} table.queens-matrix thead th.chosen-item")).await, 1);
-    let event = s.text(&format!("{m} .event")).await;
+    m.until_text(".where", Text::StartsWith("event 3 of "), "3 steps").await;
+    assert_eq!(m.count("table.queens-matrix thead th.chosen-item").await, 1);
+    let event = m.text(".event").await;
     assert!(event.starts_with("Cover column r") || event.starts_with("Cover column c"), "{event}");
-    assert_eq!(s.text(&format!("{m} dd.ring-count")).await, "7");
-    assert!(count(&s, &format!("{m} table.queens-matrix tbody tr.candidate")).await >= 1);
+    assert_eq!(m.text("dd.ring-count").await, "7");
+    assert!(m.count("table.queens-matrix tbody tr.candidate").await >= 1);
     // A try covers a queen's diagonals: secondary columns covered, the ring unchanged by them.
-    s.until(
-        &format!(
-            "(() => {{ const b = document.querySelector('{m} .player .buttons button:nth-child(4)'); \
-             for (let i = 0; i < 40 && !document.querySelector('{m} .event').textContent.startsWith('Cover the secondary'); i++) b.click(); \
-             return document.querySelector('{m} .event').textContent.startsWith('Cover the secondary'); }})()"
-        ),
+    m.step_until(
+        "part.querySelector('.event').textContent.startsWith('Cover the secondary')",
+        40,
         "a secondary column covered",
     )
     .await;
-    assert!(count(&s, &format!("{m} table.queens-matrix thead th.secondary.removed")).await >= 1);
-    assert_eq!(count(&s, &format!("{m} table.queens-matrix tbody tr.trying")).await, 1);
+    assert!(m.count("table.queens-matrix thead th.secondary.removed").await >= 1);
+    assert_eq!(m.count("table.queens-matrix tbody tr.trying").await, 1);
     s.page_is_sound().await;
     s.shot(&format!("{tag}-queens-model-4-stepping")).await;
     // To the end: 2 solutions, every column back on the ring.
-    press(&s, m, 5).await;
-    s.until(
-        &format!("document.querySelector('{m} dd.solutions-count').textContent === '2'"),
-        "2 solutions",
-    )
-    .await;
-    assert_eq!(s.text(&format!("{m} dd.ring-count")).await, "8");
-    let event = s.text(&format!("{m} .event")).await;
+    m.press(5).await;
+    m.until_text("dd.solutions-count", Text::Is("2"), "2 solutions").await;
+    assert_eq!(m.text("dd.ring-count").await, "8");
+    let event = m.text(".event").await;
     assert!(event.contains("the search is over"), "{event}");
     // N = 8: 46 columns and 64 rows, compact, scrolling inside its box.
-    pick(&s, m, 1, "8").await;
-    s.until(
-        &format!("document.querySelectorAll('{m} table.queens-matrix tbody tr').length === 64"),
-        "the N = 8 matrix",
-    )
-    .await;
-    let shape = s.text(&format!("{m} .queens-shape")).await;
+    m.pick(1, "8").await;
+    s.until_count(&m.at("table.queens-matrix tbody tr"), 64, "the N = 8 matrix").await;
+    let shape = m.text(".queens-shape").await;
     assert!(shape.contains("46 columns") && shape.contains("64 rows"), "{shape}");
-    assert_eq!(count(&s, &format!("{m} table.queens-matrix.compact thead th.secondary")).await, 30);
+    assert_eq!(m.count("table.queens-matrix.compact thead th.secondary").await, 30);
+    let wrap = js_string(&m.at(".queens-matrix-wrap"));
     let fits = s
         .js(&format!(
-            "(() => {{ const w = document.querySelector('{m} .queens-matrix-wrap'); \
-             return w.getBoundingClientRect().right <= window.innerWidth; }})()"
+            "document.querySelector({wrap}).getBoundingClientRect().right <= window.innerWidth"
         ))
         .await;
     assert_eq!(fits, json!(true), "the matrix box stays in the viewport");
     for _ in 0..5 {
-        press(&s, m, 4).await;
+        m.press(4).await;
     }
     // A key pressed in the part steps its player (elsewhere the keys browse the solutions).
-    let step = s
-        .client
-        .find(Locator::Css(&format!("{m} .player .buttons button:nth-child(4)")))
-        .await
-        .unwrap();
-    step.send_keys(&Key::Right.to_string()).await.unwrap();
-    s.until(
-        &format!("document.querySelector('{m} .where').textContent.startsWith('event 6 of ')"),
-        "the key",
-    )
-    .await;
+    m.key(Key::Right).await;
+    m.until_text(".where", Text::StartsWith("event 6 of "), "the key").await;
     assert_eq!(s.text("#view-queens .queens-browse .where").await, "solution 1 of 92");
-    let _ = s.js(&format!("(() => {{ document.querySelector('{m} .queens-matrix-wrap').scrollIntoView(); return true; }})()")).await;
+    s.scroll_to(&m.at(".queens-matrix-wrap")).await;
     s.page_is_sound().await;
     s.shot(&format!("{tag}-queens-model-8")).await;
 
     // The board: N = 6, the whole search (4 solutions).
-    let w = QUEENS_WATCH;
-    s.until(&format!("document.querySelector('{w} .queens-watch-status')?.textContent.startsWith('The whole search')"), "the N = 6 trace").await;
-    assert_eq!(count(&s, &format!("{w} table.queens-watch td")).await, 36);
-    press(&s, w, 4).await;
-    s.until(&format!("document.querySelector('{w} .queens-chosen').textContent.startsWith('Chosen column: ')"), "a column chosen").await;
-    press(&s, w, 4).await;
-    s.until(
-        &format!("document.querySelectorAll('{w} td.queen-on').length === 1"),
-        "a queen placed",
-    )
-    .await;
+    let w = Part { s: &s, css: QUEENS_WATCH };
+    w.until_text(".queens-watch-status", Text::StartsWith("The whole search"), "the N = 6 trace")
+        .await;
+    assert_eq!(w.count("table.queens-watch td").await, 36);
+    w.press(4).await;
+    w.until_text(".queens-chosen", Text::StartsWith("Chosen column: "), "a column chosen").await;
+    w.press(4).await;
+    s.until_count(&w.at("td.queen-on"), 1, "a queen placed").await;
     // Play, then pause: the node counter runs.
-    press(&s, w, 3).await;
-    s.until(&format!("Number(document.querySelector('{w} dd.nodes').textContent) >= 6"), "playing")
-        .await;
-    press(&s, w, 3).await;
-    assert_eq!(
-        s.js(&format!(
-            "document.querySelector('{w} .player button.play').getAttribute('aria-pressed')"
-        ))
-        .await,
-        json!("false")
-    );
-    let _ = s
-        .js(&format!(
-            "(() => {{ document.querySelector('{w}').scrollIntoView(); return true; }})()"
-        ))
-        .await;
-    s.page_is_sound().await;
-    s.shot(&format!("{tag}-queens-watch-6-playing")).await;
-    press(&s, w, 5).await;
-    s.until(
-        &format!("document.querySelector('{w} dd.solutions-count').textContent === '4'"),
-        "4 solutions",
-    )
-    .await;
-    assert_eq!(count(&s, &format!("{w} td.queen-on")).await, 0);
-    let event = s.text(&format!("{w} .event")).await;
-    assert!(event.contains("End of the search"), "{event}");
+    w.play_to("dd.nodes", 6).await;
+    w.shot(&format!("{tag}-queens-watch-6-playing")).await;
+    w.end_of_search("4").await;
+    assert_eq!(w.count("td.queen-on").await, 0);
     // N = 8 with 2,000 events: the trace is cut, and the page says so.
-    pick(&s, w, 2, "2000").await;
-    pick(&s, w, 1, "8").await;
-    s.until(&format!("document.querySelector('{w} .queens-watch-status')?.textContent.startsWith('The trace was cut (event-limit) after 2,000 events')"), "the cut trace").await;
-    press(&s, w, 5).await;
-    s.until(&format!("document.querySelector('{w} .event').textContent.includes('it was cut here (event-limit)')"), "the cut said at the end").await;
-    assert_eq!(count(&s, &format!("{w} table.queens-watch td")).await, 64);
-    s.page_is_sound().await;
-    let _ = s
-        .js(&format!(
-            "(() => {{ document.querySelector('{w}').scrollIntoView(); return true; }})()"
-        ))
-        .await;
-    s.shot(&format!("{tag}-queens-watch-8-cut")).await;
+    w.pick(2, "2000").await;
+    w.pick(1, "8").await;
+    w.cut_after(".queens-watch-status", "2,000").await;
+    assert_eq!(w.count("table.queens-watch td").await, 64);
+    w.shot(&format!("{tag}-queens-watch-8-cut")).await;
     s.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn queens_model_is_stepped_and_the_search_watched() {
-    queens_second_edition(1280, 800, "6").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn queens_model_and_search_fit_a_phone() {
-    queens_second_edition(390, 844, "narrow-6").await;
-}
+desktop_and_phone!(
+    queens_model_is_stepped_and_the_search_watched,
+    queens_model_and_search_fit_a_phone,
+    queens_second_edition,
+    "6"
+);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tilings_are_drawn_and_counted_and_the_target_sudoku_scored() {
     let Some((s, _server)) = start(1280, 800, "/#tiling").await else { return };
     // The 12 pentominoes on 6x10: a tiling drawn, 60 squares in 12 pieces.
-    s.until(
-        "document.querySelectorAll('#view-tiling svg.tiling rect.cell').length === 60",
-        "60 squares",
-    )
-    .await;
+    s.until_count("#view-tiling svg.tiling rect.cell", 60, "60 squares").await;
     let pieces = s.js("new Set([...document.querySelectorAll('#view-tiling svg.tiling rect.cell')].map((r) => r.getAttribute('fill'))).size").await;
     assert_eq!(pieces, json!(12));
     // The tiling browser stays at its first tiling (its text grows " (N in all)" once the
@@ -936,11 +677,7 @@ async fn tilings_are_drawn_and_counted_and_the_target_sudoku_scored() {
         .js("document.querySelector('#view-tiling svg.tiling path.outline').getAttribute('d')")
         .await;
     s.click("#view-tiling button.next").await;
-    s.until(
-        "document.querySelector('#view-tiling .where').textContent === 'tiling 2 of 200+'",
-        "next",
-    )
-    .await;
+    s.until_text("#view-tiling .where", Text::Is("tiling 2 of 200+"), "next").await;
     let second = s
         .js("document.querySelector('#view-tiling svg.tiling path.outline').getAttribute('d')")
         .await;
@@ -954,8 +691,7 @@ async fn tilings_are_drawn_and_counted_and_the_target_sudoku_scored() {
     s.until("document.querySelector('#view-tiling svg.tiling')?.getAttribute('aria-label').includes('3 by 20') && !document.querySelector('#view-tiling button.count').disabled", "3x20")
         .await;
     s.click("#view-tiling button.count").await;
-    s.until("document.querySelector('#view-tiling dd.total')?.textContent === '8'", "8 tilings")
-        .await;
+    s.until_text("#view-tiling dd.total", Text::Is("8"), "8 tilings").await;
     s.shot("7-tiling-3x20-count").await;
 
     // Dominoes on the chessboard: counted without search.
@@ -963,19 +699,12 @@ async fn tilings_are_drawn_and_counted_and_the_target_sudoku_scored() {
     s.until("document.querySelectorAll('#view-tiling svg.tiling rect.cell').length === 64 && !document.querySelector('#view-tiling button.count').disabled", "8x8")
         .await;
     s.click("#view-tiling button.count").await;
-    s.until(
-        "document.querySelector('#view-tiling dd.total')?.textContent === '12,988,816'",
-        "12,988,816 domino tilings",
-    )
-    .await;
+    s.until_text("#view-tiling dd.total", Text::Is("12,988,816"), "12,988,816 domino tilings")
+        .await;
 
     // The target sudoku of the statement's first sample: 2829.
     s.click("#view-tiling .target-part button").await;
-    s.until(
-        "document.querySelector('#view-tiling dd.score')?.textContent === '2829'",
-        "the best score",
-    )
-    .await;
+    s.until_text("#view-tiling dd.score", Text::Is("2829"), "the best score").await;
     assert_eq!(
         s.js("document.querySelectorAll('#view-tiling table.target td').length").await,
         json!(81)
@@ -983,7 +712,7 @@ async fn tilings_are_drawn_and_counted_and_the_target_sudoku_scored() {
     let status = s.text("#view-tiling .target-part .status").await;
     assert!(status.contains("The best score is 2829"), "{status}");
     s.page_is_sound().await;
-    let _ = s.js("(() => { document.querySelector('#view-tiling .target-part').scrollIntoView(); return true; })()").await;
+    s.scroll_to("#view-tiling .target-part").await;
     s.shot("7-tiling-target-sudoku").await;
     s.close().await;
 }
@@ -1007,13 +736,7 @@ async fn every_view_fits_a_phone() {
     for (n, (view, ready)) in views.iter().enumerate() {
         // The number keys open the sections.
         s.key(Key::Escape).await;
-        s.client
-            .find(Locator::Css("body"))
-            .await
-            .unwrap()
-            .send_keys(&(n + 1).to_string())
-            .await
-            .unwrap();
+        s.type_keys(&(n + 1).to_string()).await;
         s.until(&format!("location.hash === '#{view}'"), "the number key").await;
         s.until(ready, view).await;
         if *view == "matrix" {
@@ -1036,23 +759,16 @@ async fn every_view_fits_a_phone() {
         }
         if *view == "queens" {
             s.key(Key::End).await;
-            s.until(
-                "document.querySelector('#view-queens .where').textContent === 'solution 92 of 92'",
-                "92 on a phone",
-            )
-            .await;
+            s.until_text("#view-queens .where", Text::Is("solution 92 of 92"), "92 on a phone")
+                .await;
         }
         s.page_is_sound().await;
         s.shot(&format!("narrow-{}-{view}", n + 1)).await;
     }
     // The target sudoku, further down the tilings section.
     s.click("#view-tiling .target-part button").await;
-    s.until(
-        "document.querySelector('#view-tiling dd.score')?.textContent === '2829'",
-        "2829 on a phone",
-    )
-    .await;
-    let _ = s.js("(() => { document.querySelector('#view-tiling .target-part').scrollIntoView(); return true; })()").await;
+    s.until_text("#view-tiling dd.score", Text::Is("2829"), "2829 on a phone").await;
+    s.scroll_to("#view-tiling .target-part").await;
     s.page_is_sound().await;
     s.shot("narrow-7-tiling-target-sudoku").await;
     s.close().await;
@@ -1067,121 +783,64 @@ const TILING_WATCH: &str = "#view-tiling .tiling-watch";
 /// At `width` x `height`.
 async fn tiling_watch(width: u32, height: u32, tag: &str) {
     let Some((s, _server)) = start(width, height, "/#tiling").await else { return };
-    let w = TILING_WATCH;
-    s.until(
-        &format!("document.querySelector('{w} .tiling-watch-status')?.textContent.startsWith('The whole search')"),
-        "the 4x4 trace",
-    )
-    .await;
-    assert_eq!(count(&s, &format!("{w} table.tiling-watch-table td")).await, 16);
-    assert_eq!(count(&s, &format!("{w} td.placed")).await, 0);
-    assert_eq!(s.text(&format!("{w} .tiling-watch-chosen")).await, "Chosen column: none yet");
+    let w = Part { s: &s, css: TILING_WATCH };
+    w.until_text(".tiling-watch-status", Text::StartsWith("The whole search"), "the 4x4 trace")
+        .await;
+    assert_eq!(w.count("table.tiling-watch-table td").await, 16);
+    assert_eq!(w.count("td.placed").await, 0);
+    assert_eq!(w.text(".tiling-watch-chosen").await, "Chosen column: none yet");
     // Step: a square chosen (named, and marked on the board), then a domino placed.
-    press(&s, w, 4).await;
-    s.until(
-        &format!("document.querySelector('{w} .tiling-watch-chosen').textContent.startsWith('Chosen column: square (')"),
+    w.press(4).await;
+    w.until_text(
+        ".tiling-watch-chosen",
+        Text::StartsWith("Chosen column: square ("),
         "a square chosen",
     )
     .await;
-    assert_eq!(count(&s, &format!("{w} td.chosen")).await, 1);
-    press(&s, w, 4).await;
-    s.until(&format!("document.querySelectorAll('{w} td.placed').length === 2"), "a domino placed")
-        .await;
-    assert_eq!(count(&s, &format!("{w} td.placed.trying")).await, 2);
-    let event = s.text(&format!("{w} .event")).await;
+    assert_eq!(w.count("td.chosen").await, 1);
+    w.press(4).await;
+    s.until_count(&w.at("td.placed"), 2, "a domino placed").await;
+    assert_eq!(w.count("td.placed.trying").await, 2);
+    let event = w.text(".event").await;
     assert!(event.starts_with("Level 0: place a piece on ("), "{event}");
-    assert_eq!(s.text(&format!("{w} dd.pieces-count")).await, "1");
+    assert_eq!(w.text("dd.pieces-count").await, "1");
     // A key pressed in the part steps its player (elsewhere the keys browse the tilings).
-    let step = s
-        .client
-        .find(Locator::Css(&format!("{w} .player .buttons button:nth-child(4)")))
-        .await
-        .unwrap();
-    step.send_keys(&Key::Right.to_string()).await.unwrap();
-    s.until(
-        &format!("document.querySelector('{w} .where').textContent.startsWith('step 3 of ')"),
-        "the key",
-    )
-    .await;
+    w.key(Key::Right).await;
+    w.until_text(".where", Text::StartsWith("step 3 of "), "the key").await;
     // The tiling browser stays at its first tiling (its text grows " (N in all)" once the
     // view's count, running meanwhile, ends).
     let place = s.text("#view-tiling .where").await;
     assert!(place.starts_with("tiling 1 of 200"), "{place}");
     // Play, then pause: the node counter runs, pieces come and go.
-    press(&s, w, 3).await;
-    s.until(&format!("Number(document.querySelector('{w} dd.nodes').textContent) >= 8"), "playing")
-        .await;
-    press(&s, w, 3).await;
-    assert_eq!(
-        s.js(&format!(
-            "document.querySelector('{w} .player button.play').getAttribute('aria-pressed')"
-        ))
-        .await,
-        json!("false")
-    );
-    let _ = s
-        .js(&format!(
-            "(() => {{ document.querySelector('{w}').scrollIntoView(); return true; }})()"
-        ))
-        .await;
-    s.page_is_sound().await;
-    s.shot(&format!("{tag}-tiling-watch-4x4-playing")).await;
+    w.play_to("dd.nodes", 8).await;
+    w.shot(&format!("{tag}-tiling-watch-4x4-playing")).await;
     // Back to a tiling: step until the first one is found, the board full.
-    s.until(
-        &format!(
-            "(() => {{ const b = document.querySelector('{w} .player .buttons button:nth-child(4)'); \
-             for (let i = 0; i < 200 && document.querySelector('{w} dd.solutions-count').textContent === '0'; i++) b.click(); \
-             return document.querySelector('{w} dd.solutions-count').textContent === '1'; }})()"
-        ),
+    w.step_until(
+        "part.querySelector('dd.solutions-count').textContent === '1'",
+        200,
         "the first tiling",
     )
     .await;
-    assert_eq!(count(&s, &format!("{w} td.placed")).await, 16);
-    assert_eq!(count(&s, &format!("{w} td.open")).await, 0);
-    let event = s.text(&format!("{w} .event")).await;
+    assert_eq!(w.count("td.placed").await, 16);
+    assert_eq!(w.count("td.open").await, 0);
+    let event = w.text(".event").await;
     assert!(event.starts_with("Tiling 1 found"), "{event}");
     // Jump to the end: the 36 tilings, every domino taken back.
-    press(&s, w, 5).await;
-    s.until(
-        &format!("document.querySelector('{w} dd.solutions-count').textContent === '36'"),
-        "36 tilings",
-    )
-    .await;
-    assert_eq!(count(&s, &format!("{w} td.placed")).await, 0);
-    let event = s.text(&format!("{w} .event")).await;
-    assert!(event.contains("End of the search"), "{event}");
-    let status = s.text(&format!("{w} .tiling-watch-status")).await;
+    w.end_of_search("36").await;
+    assert_eq!(w.count("td.placed").await, 0);
+    let status = w.text(".tiling-watch-status").await;
     assert!(status.contains(" 36 tilings"), "{status}");
     // The pentominoes on 5x5: the trace is cut by the event limit, and the page says so.
-    pick(&s, w, 1, "pent5x5").await;
-    s.until(
-        &format!("document.querySelector('{w} .tiling-watch-status')?.textContent.startsWith('The trace was cut (event-limit) after 20,000 events')"),
-        "the cut trace",
-    )
-    .await;
-    assert_eq!(count(&s, &format!("{w} table.tiling-watch-table td")).await, 25);
-    press(&s, w, 5).await;
-    s.until(
-        &format!("document.querySelector('{w} .event').textContent.includes('it was cut here (event-limit)')"),
-        "the cut said at the end",
-    )
-    .await;
-    s.page_is_sound().await;
-    let _ = s
-        .js(&format!(
-            "(() => {{ document.querySelector('{w}').scrollIntoView(); return true; }})()"
-        ))
-        .await;
-    s.shot(&format!("{tag}-tiling-watch-cut")).await;
+    w.pick(1, "pent5x5").await;
+    w.cut_after(".tiling-watch-status", "20,000").await;
+    assert_eq!(w.count("table.tiling-watch-table td").await, 25);
+    w.shot(&format!("{tag}-tiling-watch-cut")).await;
     s.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tiling_search_is_watched_on_a_small_board() {
-    tiling_watch(1280, 800, "7").await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn tiling_search_watched_fits_a_phone() {
-    tiling_watch(390, 844, "narrow-7").await;
-}
+desktop_and_phone!(
+    tiling_search_is_watched_on_a_small_board,
+    tiling_search_watched_fits_a_phone,
+    tiling_watch,
+    "7"
+);

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
-use crate::browser::Session;
-use crate::util::TestServer;
+use crate::browser::BROWSERS;
+use crate::util::{desktop_and_phone, Session, TestServer, Text};
 use dancecard_web::ServerConfig;
 
 fn assets() -> PathBuf {
@@ -223,7 +223,7 @@ const ENGLISH_RUNS: &str = r#"(() => {
 
 async fn read_every_view_in_chinese(width: u32, height: u32) {
     let args = ["--lang=zh-CN", "--accept-lang=zh-CN,zh"];
-    let Some(s) = Session::open_with(width, height, &args).await else { return };
+    let Some(s) = Session::open(&BROWSERS, width, height, &args).await else { return };
     let server = TestServer::start(ServerConfig::default()).await;
     s.goto(&server.url("/#matrix")).await;
     // A fresh profile: nothing stored, so the language is the browser's.
@@ -254,50 +254,33 @@ async fn read_every_view_in_chinese(width: u32, height: u32) {
     s.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_view_reads_in_chinese_on_a_phone() {
-    read_every_view_in_chinese(390, 844).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_view_reads_in_chinese_on_a_desktop() {
-    read_every_view_in_chinese(1280, 800).await;
-}
+desktop_and_phone!(
+    every_view_reads_in_chinese_on_a_desktop,
+    every_view_reads_in_chinese_on_a_phone,
+    read_every_view_in_chinese
+);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_switch_remembers_the_choice() {
     let args = ["--lang=en-US", "--accept-lang=en-US,en"];
-    let Some(s) = Session::open_with(390, 844, &args).await else { return };
+    let Some(s) = Session::open(&BROWSERS, 390, 844, &args).await else { return };
     let server = TestServer::start(ServerConfig::default()).await;
     s.goto(&server.url("/#stepper")).await;
     s.until("document.documentElement.lang === 'en'", "English from the browser").await;
-    s.until("document.querySelector('#nav a[data-view=\"matrix\"]')?.textContent.includes('Exact cover')", "English nav").await;
+    s.until_text("#nav a[data-view=\"matrix\"]", Text::Has("Exact cover"), "English nav").await;
     // The detector of the Chinese tests sees English where there is some.
-    s.until("document.querySelectorAll('#view-stepper .count-box .big').length === 2", "stepper")
-        .await;
+    s.until_count("#view-stepper .count-box .big", 2, "stepper").await;
     assert_ne!(s.js(ENGLISH_RUNS).await, json!([]), "the English page has English runs");
     s.click("#lang button[data-lang=\"zh\"]").await;
     s.until("document.documentElement.lang === 'zh-Hans'", "Chinese after the switch").await;
-    s.until(
-        "document.querySelector('#nav a[data-view=\"matrix\"]')?.textContent.includes('精确覆盖')",
-        "Chinese nav",
-    )
-    .await;
+    s.until_text("#nav a[data-view=\"matrix\"]", Text::Has("精确覆盖"), "Chinese nav").await;
     assert_eq!(s.js("location.hash").await, json!("#stepper"), "the same section");
     // Stored: a new visit is in Chinese too.
     s.goto(&server.url("/#links")).await;
-    s.until(
-        "document.querySelector('#view-links h2')?.textContent.includes('链表之舞')",
-        "kept across a reload",
-    )
-    .await;
+    s.until_text("#view-links h2", Text::Has("链表之舞"), "kept across a reload").await;
     assert_eq!(s.js("localStorage.getItem('dancecard.lang')").await, json!("zh"));
     s.click("#lang button[data-lang=\"en\"]").await;
-    s.until(
-        "document.querySelector('#view-links h2')?.textContent.includes('Link dance')",
-        "back to English",
-    )
-    .await;
+    s.until_text("#view-links h2", Text::Has("Link dance"), "back to English").await;
     s.page_is_sound().await;
     s.close().await;
 }

@@ -232,9 +232,7 @@ async fn idle_connections_and_oversized_heads_are_closed() {
 
 #[tokio::test]
 async fn a_connection_in_use_is_not_idle() {
-    let mut config = ServerConfig::default();
-    config.client_timeout = Duration::from_secs(1);
-    let server = TestServer::start(config).await;
+    let server = TestServer::with(|c| c.client_timeout = Duration::from_secs(1)).await;
     // Ten requests 300 ms apart on one kept-alive connection: 3 s, three times the timeout,
     // which counts from the end of the last answer, for the page's files as for the API.
     for path in ["/assets/style.css", "/api/queens?n=4"] {
@@ -265,9 +263,7 @@ fn complete_answer(raw: &[u8]) -> Option<()> {
 
 #[tokio::test]
 async fn connections_beyond_the_cap_wait_for_a_free_one() {
-    let mut config = ServerConfig::default();
-    config.max_connections = 1;
-    let server = TestServer::start(config).await;
+    let server = TestServer::with(|c| c.max_connections = 1).await;
     // The only connection, idle.
     let holder = TcpStream::connect(server.addr).await.unwrap();
     let addr = server.addr;
@@ -339,11 +335,12 @@ fn testdata_line() -> String {
 /// they answer at once with what they found, not at the end of their budget (an hour here).
 #[tokio::test]
 async fn a_shutdown_cancels_the_searches_in_flight() {
-    let mut config = ServerConfig::default();
-    config.time_limit = Duration::from_secs(3600);
-    config.count_time_limit = Duration::from_secs(3600);
-    config.max_nodes = u64::MAX;
-    let mut server = TestServer::start(config).await;
+    let mut server = TestServer::with(|c| {
+        c.time_limit = Duration::from_secs(3600);
+        c.count_time_limit = Duration::from_secs(3600);
+        c.max_nodes = u64::MAX;
+    })
+    .await;
     let addr = server.addr;
     let long = tokio::spawn(async move {
         request(addr, "POST", "/api/solve?mode=count", &[], endless().as_bytes()).await.unwrap()

@@ -7,7 +7,7 @@ use std::time::Duration;
 use dancecard_web::ServerConfig;
 use serde_json::{json, Value};
 
-use crate::util::{testdata, TestServer};
+use crate::util::{noise, testdata, TestServer};
 
 fn keys(value: &Value) -> BTreeSet<&str> {
     value.as_object().expect("an object").keys().map(String::as_str).collect()
@@ -39,9 +39,7 @@ async fn sudoku_solves_by_both_methods_with_the_clis_fields() {
     let server = server().await;
     let mut nodes = Vec::new();
     for method in ["dlx", "fast"] {
-        let reply = server.post(&format!("/api/sudoku?method={method}"), ESCARGOT).await;
-        assert_eq!(reply.status, 200, "{}", reply.text());
-        let reply = reply.json();
+        let reply = server.post(&format!("/api/sudoku?method={method}"), ESCARGOT).await.ok();
         // The entry of `dancecard sudoku --format json`, and what the page shows with it.
         assert_eq!(
             keys(&reply),
@@ -130,21 +128,16 @@ async fn sudoku_bad_input_is_a_400_with_the_parsers_message() {
     assert!(message.contains("box=RxC") && !message.contains("--box"), "{message}");
     let message = server.post("/api/sudoku", b"\xff\xfe".as_slice()).await.error(400);
     assert!(message.contains("UTF-8"), "{message}");
-    for query in
-        ["method=bogus", "mode=all", "box=3", "box=0x0", "box=4294967296x4294967296", "colour=red"]
-    {
-        let reply = server.post(&format!("/api/sudoku?{query}"), ESCARGOT).await;
-        assert_eq!(reply.status, 400, "{query}: {}", reply.text());
-    }
+    let bad =
+        ["method=bogus", "mode=all", "box=3", "box=0x0", "box=4294967296x4294967296", "colour=red"];
+    server.refuses("/api/sudoku", &bad, Some(ESCARGOT)).await;
     assert_eq!(server.get("/api/sudoku").await.status, 405);
 }
 
 #[tokio::test]
 async fn queens_lists_counts_and_browses() {
     let server = server().await;
-    let all = server.get("/api/queens?n=8&mode=all").await;
-    assert_eq!(all.status, 200, "{}", all.text());
-    let all = all.json();
+    let all = server.get("/api/queens?n=8&mode=all").await.ok();
     // `dancecard queens 8 --format json`, key for key.
     assert_eq!(
         keys(&all),
@@ -199,19 +192,14 @@ async fn queens_lists_counts_and_browses() {
     let none = server.get("/api/queens?n=3&mode=all").await.json();
     assert_eq!((none["count"].clone(), none["solutions"].clone()), (json!(0), json!([])));
 
-    for query in ["n=0", "n=-1", "n=eight", "n=1000000", "n=8&mode=every", "n=8&method=magic", ""] {
-        let reply = server.get(&format!("/api/queens?{query}")).await;
-        assert_eq!(reply.status, 400, "{query}: {}", reply.text());
-        let _ = reply.json();
-    }
+    let bad = ["n=0", "n=-1", "n=eight", "n=1000000", "n=8&mode=every", "n=8&method=magic", ""];
+    server.refuses("/api/queens", &bad, None).await;
 }
 
 #[tokio::test]
 async fn tile_draws_and_counts_tilings() {
     let server = server().await;
-    let first = server.get("/api/tile?board=6x10&pieces=pentominoes&once=true").await;
-    assert_eq!(first.status, 200, "{}", first.text());
-    let first = first.json();
+    let first = server.get("/api/tile?board=6x10&pieces=pentominoes&once=true").await.ok();
     assert_eq!(first["count"], 1);
     assert_eq!(first["board"], json!({ "rows": 6, "cols": 10 }));
     assert_eq!(first["pieces"].as_array().unwrap().len(), 12);
@@ -242,7 +230,7 @@ async fn tile_draws_and_counts_tilings() {
     assert_eq!(some["solutions"].as_array().unwrap().len(), 5);
     assert_eq!(some["placements"].as_array().unwrap().len(), 5);
 
-    for query in [
+    let bad = [
         "board=6x10",
         "board=6&pieces=pentominoes",
         "board=0x5&pieces=dominoes",
@@ -251,21 +239,18 @@ async fn tile_draws_and_counts_tilings() {
         "board=6x10&pieces=pentominoes&once=maybe",
         "board=6x10&pieces=pentominoes&mode=every",
         "board=6x10&pieces=pentominoes&method=dp",
-    ] {
-        let reply = server.get(&format!("/api/tile?{query}")).await;
-        assert_eq!(reply.status, 400, "{query}: {}", reply.text());
-        let _ = reply.json();
-    }
+    ];
+    server.refuses("/api/tile", &bad, None).await;
 }
 
 #[tokio::test]
 async fn target_sudoku_scores_the_statements_samples() {
     let server = server().await;
     for (name, score) in [("sample1.in", 2829), ("sample2.in", 2852)] {
-        let reply =
-            server.post("/api/target-sudoku", testdata(&format!("target-sudoku/{name}"))).await;
-        assert_eq!(reply.status, 200, "{}", reply.text());
-        let reply = reply.json();
+        let reply = server
+            .post("/api/target-sudoku", testdata(&format!("target-sudoku/{name}")))
+            .await
+            .ok();
         for key in ["score", "grid", "stats", "complete", "stop", "puzzle", "givens"] {
             assert!(reply.get(key).is_some(), "{key}: {reply}");
         }
@@ -292,9 +277,7 @@ async fn target_sudoku_scores_the_statements_samples() {
 
 #[tokio::test]
 async fn the_budget_ends_every_puzzle_search_with_complete_false() {
-    let mut config = ServerConfig::default();
-    config.max_nodes = 2_000;
-    let server = TestServer::start(config).await;
+    let server = TestServer::with(|c| c.max_nodes = 2_000).await;
     for method in ["dlx", "fast"] {
         let reply = server
             .post(&format!("/api/sudoku?mode=count&method={method}"), empty_sudoku())
@@ -335,10 +318,11 @@ async fn the_budget_ends_every_puzzle_search_with_complete_false() {
     assert_eq!(target["complete"], false);
 
     // The time budget, on solvers whose only stop is a cancel flag: a timer raises it.
-    let mut config = ServerConfig::default();
-    config.max_nodes = u64::MAX;
-    config.count_time_limit = Duration::from_millis(300);
-    let server = TestServer::start(config).await;
+    let server = TestServer::with(|c| {
+        c.max_nodes = u64::MAX;
+        c.count_time_limit = Duration::from_millis(300);
+    })
+    .await;
     let count = server.get("/api/queens?n=18&mode=count").await.json();
     assert_eq!(
         (count["complete"].clone(), count["stop"].clone()),
@@ -367,10 +351,11 @@ async fn puzzle_bodies_over_one_megabyte_get_413() {
 async fn the_profile_dp_is_bounded_in_states() {
     // Time enough for the DP to reach its state bound on a loaded machine; the engine's
     // count after it stops at the node budget.
-    let mut config = ServerConfig::default();
-    config.count_time_limit = Duration::from_secs(120);
-    config.max_nodes = 10_000;
-    let server = TestServer::start(config).await;
+    let server = TestServer::with(|c| {
+        c.count_time_limit = Duration::from_secs(120);
+        c.max_nodes = 10_000;
+    })
+    .await;
     // Trominoes on a 15-wide board: the DP's states grow about 9x every two columns.
     let auto = server.get("/api/tile?board=15x16&pieces=trominoes&mode=count").await.json();
     assert_eq!(auto["method"], "dlx", "auto falls back to the engine: {auto}");
@@ -386,12 +371,7 @@ async fn the_profile_dp_is_bounded_in_states() {
 #[tokio::test]
 async fn hostile_puzzle_input_never_takes_the_server_down() {
     let server = server().await;
-    let mut noise = Vec::new();
-    let mut x: u32 = 4321;
-    for _ in 0..100_000 {
-        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-        noise.push((x >> 16) as u8);
-    }
+    let noise = noise(4321, 100_000);
     let bodies: Vec<Vec<u8>> = vec![
         noise,
         b"\0\0\0".to_vec(),

@@ -32,16 +32,13 @@
 //! Without Chromium and chromedriver the test prints why and passes, unless `CI` is set (as
 //! the other browser tests).
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use dancecard_web::ServerConfig;
-use fantoccini::{Client, ClientBuilder};
-use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{json, Value};
 
-use crate::util::{eventually, request, TestServer};
+use crate::util::{desktop_and_phone, js_string, target_dir, Session, TestServer, Text};
 
 /// A channel may move this much (of 255) before its pixel counts as changed.
 const CHANNEL_TOLERANCE: u8 = 64;
@@ -51,12 +48,6 @@ const MAX_DIFF_RATIO: f64 = 0.01;
 
 /// The environment variable that rewrites the stored pictures instead of comparing.
 const BLESS: &str = "DANCECARD_BLESS";
-
-/// How long a view may take to load (a loaded machine is slow).
-const PATIENCE: Duration = Duration::from_secs(30);
-
-/// The two viewports of the browser tests.
-const SIZES: [(u32, u32); 2] = [(1280, 800), (390, 844)];
 
 /// Each view and what it shows once loaded. The sudoku and queens conditions are loose on
 /// purpose: those views change in other branches (re-bless after merging them).
@@ -75,158 +66,63 @@ fn stored_dir() -> PathBuf {
 }
 
 fn failure_dir() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target"));
-    target.join("screenshots/visual")
+    target_dir().join("screenshots/visual")
 }
 
 fn blessing() -> bool {
     std::env::var_os(BLESS).is_some_and(|v| !v.is_empty() && v != "0")
 }
 
-// ---- the browser (as in browser.rs: a chromedriver and a Chromium in a fresh profile) ----
-
-fn program(var: &str, candidates: &[&str]) -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os(var) {
-        return Some(PathBuf::from(path));
-    }
-    candidates.iter().map(PathBuf::from).find(|p| p.is_file()).or_else(|| {
-        let path = std::env::var_os("PATH")?;
-        std::env::split_paths(&path)
-            .flat_map(|dir| {
-                candidates
-                    .iter()
-                    .map(move |c| dir.join(Path::new(c).file_name().unwrap_or_default()))
-            })
-            .find(|p| p.is_file())
-    })
-}
-
-/// A chromedriver in its own process group with its browser; killed, group and all, when
-/// dropped.
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let group = format!("-{}", self.0.id());
-        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
-        let _ = self.0.wait();
-    }
-}
+// ---- the browser (a [`Session`], with the same pictures whatever the machine) ----
 
 /// One visual test's browser at a time (the browser tests run one more alongside).
 static TURN: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
 
-struct Browser {
-    client: Client,
-    _driver: Driver,
-    _profile: tempfile::TempDir,
-    _turn: tokio::sync::SemaphorePermit<'static>,
+/// The browser of the visual tests.
+struct Browser(Session);
+
+impl std::ops::Deref for Browser {
+    type Target = Session;
+
+    fn deref(&self) -> &Session {
+        &self.0
+    }
 }
 
 impl Browser {
     /// A browser whose viewport is `width` x `height`, or `None` (skip) without Chromium.
     async fn open(width: u32, height: u32) -> Option<Browser> {
-        let driver = program("CHROMEDRIVER", &["/usr/bin/chromedriver", "chromedriver"]);
-        let chromium = program("CHROMIUM", &["/usr/bin/chromium", "chromium", "chromium-browser"]);
-        let (Some(driver), Some(chromium)) = (driver, chromium) else {
-            let why =
-                "chromium and chromedriver are needed (apt-get install chromium chromium-driver)";
-            if std::env::var_os("CI").is_some() {
-                panic!("CI is set and the visual test cannot run: {why}");
-            }
-            eprintln!("skipping the visual test: {why}");
-            return None;
-        };
-        let turn = TURN.acquire().await.expect("the semaphore is never closed");
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let mut command = Command::new(&driver);
-        let _ = command
-            .arg(format!("--port={port}"))
-            .arg("--allowed-ips=127.0.0.1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            let _ = command.process_group(0);
-        }
-        let driver = Driver(
-            command.spawn().unwrap_or_else(|e| panic!("cannot start {}: {e}", driver.display())),
-        );
-        let profile = tempfile::tempdir().unwrap();
-        let addr = ([127, 0, 0, 1], port).into();
-        let ready = eventually(PATIENCE, || async move {
-            let status = request(addr, "GET", "/status", &[], b"");
-            matches!(tokio::time::timeout(Duration::from_secs(2), status).await, Ok(Ok(r)) if r.status == 200)
-        })
-        .await;
-        assert!(ready, "chromedriver did not answer on port {port}");
-        let mut caps = serde_json::Map::new();
-        let _ = caps.insert("browserName".into(), json!("chrome"));
-        let _ = caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": chromium,
-                "args": [
-                    "--headless=new",
-                    "--no-sandbox",
-                    "--disable-gpu",
-                    "--disable-background-networking",
-                    "--disable-dev-shm-usage",
-                    "--no-first-run",
-                    "--disable-component-update",
-                    "--disable-sync",
-                    "--hide-scrollbars",
-                    // The same pictures whatever the machine's language and scale.
-                    "--lang=en-US",
-                    "--force-device-scale-factor=1",
-                    "--font-render-hinting=none",
-                    format!("--window-size={width},{height}"),
-                    format!("--user-data-dir={}", profile.path().display()),
-                ],
-            }),
-        );
-        let client = ClientBuilder::new(HttpConnector::new())
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-            .unwrap_or_else(|e| panic!("cannot open a Chromium session: {e}"));
-        client.set_window_size(width, height).await.unwrap();
-        let inner = client
-            .execute("return [window.innerWidth, window.innerHeight];", vec![])
-            .await
-            .unwrap();
-        let (w, h) = (inner[0].as_u64().unwrap() as u32, inner[1].as_u64().unwrap() as u32);
-        client.set_window_size(2 * width - w.min(width), 2 * height - h.min(height)).await.unwrap();
-        Some(Browser { client, _driver: driver, _profile: profile, _turn: turn })
+        // The same pictures whatever the machine's language and scale.
+        let args = ["--lang=en-US", "--force-device-scale-factor=1", "--font-render-hinting=none"];
+        Session::open(&TURN, width, height, &args).await.map(Browser)
     }
 
-    async fn js(&self, expr: &str) -> Value {
-        self.client.execute(&format!("return ({expr});"), vec![]).await.unwrap()
-    }
-
-    async fn until(&self, expr: &str, what: &str) {
-        let ok = eventually(PATIENCE, || async { self.js(expr).await == json!(true) }).await;
-        assert!(ok, "{what}: `{expr}` never became true");
+    /// Opens a view (one of [`VIEWS`]) on a fresh page load and waits until it has loaded.
+    async fn load(&self, url: &str, (view, ready): (&str, &str)) {
+        self.goto("about:blank").await;
+        self.goto(&format!("{url}#{view}")).await;
+        self.until(ready, view).await;
     }
 
     /// Opens a view on a fresh page load, waits until it has loaded and settled, and returns
     /// the viewport's picture, halved.
-    async fn photograph(&self, url: &str, view: &str, ready: &str) -> Image {
-        self.client.goto("about:blank").await.unwrap();
-        self.client.goto(&format!("{url}#{view}")).await.unwrap();
-        self.until(ready, view).await;
+    async fn photograph(&self, url: &str, view: (&str, &str)) -> Image {
+        self.load(url, view).await;
         self.until("document.fonts.status === 'loaded'", "fonts").await;
         // No caret, no focus ring, no transition half-way; the top of the page.
-        let _ = self
-            .js("(() => { document.activeElement?.blur(); window.scrollTo(0, 0); return true; })()")
-            .await;
+        self.run("document.activeElement?.blur(); window.scrollTo(0, 0);").await;
         tokio::time::sleep(Duration::from_millis(700)).await;
+        self.picture().await
+    }
+
+    /// The viewport's picture now, halved.
+    async fn picture(&self) -> Image {
         let png = self.client.screenshot().await.unwrap();
         Image::decode(&png).halved()
+    }
+
+    async fn close(self) {
+        self.0.close().await;
     }
 }
 
@@ -375,12 +271,12 @@ async fn every_view_at(width: u32, height: u32) {
     assert_eq!(browser.js("[window.innerWidth, window.innerHeight]").await, json!([width, height]));
     let mut failures = Vec::new();
     for (view, ready) in VIEWS {
-        let actual = browser.photograph(&url, view, ready).await;
+        let actual = browser.photograph(&url, (view, ready)).await;
         if let Some(failure) = check(&format!("{view}-{width}x{height}"), &actual) {
             failures.push(failure);
         }
     }
-    let _ = browser.client.clone().close().await;
+    browser.close().await;
     assert!(
         failures.is_empty(),
         "{} of {} views differ from tests/screenshots/ (after an intended change: \
@@ -391,15 +287,11 @@ async fn every_view_at(width: u32, height: u32) {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_view_looks_as_stored_on_a_desktop() {
-    every_view_at(SIZES[0].0, SIZES[0].1).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_view_looks_as_stored_on_a_phone() {
-    every_view_at(SIZES[1].0, SIZES[1].1).await;
-}
+desktop_and_phone!(
+    every_view_looks_as_stored_on_a_desktop,
+    every_view_looks_as_stored_on_a_phone,
+    every_view_at
+);
 
 /// The tolerance at work: a second picture of the same view passes, and the same view with
 /// its page shifted 12 pixels right fails.
@@ -408,43 +300,51 @@ async fn a_shifted_layout_is_caught() {
     let Some(browser) = Browser::open(1280, 800).await else { return };
     let server = TestServer::start(ServerConfig::default()).await;
     let url = server.url("/");
-    let (view, ready) = VIEWS[0];
-    let first = browser.photograph(&url, view, ready).await;
-    let second = browser.photograph(&url, view, ready).await;
+    let first = browser.photograph(&url, VIEWS[0]).await;
+    let second = browser.photograph(&url, VIEWS[0]).await;
     let (noise, _) = compare(&first, &second).unwrap();
     assert!(noise <= MAX_DIFF_RATIO, "two pictures of one page differ in {:.3}%", 100.0 * noise);
-    let _ = browser
-        .js("(() => { document.querySelector('main').style.marginLeft = '12px'; return true; })()")
-        .await;
+    browser.run("document.querySelector('main').style.marginLeft = '12px';").await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let png = browser.client.screenshot().await.unwrap();
-    let shifted = Image::decode(&png).halved();
+    let shifted = browser.picture().await;
     let (ratio, _) = compare(&first, &shifted).unwrap();
     eprintln!("noise {:.3}%, shifted {:.3}%", 100.0 * noise, 100.0 * ratio);
     assert!(ratio > MAX_DIFF_RATIO, "a 12-pixel shift changed only {:.3}%", 100.0 * ratio);
-    let _ = browser.client.clone().close().await;
+    browser.close().await;
 }
 
 // ---- the rough spots of issue #20, checked at both sizes ----
 
 impl Browser {
+    /// Clicks the first element matching `css` from the page's script (no scrolling to it).
     async fn click(&self, css: &str) {
-        let ok = self.js(&format!("(() => {{ const e = document.querySelector('{css}'); if (!e) return false; e.click(); return true; }})()")).await;
+        let ok = self
+            .js(&format!(
+                "(() => {{ const e = document.querySelector({}); if (!e) return false; e.click(); return true; }})()",
+                js_string(css)
+            ))
+            .await;
         assert_eq!(ok, json!(true), "nothing to click at {css}");
     }
 
+    /// Picks `value` in the select matching `css` from the page's script.
     async fn select(&self, css: &str, value: &str) {
         let ok = self
             .js(&format!(
-                "(() => {{ const e = document.querySelector('{css}'); if (!e) return false; e.value = '{value}'; \
-                 e.dispatchEvent(new Event('change')); return true; }})()"
+                "(() => {{ const e = document.querySelector({}); if (!e) return false; e.value = {}; \
+                 e.dispatchEvent(new Event('change')); return true; }})()",
+                js_string(css),
+                js_string(value)
             ))
             .await;
         assert_eq!(ok, json!(true), "no select at {css}");
     }
 
+    /// The text content of the first element matching `css` ("" without one).
     async fn text(&self, css: &str) -> String {
-        let text = self.js(&format!("document.querySelector('{css}')?.textContent ?? ''")).await;
+        let text = self
+            .js(&format!("document.querySelector({})?.textContent ?? ''", js_string(css)))
+            .await;
         text.as_str().unwrap_or_default().to_owned()
     }
 }
@@ -456,13 +356,8 @@ async fn rough_spots_at(width: u32, height: u32) {
 
     // 2D links: at step 0 the places of the links are drawn (no empty box), and no code line
     // runs out of its panel.
-    b.client.goto(&format!("{url}#build")).await.unwrap();
-    b.until(VIEWS[3].1, "build").await;
-    b.until(
-        "document.querySelectorAll('#view-build svg g.ghost').length === 11",
-        "the places of root, 3 headers and 7 nodes",
-    )
-    .await;
+    b.load(&url, VIEWS[3]).await;
+    b.until_count("#view-build svg g.ghost", 11, "the places of root, 3 headers and 7 nodes").await;
     let event = b.text("#view-build .event").await;
     assert!(event.contains("dashed outlines"), "{event}");
     let overflow = b
@@ -477,11 +372,14 @@ async fn rough_spots_at(width: u32, height: u32) {
 
     // Algorithm X: the preset where the S heuristic pays (the engine's counts), and no
     // "1. empty" at the end.
-    b.client.goto("about:blank").await.unwrap();
-    b.client.goto(&format!("{url}#stepper")).await.unwrap();
-    b.until(VIEWS[1].1, "stepper").await;
+    b.load(&url, VIEWS[1]).await;
     b.select("#view-stepper .toolbar select", "mrv-showcase").await;
-    b.until("document.querySelector('#view-stepper .count-box[data-heuristic=\"mrv\"] .big')?.textContent === '4 nodes'", "4 nodes with the S heuristic").await;
+    b.until_text(
+        "#view-stepper .count-box[data-heuristic=\"mrv\"] .big",
+        Text::Is("4 nodes"),
+        "4 nodes with the S heuristic",
+    )
+    .await;
     assert_eq!(
         b.text("#view-stepper .count-box[data-heuristic=\"leftmost\"] .big").await,
         "49 nodes"
@@ -490,12 +388,11 @@ async fn rough_spots_at(width: u32, height: u32) {
         b.js("document.querySelectorAll('#view-stepper table.trace tbody tr').length").await,
         json!(17)
     );
-    let _ = b.js("(() => { document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true })); return true; })()").await;
-    b.until(
-        "document.querySelector('#view-stepper .event').textContent.includes('the search is over')",
-        "the end",
+    b.run(
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));",
     )
     .await;
+    b.until_text("#view-stepper .event", Text::Has("the search is over"), "the end").await;
     assert_eq!(
         b.js("document.querySelectorAll('#view-stepper .partial li').length").await,
         json!(0)
@@ -504,9 +401,7 @@ async fn rough_spots_at(width: u32, height: u32) {
     assert!(partial.contains("the search is over"), "{partial}");
 
     // Tilings: cells sized to the space, readable letters, the status after a count.
-    b.client.goto("about:blank").await.unwrap();
-    b.client.goto(&format!("{url}#tiling")).await.unwrap();
-    b.until(VIEWS[6].1, "tiling").await;
+    b.load(&url, VIEWS[6]).await;
     let cell = b.js("document.querySelector('#view-tiling svg.tiling rect.cell').getBoundingClientRect().width").await;
     let cell = cell.as_f64().unwrap();
     let letter = b.js("document.querySelector('#view-tiling svg.tiling text.piece-name').getBoundingClientRect().height").await;
@@ -517,9 +412,13 @@ async fn rough_spots_at(width: u32, height: u32) {
     b.until("!document.querySelector('#view-tiling button.count').disabled", "ready to count")
         .await;
     b.click("#view-tiling button.count").await;
-    b.until("document.querySelector('#view-tiling dd.total')?.textContent === '9,356'", "9,356")
-        .await;
-    b.until("document.querySelector('#view-tiling .tiling-part .status').textContent.includes('9,356 tilings in all')", "the status after the count").await;
+    b.until_text("#view-tiling dd.total", Text::Is("9,356"), "9,356").await;
+    b.until_text(
+        "#view-tiling .tiling-part .status",
+        Text::Has("9,356 tilings in all"),
+        "the status after the count",
+    )
+    .await;
     assert_eq!(b.text("#view-tiling .where").await, "tiling 1 of 200 listed (9,356 in all)");
 
     // The memoised count on 6x6 dominoes: its hits next to the plain search's nodes.
@@ -543,8 +442,7 @@ async fn rough_spots_at(width: u32, height: u32) {
 
     // The target sudoku: five rings, five clearly different shades.
     b.click("#view-tiling .target-part button").await;
-    b.until("document.querySelector('#view-tiling dd.score')?.textContent === '2829'", "2829")
-        .await;
+    b.until_text("#view-tiling dd.score", Text::Is("2829"), "2829").await;
     let shades = b
         .js("[6, 7, 8, 9, 10].map((w) => getComputedStyle(document.querySelector(`#view-tiling table.target td.w${w}`)).backgroundColor)")
         .await;
@@ -569,15 +467,11 @@ async fn rough_spots_at(width: u32, height: u32) {
         let distance = pair[0].iter().zip(&pair[1]).map(|(a, b)| (a - b).abs()).sum::<f64>();
         assert!(distance >= 60.0, "neighbouring rings too alike: {shades}");
     }
-    let _ = b.client.clone().close().await;
+    b.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_rough_spots_are_smoothed_on_a_desktop() {
-    rough_spots_at(SIZES[0].0, SIZES[0].1).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_rough_spots_are_smoothed_on_a_phone() {
-    rough_spots_at(SIZES[1].0, SIZES[1].1).await;
-}
+desktop_and_phone!(
+    the_rough_spots_are_smoothed_on_a_desktop,
+    the_rough_spots_are_smoothed_on_a_phone,
+    rough_spots_at
+);

@@ -20,7 +20,12 @@ async function get(path, params) {
   return call('GET', path, params);
 }
 
-async function call(method, path, params, body) {
+/** A GET whose answer is text (a model in Knuth's DLX format); errors are still JSON. */
+async function getText(path, params) {
+  return call('GET', path, params, undefined, 'text');
+}
+
+async function call(method, path, params, body, as = 'json') {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params ?? {})) {
     if (value !== undefined && value !== null) query.set(key, String(value));
@@ -35,6 +40,12 @@ async function call(method, path, params, body) {
     } : { method });
   } catch (e) {
     throw new ApiError(0, t('api.unreachable'));
+  }
+  if (as === 'text') {
+    if (response.ok) return response.text();
+    let message = t('api.error', { status: response.status });
+    try { message = (await response.json()).error ?? message; } catch (e) { /* not JSON */ }
+    throw new ApiError(response.status, message);
   }
   let data;
   try {
@@ -56,9 +67,10 @@ export function solve(text, { mode = 'first', limit, heuristic = 'mrv', method }
   return post('/api/solve', { mode, limit, heuristic, method }, text);
 }
 
-/** The problem and the events of its search, with the node count at each. */
-export function trace(text, { heuristic = 'mrv', limit } = {}) {
-  return post('/api/trace', { heuristic, limit }, text);
+/** The problem and the events of its search, with the node count at each (at most `limit`
+ * events; `solutions`: stop after that many solutions). */
+export function trace(text, { heuristic = 'mrv', limit, solutions } = {}) {
+  return post('/api/trace', { heuristic, limit, solutions }, text);
 }
 
 /** `dancecard sudoku --format json` for one puzzle line: method is dlx or fast. */
@@ -74,6 +86,16 @@ export function queens(n, { mode = 'all', method, limit } = {}) {
 /** `dancecard tile --format json`, with each tiling's placements for drawing. */
 export function tile({ board, pieces, once = false, flips = true, mode = 'all', limit } = {}) {
   return get('/api/tile', { board, pieces, once, flips, mode, limit });
+}
+
+/** `dancecard queens N --emit-dlx`: the board's exact cover model as DLX text. */
+export function queensDlx(n) {
+  return getText('/api/queens/dlx', { n });
+}
+
+/** `dancecard tile --emit-dlx`: the tiling's exact cover model as DLX text. */
+export function tileDlx({ board, pieces, once = false }) {
+  return getText('/api/tile/dlx', { board, pieces, once });
 }
 
 /** `dancecard target-sudoku --format json`: the best score and a grid with it. */

@@ -40,6 +40,11 @@ export function replace(el, ...children) {
   return el;
 }
 
+/** Fills a list of facts (`dl`) with its rows: [term, value, the value's class (if any)]. */
+export function showFacts(dl, rows) {
+  return replace(dl, rows.map(([term, value, cls]) => [h('dt', null, term), h('dd', cls ? { class: cls } : null, value)]));
+}
+
 let ids = 0;
 /** A fresh element id with a readable prefix. */
 export function uid(prefix) {
@@ -71,4 +76,41 @@ export function micros(us) {
   if (us < 1000) return `${us} µs`;
   if (us < 1e6) return `${(us / 1000).toFixed(us < 1e4 ? 2 : 1)} ms`;
   return `${(us / 1e6).toFixed(2)} s`;
+}
+
+/** A select of `presets` ({id, name}), and last the reader's own (`custom`), named `own`. */
+export function presetPicker(id, presets, own) {
+  return h('select', { id },
+    presets.map((p) => h('option', { value: p.id }, p.name)),
+    h('option', { value: 'custom' }, own));
+}
+
+/**
+ * The reader's own input, folded away: a `details.editor` with a labelled text area (`rows`
+ * high, holding `text`), a help line, and a button (`use`) that calls `onUse`.
+ * Returns {box, editor}.
+ */
+export function editorBox({ rows, text, summary, label, help, use, onUse }) {
+  const editorId = uid('editor');
+  const helpId = uid('help');
+  const editor = h('textarea', { id: editorId, rows, spellcheck: 'false', 'aria-describedby': helpId }, text);
+  const box = h('details', { class: 'editor' },
+    h('summary', null, summary),
+    h('label', { for: editorId }, label),
+    editor,
+    h('p', { id: helpId, class: 'muted' }, help),
+    h('button', { type: 'button', class: 'ctl primary', onclick: onUse }, use));
+  return { box, editor };
+}
+
+/** Picking a preset in `picker` calls `pick(id)`; picking `custom` opens the editor's box. */
+export function onPresetPick(picker, { box, editor }, pick) {
+  picker.addEventListener('change', () => {
+    if (picker.value === 'custom') {
+      box.open = true;
+      editor.focus();
+      return;
+    }
+    pick(picker.value);
+  });
 }

@@ -3,43 +3,22 @@
 
 import { t } from './i18n.js';
 
+/**
+ * A problem the page offers: its name and its comment line from the dictionaries
+ * (`problem.ID.name`, `problem.ID.comment`), then its `lines` (the items, then one option a line).
+ */
+function preset(id, lines) {
+  return { id, name: t(`problem.${id}.name`), text: [`| ${t(`problem.${id}.comment`)}`, ...lines, ''].join('\n') };
+}
+
 /** Knuth's example from "Dancing Links" (2000): its only exact cover is rows 1, 4 and 5. */
-export const KNUTH = {
-  id: 'knuth',
-  name: t('problem.knuth.name'),
-  text: [
-    `| ${t('problem.knuth.comment')}`,
-    'A B C D E F G',
-    'C E F',
-    'A D G',
-    'B C F',
-    'A D',
-    'B G',
-    'D E G',
-    '',
-  ].join('\n'),
-};
+export const KNUTH = preset('knuth', ['A B C D E F G', 'C E F', 'A D G', 'B C F', 'A D', 'B G', 'D E G']);
 
 /** No row has a 1 in column C, so nothing can cover it. */
-export const UNSOLVABLE = {
-  id: 'unsolvable',
-  name: t('problem.unsolvable.name'),
-  text: [
-    `| ${t('problem.unsolvable.comment')}`,
-    'A B C',
-    'A',
-    'B',
-    'A B',
-    '',
-  ].join('\n'),
-};
+export const UNSOLVABLE = preset('unsolvable', ['A B C', 'A', 'B', 'A B']);
 
 /** The small matrix whose links section 4 builds: four rows, three columns. */
-export const SMALL = {
-  id: 'small',
-  name: t('problem.small.name'),
-  text: [`| ${t('problem.small.comment')}`, 'A B C', 'A C', 'B C', 'A B', 'B', ''].join('\n'),
-};
+export const SMALL = preset('small', ['A B C', 'A C', 'B C', 'A B', 'B']);
 
 export const PRESETS = [KNUTH, UNSOLVABLE];
 

@@ -13,7 +13,8 @@
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Request};
+use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Query, Request};
+use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -21,6 +22,7 @@ use axum::routing::{any, get, post, MethodRouter};
 use axum::{Json, Router};
 use dancecard_engine::Heuristic;
 use dancecard_format::Document;
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::limit::RequestBodyLimitLayer;
@@ -169,6 +171,46 @@ impl From<BytesRejection> for ApiError {
         } else {
             ApiError::new(status, rejection.body_text())
         }
+    }
+}
+
+/// A request's query string, as `P`; a bad one is answered as an [`ApiError`].
+pub(crate) struct ApiQuery<P>(pub(crate) P);
+
+impl<P: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<P> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Query(params) = Query::<P>::from_request_parts(parts, state).await?;
+        Ok(ApiQuery(params))
+    }
+}
+
+/// A request's body, whole; one that cannot be read (too large) is answered as an
+/// [`ApiError`].
+pub(crate) struct ApiBody(pub(crate) Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for ApiBody {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        Ok(ApiBody(Bytes::from_request(req, state).await?))
+    }
+}
+
+/// A request's query string, as `P`, and its body: the body is read whole even when the query
+/// is bad (the answer then names the query's fault, as it comes first).
+pub(crate) struct ApiQueryBody<P>(pub(crate) P, pub(crate) Bytes);
+
+impl<P: DeserializeOwned + Send, S: Send + Sync> FromRequest<S> for ApiQueryBody<P> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let (mut parts, body) = req.into_parts();
+        let params = Query::<P>::from_request_parts(&mut parts, state).await;
+        let bytes = Bytes::from_request(Request::from_parts(parts, body), state).await;
+        let Query(params) = params?;
+        Ok(ApiQueryBody(params, bytes?))
     }
 }
 

@@ -4,8 +4,7 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::response::Response;
 use dancecard_engine::{Solver, Stats, Stop};
 use dancecard_models::queens::{self, CountOptions, Queens, MAX_DLX_N};
@@ -13,10 +12,10 @@ use dancecard_models::Model;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::reply::{Finished, Reply};
+use super::reply::Finished;
 use super::search::{self, Budget, Need, SMALL_REPLY};
 use super::solve::Mode;
-use super::{json, ApiError};
+use super::{json, ApiError, ApiQuery};
 use crate::AppState;
 
 /// Memory of a search per square of the board (the model has an option per square; with the
@@ -80,9 +79,8 @@ fn check_n(n: usize, max: usize, method: &str) -> Result<(), ApiError> {
 /// "stats"}`.
 pub(super) async fn handle(
     State(state): State<AppState>,
-    params: Result<Query<Params>, QueryRejection>,
+    ApiQuery(params): ApiQuery<Params>,
 ) -> Result<Response, ApiError> {
-    let Query(params) = params?;
     let counting = params.mode == Mode::Count;
     // A limit stops a count after that many solutions: the DLX search can, the symmetric
     // bit-set count cannot (as the command line: the default becomes dlx, bits is refused).
@@ -279,17 +277,13 @@ fn list(
 /// --emit-dlx` prints it (`text/plain`).
 pub(super) async fn dlx(
     State(state): State<AppState>,
-    params: Result<Query<DlxParams>, QueryRejection>,
+    ApiQuery(params): ApiQuery<DlxParams>,
 ) -> Result<Response, ApiError> {
-    let Query(params) = params?;
     check_n(params.n, MAX_DLX_N, "dlx")?;
     // The text is about 16 bytes an option (n^2 options): 1 MB for n = 256.
     let need = Need { work: board_bytes(params.n), reply: state.config.max_reply_bytes };
-    search::run(&state, need, move |budget| {
-        let text = dancecard_format::write_dlx(&Queens::new(params.n).map_err(bad)?.problem());
-        Reply::text(budget.reply_cap, &text)
-            .map(Reply::finish)
-            .map_err(|_| ApiError::reply_too_large("the model's DLX text", budget.reply_cap))
+    search::dlx(&state, need, move || {
+        Ok(dancecard_format::write_dlx(&Queens::new(params.n).map_err(bad)?.problem()))
     })
     .await
 }

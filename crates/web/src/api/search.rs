@@ -129,44 +129,55 @@ impl Budget {
     }
 }
 
+/// A search's work: run once on a blocking thread with its [`Budget`], it gives the answer.
+pub(crate) trait Job: FnOnce(Budget) -> Result<Finished, ApiError> + Send + 'static {}
+
+impl<F> Job for F where F: FnOnce(Budget) -> Result<Finished, ApiError> + Send + 'static {}
+
 /// Runs `job` on a blocking thread once its memory is reserved and a search slot is free,
 /// handing it a [`Budget`] that carries the server's time and node budget, a cancel flag and
 /// the cap of its answer (the job sets the heuristic and its own limits).
 ///
 /// Answers `503` if the memory or a slot does not free up within the configured wait, `413`
 /// if the need is more than the whole memory budget, `500` if the job panicked.
-pub(crate) async fn run<F>(state: &AppState, need: Need, job: F) -> Result<Response, ApiError>
-where
-    F: FnOnce(Budget) -> Result<Finished, ApiError> + Send + 'static,
-{
+pub(crate) async fn run(state: &AppState, need: Need, job: impl Job) -> Result<Response, ApiError> {
     run_budget(state, need, state.config.time_limit, false, job).await
+}
+
+/// Answers a model's text in Knuth's DLX format (`text/plain`), written by `model` in a
+/// search slot as [`run`] gives one; `413` when it would not fit in a reply.
+pub(crate) async fn dlx<F>(state: &AppState, need: Need, model: F) -> Result<Response, ApiError>
+where
+    F: FnOnce() -> Result<String, ApiError> + Send + 'static,
+{
+    run(state, need, move |budget| {
+        let text = model()?;
+        Reply::text(budget.reply_cap, &text)
+            .map(Reply::finish)
+            .map_err(|_| ApiError::reply_too_large("the model's DLX text", budget.reply_cap))
+    })
+    .await
 }
 
 /// Like [`run`], for solvers that stop on a cancel flag but have no time limit of their own:
 /// a timer raises the flag after `time_limit` (and [`Budget::cancel_reason`] then says
 /// `time-limit`).
-pub(crate) async fn run_timed<F>(
+pub(crate) async fn run_timed(
     state: &AppState,
     need: Need,
     time_limit: Duration,
-    job: F,
-) -> Result<Response, ApiError>
-where
-    F: FnOnce(Budget) -> Result<Finished, ApiError> + Send + 'static,
-{
+    job: impl Job,
+) -> Result<Response, ApiError> {
     run_budget(state, need, time_limit, true, job).await
 }
 
-async fn run_budget<F>(
+async fn run_budget(
     state: &AppState,
     need: Need,
     time_limit: Duration,
     timer: bool,
-    job: F,
-) -> Result<Response, ApiError>
-where
-    F: FnOnce(Budget) -> Result<Finished, ApiError> + Send + 'static,
-{
+    job: impl Job,
+) -> Result<Response, ApiError> {
     let deadline = Instant::now() + state.config.queue_wait;
     let memory = limits::reserve(state, need.work.saturating_add(need.reply), deadline).await?;
     let permit =

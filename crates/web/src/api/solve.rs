@@ -3,15 +3,13 @@
 
 use std::ops::ControlFlow;
 
-use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::response::Response;
 use dancecard_engine::{CountMethod, MemoConfig, Solver, Stop};
 use serde::Deserialize;
 
 use super::search::{self, Need, SMALL_REPLY};
-use super::{json, parse_problem, ApiError, HeuristicParam, PROBLEM_BYTES_PER_BYTE};
+use super::{json, parse_problem, ApiError, ApiQueryBody, HeuristicParam, PROBLEM_BYTES_PER_BYTE};
 use crate::AppState;
 
 /// What to search for.
@@ -78,11 +76,8 @@ pub(super) const MEMO_BYTES: usize = 16 << 20;
 /// is the number listed) cut the search short.
 pub(super) async fn handle(
     State(state): State<AppState>,
-    params: Result<Query<Params>, QueryRejection>,
-    body: Result<Bytes, BytesRejection>,
+    ApiQueryBody(params, body): ApiQueryBody<Params>,
 ) -> Result<Response, ApiError> {
-    let Query(params) = params?;
-    let body = body?;
     let cap = state.config.max_listed_solutions;
     if params.method.is_some() && params.mode != Mode::Count {
         return Err(ApiError::bad_request("method applies to mode=count"));

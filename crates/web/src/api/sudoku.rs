@@ -1,16 +1,14 @@
 //! `POST /api/sudoku?method=dlx|fast&mode=solve|unique|count&box=RxC`: one sudoku puzzle of
 //! any supported size, solved by the exact cover model on the engine or by the fast solver.
 
-use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::response::Response;
 use dancecard_models::sudoku::{self, Method, Options, Shape, Stop};
 use serde::Deserialize;
 use serde_json::json;
 
 use super::search::{self, Budget, Need, SMALL_REPLY};
-use super::{body_text, ApiError};
+use super::{body_text, ApiError, ApiQueryBody};
 use crate::AppState;
 
 /// Memory of a puzzle's search per option of its exact cover model (a side of `n` has `n^3`
@@ -88,11 +86,8 @@ fn stop_name(stop: Stop, budget: &Budget) -> &'static str {
 /// `mode`, `size`, `box` and `givens`.
 pub(super) async fn handle(
     State(state): State<AppState>,
-    params: Result<Query<Params>, QueryRejection>,
-    body: Result<Bytes, BytesRejection>,
+    ApiQueryBody(params, body): ApiQueryBody<Params>,
 ) -> Result<Response, ApiError> {
-    let Query(params) = params?;
-    let body = body?;
     let shape = match &params.shape {
         Some(text) => {
             Some(text.parse::<Shape>().map_err(|e| ApiError::bad_request(format!("box: {e}")))?)

@@ -8,8 +8,6 @@
 
 use std::time::Instant;
 
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::State;
 use axum::response::Response;
 use dancecard_engine::Config;
@@ -18,7 +16,7 @@ use serde_json::json;
 
 use super::json::stop_name;
 use super::search::{self, Need, SMALL_REPLY};
-use super::{body_text, ApiError};
+use super::{body_text, ApiBody, ApiError};
 use crate::AppState;
 
 /// Memory of the branch and bound (a 9x9 grid, its candidates and the best completion, level
@@ -57,9 +55,8 @@ pub(crate) fn best_completion(
 /// `"complete": false`.
 pub(super) async fn handle(
     State(state): State<AppState>,
-    body: Result<Bytes, BytesRejection>,
+    ApiBody(body): ApiBody,
 ) -> Result<Response, ApiError> {
-    let body = body?;
     let need = Need { work: WORK_BYTES + body.len() * PARSE_BYTES_PER_BYTE, reply: SMALL_REPLY };
     search::run(&state, need, move |budget| {
         let puzzle = TargetSudoku::parse(body_text(&body)?)
@@ -113,10 +110,9 @@ mod tests {
 
     #[test]
     fn clashing_givens_have_no_completion() {
-        let mut grid = [[0u8; 9]; 9];
-        grid[0][0] = 5;
-        grid[0][8] = 5;
-        let puzzle = TargetSudoku::from_grid(grid).unwrap();
+        // Two 5s in the first row.
+        let text = format!("5.......5\n{}", ".........\n".repeat(8));
+        let puzzle = TargetSudoku::parse(&text).unwrap();
         let (found, _, stop) = best_completion(&puzzle, &Config::default());
         assert_eq!((found.best, stop), (None, "exhausted"));
     }

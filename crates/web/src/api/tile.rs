@@ -6,8 +6,7 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::response::Response;
 use dancecard_engine::{CountMethod, MemoConfig, OptionId, Solver, Stats, Stop};
 use dancecard_models::tiling::{self, Board, DpError, Tiling, TilingError};
@@ -15,10 +14,10 @@ use dancecard_models::Model;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::reply::{self, Finished, Reply, TAIL_ROOM};
+use super::reply::{self, Finished, TAIL_ROOM};
 use super::search::{self, Budget, Need, SMALL_REPLY};
 use super::solve::{Mode, MEMO_BYTES};
-use super::{json, ApiError};
+use super::{json, ApiError, ApiQuery};
 use crate::AppState;
 
 /// Memory of the model and its search per placement of a piece (an option of the exact cover
@@ -137,9 +136,8 @@ fn bad(e: TilingError) -> ApiError {
 /// cells); with `mode=count`, `{"method", "count", "distinct", "complete", "stop", "stats"}`.
 pub(super) async fn handle(
     State(state): State<AppState>,
-    params: Result<Query<Params>, QueryRejection>,
+    ApiQuery(params): ApiQuery<Params>,
 ) -> Result<Response, ApiError> {
-    let Query(params) = params?;
     let (board, pieces) = board_and_pieces(&params.board, &params.pieces)?;
     let counting = params.mode == Mode::Count;
     let narrow = board.rows().min(board.cols());
@@ -357,9 +355,8 @@ fn list(tiling: &Tiling, limit: u64, capped: bool, budget: &Budget) -> Result<Fi
 /// option per placement.
 pub(super) async fn dlx(
     State(state): State<AppState>,
-    params: Result<Query<DlxParams>, QueryRejection>,
+    ApiQuery(params): ApiQuery<DlxParams>,
 ) -> Result<Response, ApiError> {
-    let Query(params) = params?;
     let (board, pieces) = board_and_pieces(&params.board, &params.pieces)?;
     let placements: usize =
         pieces.iter().map(|p| p.orientations(params.flips).len()).sum::<usize>()
@@ -368,16 +365,13 @@ pub(super) async fn dlx(
         work: placements * BYTES_PER_PLACEMENT + state.config.max_reply_bytes,
         reply: state.config.max_reply_bytes,
     };
-    search::run(&state, need, move |budget| {
+    search::dlx(&state, need, move || {
         let tiling = Tiling::builder(board, pieces)
             .once(params.once)
             .flips(params.flips)
             .build()
             .map_err(bad)?;
-        let text = dancecard_format::write_dlx(tiling.exact_cover());
-        Reply::text(budget.reply_cap, &text)
-            .map(Reply::finish)
-            .map_err(|_| ApiError::reply_too_large("the model's DLX text", budget.reply_cap))
+        Ok(dancecard_format::write_dlx(tiling.exact_cover()))
     })
     .await
 }

@@ -3,15 +3,13 @@
 
 use std::sync::atomic::Ordering;
 
-use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::response::Response;
 use dancecard_engine::{Event, Solver};
 use serde::Deserialize;
 
 use super::search::{self, Need};
-use super::{json, parse_problem, ApiError, HeuristicParam, PROBLEM_BYTES_PER_BYTE};
+use super::{json, parse_problem, ApiError, ApiQueryBody, HeuristicParam, PROBLEM_BYTES_PER_BYTE};
 use crate::AppState;
 
 /// The query string.
@@ -37,11 +35,8 @@ pub(super) struct Params {
 /// (`reply-limit`); a problem whose description alone would not fit gets `413`.
 pub(super) async fn handle(
     State(state): State<AppState>,
-    params: Result<Query<Params>, QueryRejection>,
-    body: Result<Bytes, BytesRejection>,
+    ApiQueryBody(params, body): ApiQueryBody<Params>,
 ) -> Result<Response, ApiError> {
-    let Query(params) = params?;
-    let body = body?;
     let max_events = params
         .limit
         .map_or(state.config.max_trace_events, |l| l.min(state.config.max_trace_events));

@@ -2,7 +2,7 @@
 // column, how many chosen rows cover it. The engine lists every solution.
 
 import * as api from '../api.js';
-import { h, replace, amount, nodeNote, uid } from '../dom.js';
+import { h, replace, amount, nodeNote, uid, presetPicker, editorBox, onPresetPick } from '../dom.js';
 import { t, parts, list as words } from '../i18n.js';
 import { PRESETS, setCustomProblem } from '../problems.js';
 
@@ -12,21 +12,13 @@ export function mount(section) {
   const chosen = new Set(); // option positions in problem.options
 
   const pickId = uid('preset');
-  const editorId = uid('editor');
-  const helpId = uid('help');
-  const picker = h('select', { id: pickId },
-    PRESETS.map((p) => h('option', { value: p.id }, p.name)),
-    h('option', { value: 'custom' }, t('matrix.own')));
+  const picker = presetPicker(pickId, PRESETS, t('matrix.own'));
+  const own = editorBox({
+    rows: '8', text, summary: t('matrix.editor'), label: t('matrix.editorLabel'), help: t('matrix.editorHelp'), use: t('matrix.load'), onUse: loadCustom,
+  });
+  const { editor } = own;
   const clearButton = h('button', { type: 'button', class: 'ctl', onclick: () => { chosen.clear(); render(); } }, t('matrix.clear'));
   const listButton = h('button', { type: 'button', class: 'ctl primary', onclick: listSolutions }, t('matrix.listAll'));
-  const editor = h('textarea', { id: editorId, rows: '8', spellcheck: 'false', 'aria-describedby': helpId }, text);
-  const loadButton = h('button', { type: 'button', class: 'ctl primary', onclick: loadCustom }, t('matrix.load'));
-  const editorBox = h('details', { class: 'editor' },
-    h('summary', null, t('matrix.editor')),
-    h('label', { for: editorId }, t('matrix.editorLabel')),
-    editor,
-    h('p', { id: helpId, class: 'muted' }, t('matrix.editorHelp')),
-    loadButton);
   const table = h('table', { class: 'matrix pick' });
   const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   const results = h('div', { class: 'results', 'aria-live': 'polite' });
@@ -35,7 +27,7 @@ export function mount(section) {
     h('p', { class: 'lead' }, t('matrix.lead')),
     h('div', { class: 'toolbar' },
       h('label', { for: pickId }, t('matrix.picker')), picker, clearButton, listButton),
-    editorBox,
+    own.box,
     h('p', { class: 'hint' }, parts('matrix.hint', {
       ok: h('span', { class: 'chip ok' }, t('matrix.green')),
       zero: h('span', { class: 'chip zero' }, t('matrix.grey')),
@@ -49,14 +41,8 @@ export function mount(section) {
       h('h3', null, t('matrix.noAnswerTitle')),
       h('p', null, t('matrix.noAnswer')))));
 
-  picker.addEventListener('change', () => {
-    if (picker.value === 'custom') {
-      editorBox.open = true;
-      editor.focus();
-      return;
-    }
-    const preset = PRESETS.find((p) => p.id === picker.value);
-    text = preset.text;
+  onPresetPick(picker, own, (id) => {
+    text = PRESETS.find((p) => p.id === id).text;
     editor.value = text;
     load();
   });

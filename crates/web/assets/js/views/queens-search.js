@@ -8,10 +8,11 @@
 // Every user-visible string of this file is in TEXT, taken from the dictionaries (i18n/*.js).
 
 import * as api from '../api.js';
-import { h, replace, uid } from '../dom.js';
+import { h, replace, showFacts, uid } from '../dom.js';
 import { t, num, count } from '../i18n.js';
 import { createPlayer } from '../player.js';
-import { replay } from './stepper.js';
+import { boardMoments, createWatch, replayMoment, showEvent, traceLoader } from '../watch.js';
+import { replay, rowStates } from './stepper.js';
 
 /** Boards up to this size are stepped and watched (N = 8: 64 rows, 46 columns). */
 export const MAX_STEPPED = 8;
@@ -33,8 +34,6 @@ export const TEXT = {
   hideRemoved: t('queens.model.hideRemoved'),
   loading: (n) => t('queens.model.loading', { n }),
   noTrace: (message) => t('queens.model.noTrace', { error: message }),
-  unreachable: t('api.unreachable'),
-  httpError: (status) => t('api.error', { status }),
   shape: (n, cols, primary, secondary, rows) => t('queens.model.shape', { n, cols, primary, secondary, rows }),
   ringTitle: t('queens.model.ringTitle'),
   ringRoot: t('queens.model.ringRoot'),
@@ -105,28 +104,9 @@ export const TEXT = {
   solutionBanner: (n) => t('queens.watch.solutionBanner', { count: n }),
 };
 
-/** The events the board shows (the others, enter, cover and uncover, happen in between). */
-const BOARD_EVENTS = new Set(['choose', 'try', 'untry', 'solution', 'backtrack']);
-
-/** The model's text from the server: the board's exact cover problem in Knuth's format. */
-async function modelText(n) {
-  let response;
-  try {
-    response = await fetch(`/api/queens/dlx?n=${n}`);
-  } catch (e) {
-    throw new Error(TEXT.unreachable);
-  }
-  if (!response.ok) {
-    let message = TEXT.httpError(response.status);
-    try { message = (await response.json()).error ?? message; } catch (e) { /* not JSON */ }
-    throw new Error(message);
-  }
-  return response.text();
-}
-
 /** The trace of the engine's search on the N-queens model, with each option's square. */
 async function queensTrace(n, limit) {
-  const trace = await api.trace(await modelText(n), { heuristic: 'mrv', limit });
+  const trace = await api.trace(await api.queensDlx(n), { heuristic: 'mrv', limit });
   const number = (name) => parseInt(name.slice(1), 36);
   trace.n = n;
   trace.squares = trace.options.map((o) => {
@@ -151,7 +131,6 @@ function squareName(trace, p) {
 /** The stepped matrix: mounts into `part` and returns {onKey(event) -> handled}. */
 export function mountModel(part) {
   let trace = null;
-  let busy = 0;
   const sizeId = uid('queens-model-n');
   const size = sizePicker(sizeId, 4);
   const compactBox = h('input', { type: 'checkbox' });
@@ -163,6 +142,7 @@ export function mountModel(part) {
   const eventText = h('p', { class: 'event', role: 'status', 'aria-live': 'polite' });
   const facts = h('dl', { class: 'facts queens-model-facts' });
   const player = createPlayer({ render, label: TEXT.eventLabel, speeds: { min: 1, max: 30, value: 6 } });
+  const loadTrace = traceLoader({ player, note: shape, busyClass: 'queens-shape muted', errorClass: 'queens-shape status error' });
 
   replace(part,
     h('h3', null, TEXT.modelTitle),
@@ -192,21 +172,9 @@ export function mountModel(part) {
 
   async function load() {
     const n = Number(size.value);
-    const ticket = ++busy;
     trace = null;
-    shape.className = 'queens-shape muted';
-    shape.textContent = TEXT.loading(n);
-    player.setCount(0);
-    let answer;
-    try {
-      answer = await queensTrace(n);
-    } catch (e) {
-      if (ticket !== busy) return;
-      shape.className = 'queens-shape status error';
-      shape.textContent = TEXT.noTrace(e.message);
-      return;
-    }
-    if (ticket !== busy) return;
+    const answer = await loadTrace(() => queensTrace(n), TEXT.loading(n), TEXT.noTrace);
+    if (!answer) return;
     trace = answer;
     const primary = trace.items.filter((i) => i.primary).length;
     shape.className = 'queens-shape';
@@ -237,18 +205,7 @@ export function mountModel(part) {
       return;
     }
     const state = replay(trace, trace.events, k);
-    const current = state.levels[state.level] ?? null;
-    const placed = new Set(state.levels.map((l) => l.option).filter((p) => p !== null && p !== undefined));
-    const trying = current && current.option !== null ? current.option : null;
-    const candidates = current ? current.candidates : [];
-    const chosenItem = current ? current.item : null;
-    const rowState = (p) => {
-      if (p === trying) return 'trying';
-      const c = candidates.indexOf(p);
-      if (c >= 0) return c <= current.tried ? 'tried' : 'candidate';
-      if (placed.has(p)) return 'in-solution';
-      return trace.options[p].items.some((i) => state.covered.has(i)) ? 'removed' : null;
-    };
+    const { chosenItem, rowState } = rowStates(trace, state);
     const firstSecondary = trace.items.findIndex((item) => !item.primary);
     const itemClass = (i) => [
       i === chosenItem && 'chosen-item',
@@ -298,11 +255,12 @@ export function mountModel(part) {
     eventText.textContent = describe(state.last, state);
     eventText.className = state.last?.event === 'solution' ? 'event success' : 'event';
     if (k === trace.events.length && !trace.complete) eventText.textContent += TEXT.cut(trace.stop, trace.events.length);
-    replace(facts,
-      h('dt', null, TEXT.facts.level), h('dd', null, String(state.level)),
-      h('dt', null, TEXT.facts.nodes), h('dd', { class: 'nodes' }, fmt(state.nodes)),
-      h('dt', null, TEXT.facts.solutions), h('dd', { class: 'solutions-count' }, String(state.solutions.length)),
-      h('dt', null, TEXT.facts.ring), h('dd', { class: 'ring-count' }, String(trace.items.filter((it, i) => it.primary && !state.covered.has(i)).length)));
+    showFacts(facts, [
+      [TEXT.facts.level, String(state.level)],
+      [TEXT.facts.nodes, fmt(state.nodes), 'nodes'],
+      [TEXT.facts.solutions, String(state.solutions.length), 'solutions-count'],
+      [TEXT.facts.ring, String(trace.items.filter((it, i) => it.primary && !state.covered.has(i)).length), 'ring-count'],
+    ]);
   }
 
   // Keeps the row being tried (else the first candidate) in sight: scrolls the matrix's box
@@ -327,18 +285,15 @@ export function mountModel(part) {
 export function mountWatch(part, { total = () => undefined } = {}) {
   let trace = null;
   let moments = []; // event counts after which the board is drawn
-  let busy = 0;
   const sizeId = uid('queens-watch-n');
   const limitId = uid('queens-watch-limit');
   const size = sizePicker(sizeId, 6);
   const limit = h('select', { id: limitId },
     EVENT_LIMITS.map((n, j) => h('option', { value: String(n), selected: j === EVENT_LIMITS.length - 1 }, TEXT.limitOption(n))));
-  const status = h('p', { class: 'status queens-watch-status', role: 'status', 'aria-live': 'polite' });
-  const chosen = h('p', { class: 'queens-chosen' });
-  const board = h('div', { class: 'queens-wrap queens-watch-board' });
-  const eventText = h('p', { class: 'event' });
-  const facts = h('dl', { class: 'facts queens-watch-facts' });
-  const player = createPlayer({ render, label: TEXT.stepLabel, speeds: { min: 1, max: 60, value: 10 } });
+  const watch = createWatch({
+    name: 'queens-watch', chosenClass: 'queens-chosen', boardClass: 'queens-wrap queens-watch-board', render, label: TEXT.stepLabel, speed: 10,
+  });
+  const { status, chosen, board, eventText, facts, player } = watch;
 
   replace(part,
     h('h3', null, TEXT.watchTitle),
@@ -357,41 +312,24 @@ export function mountWatch(part, { total = () => undefined } = {}) {
 
   async function load() {
     const n = Number(size.value);
-    const ticket = ++busy;
     trace = null;
     moments = [];
-    status.className = 'status queens-watch-status';
-    status.textContent = TEXT.loading(n);
-    player.setCount(0);
-    let answer;
-    try {
-      answer = await queensTrace(n, Number(limit.value));
-    } catch (e) {
-      if (ticket !== busy) return;
-      status.className = 'status error queens-watch-status';
-      status.textContent = TEXT.noTrace(e.message);
-      return;
-    }
-    if (ticket !== busy) return;
+    const answer = await watch.load(() => queensTrace(n, Number(limit.value)), TEXT.loading(n), TEXT.noTrace);
+    if (!answer) return;
     trace = answer;
-    answer.events.forEach((e, j) => { if (BOARD_EVENTS.has(e.event)) moments.push(j + 1); });
-    // The trace's last event, whatever it is, ends the replay.
-    if (moments[moments.length - 1] !== answer.events.length) moments.push(answer.events.length);
+    moments = boardMoments(answer.events);
     player.setCount(moments.length);
   }
 
   function render(k) {
     if (!trace) {
-      replace(board); replace(facts);
-      chosen.textContent = '';
-      eventText.textContent = '';
+      watch.clear();
       return;
     }
     // The whole search's nodes may arrive after the trace: the status is redrawn each step.
     status.className = `status queens-watch-status ${trace.complete ? 'success' : 'warn'}`;
     status.textContent = TEXT.watchStatus(trace, trace.complete ? undefined : total(trace.n));
-    const upto = k === 0 ? 0 : moments[k - 1];
-    const state = replay(trace, trace.events, upto);
+    const { upto, state } = replayMoment(trace, moments, k);
     const n = trace.n;
     const current = state.levels[state.level] ?? null;
     const queenAt = new Map();
@@ -427,24 +365,16 @@ export function mountWatch(part, { total = () => undefined } = {}) {
       rows.push(h('tr', null, h('th', { scope: 'row', class: chosenLine?.kind === 'r' && chosenLine.at === r ? 'chosen-line' : null }, `r${r.toString(36)}`), tds));
     }
     replace(board, h('table', { class: 'chess queens-watch', 'aria-label': TEXT.board(k, queens) }, h('tbody', null, rows)));
-    chosen.textContent = chosenName ? TEXT.chosen(chosenName) : TEXT.noChoice;
-    chosen.className = chosenName ? 'queens-chosen active' : 'queens-chosen';
+    watch.choose(chosenName ? TEXT.chosen(chosenName) : null, TEXT.noChoice);
 
-    const last = state.last;
-    let words = last ? describeBoard(last, state) : TEXT.start;
-    let cls = 'event';
-    if (last?.event === 'solution') cls = 'event success';
-    if (upto === trace.events.length && k > 0) {
-      words += ` ${trace.complete ? TEXT.doneBanner : TEXT.cutBanner(trace.stop)}`;
-      if (!trace.complete) cls = 'event warn';
-    }
-    eventText.textContent = words;
-    eventText.className = cls;
-    replace(facts,
-      h('dt', null, TEXT.watchFacts.nodes), h('dd', { class: 'nodes' }, fmt(state.nodes)),
-      h('dt', null, TEXT.watchFacts.queens), h('dd', { class: 'queens-count' }, String(queens.length)),
-      h('dt', null, TEXT.watchFacts.solutions), h('dd', { class: 'solutions-count' }, String(state.solutions.length)),
-      h('dt', null, TEXT.watchFacts.event), h('dd', null, `${fmt(upto)} / ${fmt(trace.events.length)}`));
+    const words = state.last ? describeBoard(state.last, state) : TEXT.start;
+    showEvent(eventText, { trace, state, upto, k, words }, TEXT);
+    showFacts(facts, [
+      [TEXT.watchFacts.nodes, fmt(state.nodes), 'nodes'],
+      [TEXT.watchFacts.queens, String(queens.length), 'queens-count'],
+      [TEXT.watchFacts.solutions, String(state.solutions.length), 'solutions-count'],
+      [TEXT.watchFacts.event, `${fmt(upto)} / ${fmt(trace.events.length)}`],
+    ]);
   }
 
   function describeBoard(event, state) {

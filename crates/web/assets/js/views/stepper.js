@@ -2,7 +2,7 @@
 // (/api/trace) and replays it event by event, so what it shows is what the engine did.
 
 import * as api from '../api.js';
-import { h, replace, amount, nodeNote, uid } from '../dom.js';
+import { h, replace, amount, nodeNote, showFacts, uid } from '../dom.js';
 import { t, list as words } from '../i18n.js';
 import { createPlayer, keysHelp } from '../player.js';
 import { PRESETS, customProblem, onCustomProblem } from '../problems.js';
@@ -40,6 +40,28 @@ const HEURISTICS = {
   mrv: t('stepper.heuristic.mrv'),
   leftmost: t('stepper.heuristic.leftmost'),
 };
+
+/**
+ * How the rows stand in a replayed `state`: `rowState(p)` is 'trying', 'tried', 'candidate',
+ * 'in-solution', 'removed' or null for option p; `chosenItem` is the item the current level
+ * chose (null at none).
+ */
+export function rowStates(trace, state) {
+  const current = state.levels[state.level] ?? null;
+  const inSolution = new Set(state.levels.map((l) => l.option).filter((p) => p !== null && p !== undefined));
+  const trying = current && current.option !== null ? current.option : null;
+  // The chosen column's rows stay in its own list while the search tries them one by one:
+  // they are candidates (or already tried), not removed.
+  const candidates = current ? current.candidates : [];
+  const rowState = (p) => {
+    if (p === trying) return 'trying';
+    const c = candidates.indexOf(p);
+    if (c >= 0) return c <= current.tried ? 'tried' : 'candidate';
+    if (inSolution.has(p)) return 'in-solution';
+    return trace.options[p].items.some((i) => state.covered.has(i)) ? 'removed' : null;
+  };
+  return { chosenItem: current ? current.item : null, rowState };
+}
 
 /**
  * The state of the search after the first k events of a trace: covered items, the choice
@@ -249,20 +271,7 @@ export function mount(section) {
       return;
     }
     const state = replay(trace, trace.events, k);
-    const current = state.levels[state.level] ?? null;
-    const inSolution = new Set(state.levels.map((l) => l.option).filter((p) => p !== null && p !== undefined));
-    const trying = current && current.option !== null ? current.option : null;
-    // The chosen column's rows stay in its own list while the search tries them one by one:
-    // they are candidates (or already tried), not removed.
-    const candidates = current ? current.candidates : [];
-    const chosenItem = current ? current.item : null;
-    const rowState = (p) => {
-      if (p === trying) return 'trying';
-      const c = candidates.indexOf(p);
-      if (c >= 0) return c <= current.tried ? 'tried' : 'candidate';
-      if (inSolution.has(p)) return 'in-solution';
-      return trace.options[p].items.some((i) => state.covered.has(i)) ? 'removed' : null;
-    };
+    const { chosenItem, rowState } = rowStates(trace, state);
 
     const head = h('thead', null, h('tr', null,
       h('th', { scope: 'col', class: 'corner' }, t('stepper.rowHeader')),
@@ -283,11 +292,12 @@ export function mount(section) {
 
     eventText.textContent = describe(state.last, state);
     eventText.className = state.last?.event === 'solution' ? 'event success' : 'event';
-    replace(facts,
-      h('dt', null, t('stepper.fact.level')), h('dd', null, String(state.level)),
-      h('dt', null, t('stepper.fact.nodes')), h('dd', { class: 'nodes' }, String(state.nodes)),
-      h('dt', null, t('stepper.fact.solutions')), h('dd', { class: 'solutions-count' }, String(state.solutions.length)),
-      h('dt', null, t('stepper.fact.left')), h('dd', null, String(trace.items.filter((it, i) => it.primary && !state.covered.has(i)).length)));
+    showFacts(facts, [
+      [t('stepper.fact.level'), String(state.level)],
+      [t('stepper.fact.nodes'), String(state.nodes), 'nodes'],
+      [t('stepper.fact.solutions'), String(state.solutions.length), 'solutions-count'],
+      [t('stepper.fact.left'), String(trace.items.filter((it, i) => it.primary && !state.covered.has(i)).length)],
+    ]);
     const chosenRows = state.levels.filter((l) => l.option !== null && l.option !== undefined);
     // An empty partial solution is a sentence, not a numbered list of one "empty" entry.
     replace(partial, chosenRows.length

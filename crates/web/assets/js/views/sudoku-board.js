@@ -4,10 +4,10 @@
 // the trace played on the grid. Every word shown comes from the `text` the caller passes (the
 // strings of sudoku.js), so that a translation swaps one table.
 
-import { ApiError } from '../api.js';
+import * as api from '../api.js';
 import { h, replace, uid } from '../dom.js';
 import { createPlayer } from '../player.js';
-import { t, num } from '../i18n.js';
+import { num } from '../i18n.js';
 
 /** The value of a puzzle symbol: 1-9, then A = 10, B = 11, ...; 0 for a blank. */
 export function valueOf(ch) {
@@ -67,28 +67,6 @@ export function sudokuDlx(cells, side) {
     }
   }
   return { text: `${lines.join('\n')}\n`, options };
-}
-
-/** `POST /api/trace` stopping at the first solution (`solutions=1`). */
-async function traceFirst(text) {
-  let response;
-  try {
-    response = await fetch('/api/trace?heuristic=mrv&solutions=1', {
-      method: 'POST',
-      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-      body: text,
-    });
-  } catch (e) {
-    throw new ApiError(0, t('api.unreachable'));
-  }
-  let data;
-  try {
-    data = await response.json();
-  } catch (e) {
-    throw new ApiError(response.status, t('api.notJson', { status: response.status }));
-  }
-  if (!response.ok) throw new ApiError(response.status, data.error ?? t('api.error', { status: response.status }));
-  return data;
 }
 
 /** An item name of the model (`p3_4`, `r3_7`, `c0_2`, `b8_9`) as {family, unit, value}. */
@@ -231,7 +209,7 @@ export function createBoardWatch({ text, getPuzzle }) {
       cells = puzzle;
       side = n;
       model = sudokuDlx(cells, side);
-      const trace = await traceFirst(model.text);
+      const trace = await api.trace(model.text, { heuristic: 'mrv', solutions: 1 });
       steps = boardSteps(trace.events, model.options, cells);
       const last = trace.events.length ? trace.events[trace.events.length - 1].nodes : 0;
       status.dataset.stop = trace.stop;

@@ -8,7 +8,7 @@
 // the dictionaries of ../i18n/.
 
 import * as api from '../api.js';
-import { h, replace, micros, uid } from '../dom.js';
+import { h, replace, micros, uid, editorBox, onPresetPick } from '../dom.js';
 import { t, num, count as amountOf } from '../i18n.js';
 import { createBoardWatch } from './sudoku-board.js';
 
@@ -191,8 +191,6 @@ export function mount(section) {
   let busy = false;
 
   const pickId = uid('preset');
-  const editorId = uid('editor');
-  const helpId = uid('help');
   const option = (p) => h('option', { value: p.id }, TEXT.presets[p.id]);
   const picker = h('select', { id: pickId },
     h('optgroup', { label: TEXT.presets.seedGroup }, SUDOKUS.filter((p) => p.seed).map(option)),
@@ -202,14 +200,8 @@ export function mount(section) {
   const fastButton = h('button', { type: 'button', class: 'ctl', 'data-method': 'fast', onclick: () => solve(['fast']) }, TEXT.toolbar.fast);
   const bothButton = h('button', { type: 'button', class: 'ctl primary', 'data-method': 'both', onclick: () => solve(['dlx', 'fast']) }, TEXT.toolbar.both);
   const clearButton = h('button', { type: 'button', class: 'ctl', onclick: () => { solution = null; render(); replace(results); replace(conventions); status.textContent = ''; } }, TEXT.toolbar.clear);
-  const editor = h('textarea', { id: editorId, rows: '4', spellcheck: 'false', 'aria-describedby': helpId }, puzzle);
-  const loadButton = h('button', { type: 'button', class: 'ctl primary', onclick: loadCustom }, TEXT.editor.use);
-  const editorBox = h('details', { class: 'editor' },
-    h('summary', null, TEXT.editor.summary),
-    h('label', { for: editorId }, TEXT.editor.label),
-    editor,
-    h('p', { id: helpId, class: 'muted' }, TEXT.editor.help),
-    loadButton);
+  const own = editorBox({ rows: '4', text: puzzle, ...TEXT.editor, onUse: loadCustom });
+  const { editor } = own;
   const grid = h('div', { class: 'sudoku-wrap' });
   const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   const results = h('div', { class: 'compare sudoku-results', 'aria-live': 'polite' });
@@ -221,7 +213,7 @@ export function mount(section) {
     h('p', { class: 'lead' }, TEXT.lead),
     h('div', { class: 'toolbar' },
       h('label', { for: pickId }, TEXT.toolbar.puzzle), picker, dlxButton, fastButton, bothButton, clearButton),
-    editorBox,
+    own.box,
     h('div', { class: 'split' },
       h('div', null, status, results, conventions, grid),
       h('div', { class: 'prose side-prose' },
@@ -237,13 +229,8 @@ export function mount(section) {
       watch.element),
     essay.element);
 
-  picker.addEventListener('change', () => {
-    if (picker.value === 'custom') {
-      editorBox.open = true;
-      editor.focus();
-      return;
-    }
-    const preset = SUDOKUS.find((p) => p.id === picker.value);
+  onPresetPick(picker, own, (id) => {
+    const preset = SUDOKUS.find((p) => p.id === id);
     setPuzzle(preset.puzzle);
     editor.value = preset.puzzle;
   });

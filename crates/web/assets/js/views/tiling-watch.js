@@ -8,10 +8,9 @@
 // Every user-visible string of this file is in TEXT, taken from the dictionaries (i18n/*.js).
 
 import * as api from '../api.js';
-import { h, replace, uid } from '../dom.js';
+import { h, replace, showFacts, uid } from '../dom.js';
 import { t, num, count } from '../i18n.js';
-import { createPlayer } from '../player.js';
-import { replay } from './stepper.js';
+import { boardMoments, createWatch, replayMoment, showEvent } from '../watch.js';
 
 /** The most events the trace records (the server caps it at its own `max_trace_events`). */
 const EVENT_LIMIT = 20000;
@@ -51,8 +50,6 @@ export const TEXT = {
   stepLabel: t('player.label.step'),
   loading: (name) => t('tiling.watch.loading', { name }),
   noTrace: (message) => t('tiling.watch.noTrace', { error: message }),
-  unreachable: t('api.unreachable'),
-  httpError: (status) => t('api.error', { status }),
   status: (tr) => t(tr.complete ? 'tiling.watch.whole' : 'tiling.watch.cut', {
     stop: tr.stop,
     events: tr.events.length,
@@ -100,35 +97,16 @@ export const TEXT = {
   },
 };
 
-/** The events the board shows (the others, enter, cover and uncover, happen in between). */
-const BOARD_EVENTS = new Set(['choose', 'try', 'untry', 'solution', 'backtrack']);
-
 /** A square item's (row, column): `rc` on boards up to 10x10, `rRcC` on larger; else null. */
 function squareOf(name) {
   const m = /^(\d)(\d)$/.exec(name) ?? /^r(\d+)c(\d+)$/.exec(name);
   return m ? [Number(m[1]), Number(m[2])] : null;
 }
 
-/** The model's DLX text from the server. */
-async function modelText(b) {
-  const query = new URLSearchParams({ board: `${b.rows}x${b.cols}`, pieces: b.pieces, once: String(b.once) });
-  let response;
-  try {
-    response = await fetch(`/api/tile/dlx?${query}`);
-  } catch (e) {
-    throw new Error(TEXT.unreachable);
-  }
-  if (!response.ok) {
-    let message = TEXT.httpError(response.status);
-    try { message = (await response.json()).error ?? message; } catch (e) { /* not JSON */ }
-    throw new Error(message);
-  }
-  return response.text();
-}
-
 /** The trace of the engine's search on the tiling, with each option's squares and piece. */
 async function tilingTrace(b) {
-  const trace = await api.trace(await modelText(b), { heuristic: 'mrv', limit: EVENT_LIMIT });
+  const model = await api.tileDlx({ board: `${b.rows}x${b.cols}`, pieces: b.pieces, once: b.once });
+  const trace = await api.trace(model, { heuristic: 'mrv', limit: EVENT_LIMIT });
   trace.board = b;
   trace.placements = trace.options.map((o) => {
     const names = o.items.map((i) => trace.items[i].name);
@@ -146,16 +124,13 @@ async function tilingTrace(b) {
 export function mountTilingWatch(section, after = null) {
   let trace = null;
   let moments = []; // event counts after which the board is drawn
-  let busy = 0;
   const boardId = uid('tiling-watch-board');
   const picker = h('select', { id: boardId },
     WATCH_BOARDS.map((b) => h('option', { value: b.id }, TEXT.boardName(b))));
-  const status = h('p', { class: 'status tiling-watch-status', role: 'status', 'aria-live': 'polite' });
-  const chosen = h('p', { class: 'tiling-watch-chosen' });
-  const board = h('div', { class: 'tiling-watch-board' });
-  const eventText = h('p', { class: 'event' });
-  const facts = h('dl', { class: 'facts tiling-watch-facts' });
-  const player = createPlayer({ render, label: TEXT.stepLabel, speeds: { min: 1, max: 60, value: 8 } });
+  const watch = createWatch({
+    name: 'tiling-watch', chosenClass: 'tiling-watch-chosen', boardClass: 'tiling-watch-board', render, label: TEXT.stepLabel, speed: 8,
+  });
+  const { status, chosen, board, eventText, facts, player } = watch;
 
   const part = h('div', { class: 'tiling-watch' },
     h('h3', null, TEXT.title),
@@ -185,26 +160,12 @@ export function mountTilingWatch(section, after = null) {
 
   async function load() {
     const b = WATCH_BOARDS.find((x) => x.id === picker.value) ?? WATCH_BOARDS[0];
-    const ticket = ++busy;
     trace = null;
     moments = [];
-    status.className = 'status tiling-watch-status';
-    status.textContent = TEXT.loading(TEXT.boardName(b));
-    player.setCount(0);
-    let answer;
-    try {
-      answer = await tilingTrace(b);
-    } catch (e) {
-      if (ticket !== busy) return;
-      status.className = 'status error tiling-watch-status';
-      status.textContent = TEXT.noTrace(e.message);
-      return;
-    }
-    if (ticket !== busy) return;
+    const answer = await watch.load(() => tilingTrace(b), TEXT.loading(TEXT.boardName(b)), TEXT.noTrace);
+    if (!answer) return;
     trace = answer;
-    answer.events.forEach((e, j) => { if (BOARD_EVENTS.has(e.event)) moments.push(j + 1); });
-    // The trace's last event, whatever it is, ends the replay.
-    if (moments[moments.length - 1] !== answer.events.length) moments.push(answer.events.length);
+    moments = boardMoments(answer.events);
     status.className = `status tiling-watch-status ${trace.complete ? 'success' : 'warn'}`;
     status.textContent = TEXT.status(trace);
     player.setCount(moments.length);
@@ -238,14 +199,11 @@ export function mountTilingWatch(section, after = null) {
 
   function render(k) {
     if (!trace) {
-      replace(board); replace(facts);
-      chosen.textContent = '';
-      eventText.textContent = '';
+      watch.clear();
       return;
     }
     const { rows, cols } = trace.board;
-    const upto = k === 0 ? 0 : moments[k - 1];
-    const state = replay(trace, trace.events, upto);
+    const { upto, state } = replayMoment(trace, moments, k);
     const current = state.levels[state.level] ?? null;
     // Each square's piece: the level that placed it, the piece's colour and its label.
     const at = new Map();
@@ -283,23 +241,17 @@ export function mountTilingWatch(section, after = null) {
       trs.push(h('tr', null, tds));
     }
     replace(board, h('table', { class: 'tiling-watch-table', 'aria-label': TEXT.board(k, placed) }, h('tbody', null, trs)));
-    chosen.textContent = chosenName ? TEXT.chosen(what(chosenName), current.len) : TEXT.noChoice;
-    chosen.className = chosenName ? 'tiling-watch-chosen active' : 'tiling-watch-chosen';
+    watch.choose(chosenName ? TEXT.chosen(what(chosenName), current.len) : null, TEXT.noChoice);
 
-    let words = state.last ? describe(state.last, state) : TEXT.start;
-    let cls = state.last?.event === 'solution' ? 'event success' : 'event';
-    if (upto === trace.events.length && k > 0) {
-      words += ` ${trace.complete ? TEXT.doneBanner : TEXT.cutBanner(trace.stop)}`;
-      if (!trace.complete) cls = 'event warn';
-    }
-    eventText.textContent = words;
-    eventText.className = cls;
-    replace(facts,
-      h('dt', null, TEXT.facts.nodes), h('dd', { class: 'nodes' }, fmt(state.nodes)),
-      h('dt', null, TEXT.facts.level), h('dd', { class: 'level' }, String(state.level)),
-      h('dt', null, TEXT.facts.pieces), h('dd', { class: 'pieces-count' }, String(placed)),
-      h('dt', null, TEXT.facts.tilings), h('dd', { class: 'solutions-count' }, String(state.solutions.length)),
-      h('dt', null, TEXT.facts.event), h('dd', { class: 'event-count' }, `${fmt(upto)} / ${fmt(trace.events.length)}`));
+    const words = state.last ? describe(state.last, state) : TEXT.start;
+    showEvent(eventText, { trace, state, upto, k, words }, TEXT);
+    showFacts(facts, [
+      [TEXT.facts.nodes, fmt(state.nodes), 'nodes'],
+      [TEXT.facts.level, String(state.level), 'level'],
+      [TEXT.facts.pieces, String(placed), 'pieces-count'],
+      [TEXT.facts.tilings, String(state.solutions.length), 'solutions-count'],
+      [TEXT.facts.event, `${fmt(upto)} / ${fmt(trace.events.length)}`, 'event-count'],
+    ]);
   }
 
   load();

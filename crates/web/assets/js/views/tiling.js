@@ -4,7 +4,7 @@
 // sudoku: a sudoku whose completions are scored, and the best one is wanted.
 
 import * as api from '../api.js';
-import { h, s, replace, puzzleNodeNote, uid } from '../dom.js';
+import { h, s, replace, puzzleNodeNote, uid, presetPicker } from '../dom.js';
 import { t, num, count as amount } from '../i18n.js';
 import { mountTilingWatch } from './tiling-watch.js';
 
@@ -74,9 +74,7 @@ function mountTiling() {
   const colsId = uid('cols');
   const setId = uid('set');
   const onceId = uid('once');
-  const preset = h('select', { id: presetId },
-    TILINGS.map((b) => h('option', { value: b.id }, b.name)),
-    h('option', { value: 'custom' }, t('tiling.own')));
+  const preset = presetPicker(presetId, TILINGS, t('tiling.own'));
   const rows = h('input', { id: rowsId, type: 'number', min: '1', max: '32', value: '6', inputmode: 'numeric' });
   const cols = h('input', { id: colsId, type: 'number', min: '1', max: '64', value: '10', inputmode: 'numeric' });
   const set = h('select', { id: setId }, SETS.map((name) => h('option', { value: name }, t(`tiling.set.${name}`))));
