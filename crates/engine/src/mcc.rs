@@ -730,20 +730,8 @@ impl Solver {
             let (k, len) = self.index_at_m(l);
             k + 1 < len
         })?;
-        let path = self.choice_indices(l);
-        let (k, len) = self.index_at_m(l);
-        let mut fraction = f64::from(len - k - 1) / f64::from(len);
-        for j in self.prefix.len()..l {
-            fraction /= f64::from(self.index_at_m(j).1.max(1));
-        }
-        let units = (k + 1..len)
-            .map(|j| {
-                let mut unit = path.clone();
-                unit.push(j);
-                unit
-            })
-            .collect();
-        Some((l + 1, units, fraction))
+        // `index_at` is `index_at_m` under Algorithm M.
+        Some(self.split_off_at(l))
     }
 
     /// Counts on Algorithm M's bit sets (`mcc_bits.rs`) when they take the problem and the
@@ -754,29 +742,10 @@ impl Solver {
             return None;
         }
         let bits = self.mcc.as_mut()?.bits.take()?;
-        let config = self.config.clone();
-        let prefix = self.prefix.clone();
-        let mut rest = self.rest.take();
-        if let Some(rest) = &mut rest {
-            rest.clear();
-        }
-        let (outcome, stats) = bits.count(
-            &config,
-            &prefix,
-            &mut |fraction, stats| {
-                self.stats = *stats;
-                self.bits_fraction = Some(fraction);
-                progress(self)
-            },
-            rest.as_mut(),
-        );
-        self.rest = rest;
+        let outcome = self.count_outside(progress, |job| bits.count(job));
         if let Some(m) = self.mcc.as_mut() {
             m.bits = Some(bits);
         }
-        self.bits_fraction = None;
-        self.stats = stats;
-        self.last_stop = outcome.stop;
         Some(outcome)
     }
 
