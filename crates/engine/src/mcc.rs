@@ -742,10 +742,31 @@ impl Solver {
             return None;
         }
         let bits = self.mcc.as_mut()?.bits.take()?;
-        let outcome = self.count_outside(progress, |job| bits.count(job));
+        // As `Solver::count_outside`, written out: through it, the bit-set loop of Algorithm M
+        // compiled to 1.3% more instructions (callgrind, mult_a001499_6).
+        let config = self.config.clone();
+        let prefix = self.prefix.clone();
+        let mut rest = self.rest.take();
+        if let Some(rest) = &mut rest {
+            rest.clear();
+        }
+        let (outcome, stats) = bits.count(
+            &config,
+            &prefix,
+            &mut |fraction, stats| {
+                self.stats = *stats;
+                self.bits_fraction = Some(fraction);
+                progress(self)
+            },
+            rest.as_mut(),
+        );
+        self.rest = rest;
         if let Some(m) = self.mcc.as_mut() {
             m.bits = Some(bits);
         }
+        self.bits_fraction = None;
+        self.stats = stats;
+        self.last_stop = outcome.stop;
         Some(outcome)
     }
 

@@ -40,9 +40,9 @@
 use std::time::Instant;
 
 use crate::arena::Arena;
-use crate::bits::{counted, rest_of, CountJob, Counted, Limits, Tick};
+use crate::bits::{counted, rest_of, Counted, Limits, Tick};
 use crate::problem::Problem;
-use crate::solver::{Config, Heuristic, Stop};
+use crate::solver::{Config, Heuristic, Stop, Subtree};
 use crate::stats::Stats;
 
 /// The most options this kernel takes (sets of at most 8 words).
@@ -170,17 +170,28 @@ impl MccBits {
     /// with the progress estimate and the counters. A prefix that names no subtree counts
     /// nothing. With `rest`, a count stopped early writes there the subtrees it did not
     /// search.
-    pub(crate) fn count(&self, job: CountJob<'_>) -> Counted {
+    pub(crate) fn count(
+        &self,
+        config: &Config,
+        prefix: &[u32],
+        tick: Tick<'_>,
+        rest: Option<&mut Vec<Subtree>>,
+    ) -> Counted {
         match self.words {
-            1 => self.count_in::<1>(job),
-            2 => self.count_in::<2>(job),
-            4 => self.count_in::<4>(job),
-            _ => self.count_in::<8>(job),
+            1 => self.count_in::<1>(config, prefix, tick, rest),
+            2 => self.count_in::<2>(config, prefix, tick, rest),
+            4 => self.count_in::<4>(config, prefix, tick, rest),
+            _ => self.count_in::<8>(config, prefix, tick, rest),
         }
     }
 
-    fn count_in<const W: usize>(&self, job: CountJob<'_>) -> Counted {
-        let CountJob { config, prefix, tick, rest } = job;
+    fn count_in<const W: usize>(
+        &self,
+        config: &Config,
+        prefix: &[u32],
+        tick: Tick<'_>,
+        rest: Option<&mut Vec<Subtree>>,
+    ) -> Counted {
         let started = Instant::now();
         let mut search = Search::<W>::new(self, prefix);
         let stop = search.run_best(config, started, tick);
