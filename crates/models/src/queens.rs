@@ -151,7 +151,7 @@ impl Queens {
         check_size(n, MAX_DLX_N)?;
         // `n * n` fits in u32: n is at most MAX_DLX_N.
         let mut cells: Vec<u32> = (0..(n * n) as u32).collect();
-        SplitMix64(seed).shuffle(&mut cells);
+        SplitMix64::new(seed).shuffle(&mut cells);
         Ok(Queens { n, cells })
     }
 
