@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dancecard_engine::{
-    Config, Entry, Event, Heuristic, Kernel, OptionId, Problem, ProblemBuilder, Solver, Stop,
+    Config, Event, Heuristic, Kernel, OptionId, Problem, ProblemBuilder, Solver, Stop,
 };
 use dancecard_testkit::{brute_force, raw_problem, RawProblem};
 use proptest::prelude::*;
@@ -82,19 +82,8 @@ fn no_primary_items_has_the_empty_solution() {
 #[test]
 fn colors() {
     // Two rows of a 2-cell strip must agree on the color of the shared edge `x`.
-    let mut b = ProblemBuilder::new();
-    let a = b.primary("a").unwrap();
-    let c = b.primary("c").unwrap();
-    let x = b.secondary("x").unwrap();
-    let y = b.secondary("y").unwrap();
-    let red = b.color("red").unwrap();
-    let blue = b.color("blue").unwrap();
-    b.option([Entry::plain(a), Entry::colored(x, red)]).unwrap(); // 0
-    b.option([Entry::plain(a), Entry::colored(x, blue)]).unwrap(); // 1
-    b.option([Entry::plain(c), Entry::colored(x, red), Entry::plain(y)]).unwrap(); // 2
-    b.option([Entry::plain(c), Entry::plain(x)]).unwrap(); // 3: uncolored x is exclusive
-    b.option([Entry::plain(c), Entry::colored(x, blue)]).unwrap(); // 4
-    let p = b.build();
+    // Options 0 to 4; in option 3 an uncolored `x`, exclusive.
+    let p = common::parse("a c | x y\na x:red\na x:blue\nc x:red y\nc x\nc x:blue\n");
     assert_eq!(all_solutions(&p, Heuristic::Mrv), [[0, 2], [1, 4]]);
     assert_eq!(all_solutions(&p, Heuristic::Leftmost), [[0, 2], [1, 4]]);
 }
