@@ -22,10 +22,12 @@
 //!
 //! `cargo bench -p dancecard-engine --bench family -- mcc` (or `-- cost`) runs that part.
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
-use dancecard_engine::{LowerBound, Problem, Solver};
+use dancecard_engine::{LowerBound, Solver};
+
+mod common;
+use common::problem;
 
 /// The A001499 encoding of `n x n`: items `2|R0 .. 2|C{n-1}`, one option `Ri Cj` per cell.
 fn a001499(n: usize) -> String {
@@ -41,10 +43,6 @@ fn a001499(n: usize) -> String {
         }
     }
     text
-}
-
-fn problem(text: &str) -> Problem {
-    dancecard_format::parse_dlx(text.as_bytes()).expect("the instance parses").problem
 }
 
 /// CPU time of this thread so far (`/proc/thread-self/schedstat`, in nanoseconds).
@@ -79,17 +77,7 @@ struct Theirs {
 
 /// Runs `program args < text` under `/usr/bin/time`; `None` if it cannot be run.
 fn theirs(program: &str, args: &[&str], text: &str) -> Option<Theirs> {
-    let dir = std::env::temp_dir().join(format!("dancecard-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let input = dir.join("in.dlx");
-    std::fs::write(&input, text).ok()?;
-    let out = Command::new("/usr/bin/time")
-        .args(["-f", "TIME %e %U %S", program])
-        .args(args)
-        .stdin(std::fs::File::open(&input).ok()?)
-        .output()
-        .ok()?;
-    let report = String::from_utf8_lossy(&out.stderr).into_owned();
+    let report = common::run_timed(program, args, "TIME %e %U %S", text)?;
     let time = report.lines().find(|l| l.starts_with("TIME "))?;
     let t: Vec<f64> = time.split_whitespace().skip(1).filter_map(|w| w.parse().ok()).collect();
     Some(Theirs { timed: Timed { wall: *t.first()?, cpu: t.get(1)? + t.get(2)? }, report })
@@ -103,12 +91,11 @@ fn knuth_figure(report: &str, what: &str) -> Option<u128> {
     words[k - 1].trim_end_matches(',').rsplit('+').next()?.parse().ok()
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+fn median(v: Vec<f64>) -> f64 {
     if v.is_empty() {
         f64::NAN
     } else {
-        v[v.len() / 2]
+        common::median(v)
     }
 }
 

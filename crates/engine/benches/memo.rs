@@ -22,10 +22,13 @@
 //! ```
 
 use std::ops::ControlFlow;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use dancecard_engine::{CountMethod, MemoConfig, Problem, Solver};
+use dancecard_testkit::dominoes;
+
+mod common;
+use common::{median, problem};
 
 /// DLX6's figures from testdata/instances/README.md: time, nodes, hits (with its solution
 /// leaves), peak memory in MB.
@@ -37,41 +40,14 @@ const PUBLISHED: [(&str, f64, u64, u64, f64); 5] = [
     ("domino16x16", 15.2, 1_933_064, 574_868, 4100.0),
 ];
 
-/// The text of a domino board `n x n` in the encoding of testdata/instances (items `rc` in
-/// hexadecimal, row by row; for each cell its horizontal domino, then its vertical one).
-fn dominoes(n: usize) -> String {
-    let cell = |r: usize, c: usize| format!("{r:x}{c:x}");
-    let mut text = format!("| domino tilings of a {n}x{n} board\n");
-    let cells: Vec<String> = (0..n).flat_map(|r| (0..n).map(move |c| cell(r, c))).collect();
-    text.push_str(&cells.join(" "));
-    text.push('\n');
-    for r in 0..n {
-        for c in 0..n {
-            if c + 1 < n {
-                text.push_str(&format!("{} {}\n", cell(r, c), cell(r, c + 1)));
-            }
-            if r + 1 < n {
-                text.push_str(&format!("{} {}\n", cell(r, c), cell(r + 1, c)));
-            }
-        }
-    }
-    text
-}
-
+/// The text of a domino board `n x n` of testdata/instances, or written here (14 x 14 and
+/// 16 x 16, in the same encoding).
 fn instance_text(name: &str) -> String {
     match name {
-        "domino14x14" => dominoes(14),
-        "domino16x16" => dominoes(16),
-        _ => {
-            let path =
-                format!("{}/../../testdata/instances/{name}.dlx", env!("CARGO_MANIFEST_DIR"));
-            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-        }
+        "domino14x14" => dominoes(14, 14),
+        "domino16x16" => dominoes(16, 16),
+        _ => dancecard_testkit::instance_text(name),
     }
-}
-
-fn problem(text: &str) -> Problem {
-    dancecard_format::parse_dlx(text.as_bytes()).expect("the instance parses").problem
 }
 
 /// The process's peak resident set in kB (`VmHWM`), and a way to reset it.
@@ -124,16 +100,7 @@ struct Theirs {
 
 /// Runs DLX6 on `text` under `/usr/bin/time`; `None` if it cannot be run.
 fn theirs(dlx6: &str, text: &str) -> Option<Theirs> {
-    let dir = std::env::temp_dir().join(format!("dancecard-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let input = dir.join("in.dlx");
-    std::fs::write(&input, text).ok()?;
-    let out = Command::new("/usr/bin/time")
-        .args(["-f", "TIME %e %M", dlx6])
-        .stdin(std::fs::File::open(&input).ok()?)
-        .output()
-        .ok()?;
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = common::run_timed(dlx6, &[], "TIME %e %M", text)?;
     let stats = err.lines().find(|l| l.starts_with("Altogether"))?;
     let word_before = |what: &str| -> Option<String> {
         let words: Vec<&str> = stats.split_whitespace().collect();
@@ -151,11 +118,6 @@ fn theirs(dlx6: &str, text: &str) -> Option<Theirs> {
         hits: word_before("hits")?.parse().ok()?,
         rss_mb: kb / 1024.0,
     })
-}
-
-fn median<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-    v[v.len() / 2]
 }
 
 fn versus_dlx6(runs: usize) {

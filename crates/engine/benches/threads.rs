@@ -14,70 +14,21 @@ use std::time::{Duration, Instant};
 
 use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::{Config, Problem, Solver};
+use dancecard_testkit::{dominoes, queens};
+
+mod common;
+use common::{median, problem};
 
 const INSTANCES: [&str; 7] =
     ["domino6x6", "domino8x8", "domino8x9", "pent6x10", "queens12", "queens13", "queens14"];
 
-fn median<T: PartialOrd + Copy>(mut v: Vec<T>) -> T {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-    v[v.len() / 2]
-}
-
-/// Dominoes on `rows x cols`, items `rc` in hexadecimal.
-fn dominoes(rows: usize, cols: usize) -> String {
-    let cell = |r: usize, c: usize| format!("{r:x}{c:x}");
-    let cells: Vec<String> = (0..rows).flat_map(|r| (0..cols).map(move |c| cell(r, c))).collect();
-    let mut text = cells.join(" ") + "\n";
-    for r in 0..rows {
-        for c in 0..cols {
-            if c + 1 < cols {
-                text += &format!("{} {}\n", cell(r, c), cell(r, c + 1));
-            }
-            if r + 1 < rows {
-                text += &format!("{} {}\n", cell(r, c), cell(r + 1, c));
-            }
-        }
-    }
-    text
-}
-
-/// N queens: ranks and files primary in organ-pipe order (the middle first), the diagonals
-/// secondary, as testdata/instances/queens12.dlx.
-fn queens(n: usize) -> String {
-    let mut order = Vec::new();
-    for k in 0..n {
-        let d = k.div_ceil(2);
-        order.push(if k % 2 == 1 { n / 2 - d } else { n / 2 + d });
-    }
-    let order: Vec<usize> = order.into_iter().filter(|&x| x < n).collect();
-    let mut items: Vec<String> = Vec::new();
-    for &x in &order {
-        items.push(format!("r{x}"));
-        items.push(format!("c{x}"));
-    }
-    let diagonals: Vec<String> =
-        (0..2 * n - 1).flat_map(|d| [format!("a{d}"), format!("b{d}")]).collect();
-    let mut text = format!("{} | {}\n", items.join(" "), diagonals.join(" "));
-    for r in 0..n {
-        for c in 0..n {
-            text += &format!("r{r} c{c} a{} b{}\n", r + c, n - 1 - r + c);
-        }
-    }
-    text
-}
-
 fn load(name: &str) -> Problem {
-    let text = match name {
+    problem(&match name {
         "domino8x9" => dominoes(8, 9),
         "queens13" => queens(13),
         "queens14" => queens(14),
-        _ => {
-            let path =
-                format!("{}/../../testdata/instances/{name}.dlx", env!("CARGO_MANIFEST_DIR"));
-            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-        }
-    };
-    dancecard_format::parse_dlx(text.as_bytes()).expect("instance parses").problem
+        _ => dancecard_testkit::instance_text(name),
+    })
 }
 
 /// The process's CPU time so far (user and system), from /proc/self/stat.

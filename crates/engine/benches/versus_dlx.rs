@@ -18,12 +18,10 @@ use std::time::{Duration, Instant};
 use dancecard_engine::{Config, Kernel, Solver};
 use dlx::choose::{mrv_chooser, no_tiebreak, prefer_any};
 
-const INSTANCES: [&str; 3] = ["domino8x8", "pent6x10", "queens12"];
+mod common;
+use common::median;
 
-fn read(name: &str) -> String {
-    let path = format!("{}/../../testdata/instances/{name}.dlx", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
+const INSTANCES: [&str; 3] = ["domino8x8", "pent6x10", "queens12"];
 
 struct Run {
     time: Duration,
@@ -68,20 +66,27 @@ fn theirs(text: &str) -> Run {
     Run { time, solutions, nodes, updates }
 }
 
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
-}
-
 fn main() {
     let runs: usize =
         std::env::var("DANCECARD_BENCH_RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
     let picked: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     // `DANCECARD_BENCH_ENGINE=ours|dlx` runs one engine only, once (for profilers).
     match std::env::var("DANCECARD_BENCH_ENGINE").as_deref() {
-        Ok("ours") => return picked.iter().for_each(|n| println!("{}", auto(&read(n)).nodes)),
-        Ok("links") => return picked.iter().for_each(|n| println!("{}", links(&read(n)).nodes)),
-        Ok("dlx") => return picked.iter().for_each(|n| println!("{}", theirs(&read(n)).nodes)),
+        Ok("ours") => {
+            return picked
+                .iter()
+                .for_each(|n| println!("{}", auto(&dancecard_testkit::instance_text(n)).nodes))
+        }
+        Ok("links") => {
+            return picked
+                .iter()
+                .for_each(|n| println!("{}", links(&dancecard_testkit::instance_text(n)).nodes))
+        }
+        Ok("dlx") => {
+            return picked
+                .iter()
+                .for_each(|n| println!("{}", theirs(&dancecard_testkit::instance_text(n)).nodes))
+        }
         _ => {}
     }
     println!(
@@ -100,7 +105,7 @@ fn main() {
         if !picked.is_empty() && !picked.iter().any(|p| p == name) {
             continue;
         }
-        let text = read(name);
+        let text = dancecard_testkit::instance_text(name);
         // A short instance is searched several times per timed run (at least ~0.3 s of each
         // engine), so that timer and scheduler noise stay small against the run.
         let warm = links(&text);

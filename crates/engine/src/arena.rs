@@ -138,6 +138,19 @@ pub(crate) struct Arena {
     pub(crate) item_ids: Vec<ItemId>,
 }
 
+/// `Arena` methods that run the [`Links`] method of the same name on the arena's slices (see
+/// [`Arena::links`]), with the item or node given; `<COLORED>` where the method has the
+/// `COLORED` parameter.
+macro_rules! on_links {
+    ($($(#[$attr:meta])* fn $name:ident$(<$colored:ident>)?($arg:ident) $(-> $ret:ty)?;)*) => {$(
+        $(#[$attr])*
+        pub(crate) fn $name$(<const $colored: bool>)?(&mut self, $arg: u32) $(-> $ret)? {
+            let mut links = self.links();
+            links.$name$(::<$colored>)?($arg)
+        }
+    )*};
+}
+
 impl Arena {
     /// Builds the arena of `problem`, with every item and option active.
     pub(crate) fn new(problem: &Problem) -> Arena {
@@ -263,22 +276,37 @@ impl Arena {
         OptionId::from_u32(spacer.top.unsigned_abs())
     }
 
-    /// Removes item `i` from its horizontal list and hides every option in its vertical list
-    /// (Knuth's `cover(i)`; with colors, `cover'(i)` of Algorithm C). Returns the updates made.
-    ///
-    /// Requires: `i` active. Effect: `i` inactive, and no other active item's list holds a node
-    /// of an option through `i`. Undone by [`Arena::uncover`].
-    #[inline(always)]
-    pub(crate) fn cover<const COLORED: bool>(&mut self, i: u32) -> u64 {
-        let mut links = self.links();
-        links.cover::<COLORED>(i)
-    }
-
-    /// Undoes [`Arena::cover`] of `i` (Knuth's `uncover(i)`), unhiding bottom-up.
-    #[inline(always)]
-    pub(crate) fn uncover<const COLORED: bool>(&mut self, i: u32) {
-        let mut links = self.links();
-        links.uncover::<COLORED>(i);
+    on_links! {
+        /// Removes item `i` from its horizontal list and hides every option in its vertical list
+        /// (Knuth's `cover(i)`; with colors, `cover'(i)` of Algorithm C). Returns the updates made.
+        ///
+        /// Requires: `i` active. Effect: `i` inactive, and no other active item's list holds a node
+        /// of an option through `i`. Undone by [`Arena::uncover`].
+        #[inline(always)]
+        fn cover<COLORED>(i) -> u64;
+        /// Undoes [`Arena::cover`] of `i` (Knuth's `uncover(i)`), unhiding bottom-up.
+        #[inline(always)]
+        fn uncover<COLORED>(i);
+        /// Covers every item of `x`'s option except `x`'s own, left to right (step X5/C5):
+        /// uncolored items are covered, colored ones purified, purified ones left alone.
+        /// Returns the updates made. Undone by [`Arena::uncover_others`].
+        #[inline(always)]
+        fn cover_others<COLORED>(x) -> u64;
+        /// Undoes [`Arena::cover_others`] of `x`, right to left (step X6/C6).
+        #[inline(always)]
+        fn uncover_others<COLORED>(x);
+        /// Hides every node of `p`'s option except `p` (Knuth's `hide(p)`; with colors, purified
+        /// nodes are skipped). Returns the updates made. Algorithm M's *tweak* of an item that
+        /// stays active (see `solver/mcc.rs`). Undone by [`Arena::unhide`].
+        #[inline(always)]
+        fn hide<COLORED>(p) -> u64;
+        /// Undoes [`Arena::hide`] of `p`.
+        #[inline(always)]
+        fn unhide<COLORED>(p);
+        /// Knuth's `purify(p)` (Algorithm C): see `Links::purify`. Undone by [`Arena::unpurify`].
+        fn purify(p) -> u64;
+        /// Undoes [`Arena::purify`] of `p`.
+        fn unpurify(p);
     }
 
     /// The arena's arrays as plain slices, for the hot loops.
@@ -289,50 +317,6 @@ impl Arena {
     #[inline(always)]
     fn links(&mut self) -> Links<'_> {
         Links { items: &mut self.items, nodes: &mut self.nodes, colors: &mut self.colors }
-    }
-
-    /// Covers every item of `x`'s option except `x`'s own, left to right (step X5/C5):
-    /// uncolored items are covered, colored ones purified, purified ones left alone.
-    /// Returns the updates made. Undone by [`Arena::uncover_others`].
-    #[inline(always)]
-    pub(crate) fn cover_others<const COLORED: bool>(&mut self, x: u32) -> u64 {
-        let mut links = self.links();
-        links.cover_others::<COLORED>(x)
-    }
-
-    /// Undoes [`Arena::cover_others`] of `x`, right to left (step X6/C6).
-    #[inline(always)]
-    pub(crate) fn uncover_others<const COLORED: bool>(&mut self, x: u32) {
-        let mut links = self.links();
-        links.uncover_others::<COLORED>(x);
-    }
-
-    /// Hides every node of `p`'s option except `p` (Knuth's `hide(p)`; with colors, purified
-    /// nodes are skipped). Returns the updates made. Algorithm M's *tweak* of an item that
-    /// stays active (see `solver/mcc.rs`). Undone by [`Arena::unhide`].
-    #[inline(always)]
-    pub(crate) fn hide<const COLORED: bool>(&mut self, p: u32) -> u64 {
-        let mut links = self.links();
-        links.hide::<COLORED>(p)
-    }
-
-    /// Undoes [`Arena::hide`] of `p`.
-    #[inline(always)]
-    pub(crate) fn unhide<const COLORED: bool>(&mut self, p: u32) {
-        let mut links = self.links();
-        links.unhide::<COLORED>(p);
-    }
-
-    /// Knuth's `purify(p)` (Algorithm C): see `Links::purify`. Undone by [`Arena::unpurify`].
-    pub(crate) fn purify(&mut self, p: u32) -> u64 {
-        let mut links = self.links();
-        links.purify(p)
-    }
-
-    /// Undoes [`Arena::purify`] of `p`.
-    pub(crate) fn unpurify(&mut self, p: u32) {
-        let mut links = self.links();
-        links.unpurify(p);
     }
 
     /// Removes option node `p` from its own item's list, keeping its links (I4); `LEN`

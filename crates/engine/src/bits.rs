@@ -187,13 +187,8 @@ impl Bits {
     ///
     /// With `rest`, a search stopped early (node or time limit, cancel) writes there the
     /// subtrees it did not search ([`rest_of`]).
-    pub(crate) fn count(
-        &self,
-        config: &Config,
-        prefix: &[u32],
-        tick: Tick<'_>,
-        rest: Option<&mut Vec<Subtree>>,
-    ) -> Counted {
+    pub(crate) fn count(&self, job: CountJob<'_>) -> Counted {
+        let CountJob { config, prefix, tick, rest } = job;
         let started = Instant::now();
         let mut search = Search::new(self, prefix);
         let stop = search.run_best(config, started, tick);
@@ -256,6 +251,16 @@ pub(crate) fn counted(
 
 /// The progress callback of [`Bits::count`].
 pub(crate) type Tick<'t> = &'t mut dyn FnMut(f64, &Stats) -> ControlFlow<()>;
+
+/// What a count on bit sets is given: the limits of `config`, the subtree `prefix` to count,
+/// `tick` to call every [`Config::CHECK_INTERVAL`] nodes with the progress estimate and the
+/// counters, and where to write the subtrees left (`rest`, when wanted).
+pub(crate) struct CountJob<'a> {
+    pub(crate) config: &'a Config,
+    pub(crate) prefix: &'a [u32],
+    pub(crate) tick: Tick<'a>,
+    pub(crate) rest: Option<&'a mut Vec<Subtree>>,
+}
 
 /// The mutable state of one count: per level, the state after covering its item.
 struct Search<'b> {

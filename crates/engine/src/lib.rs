@@ -88,4 +88,4 @@ pub use solver::{
     Subtree, Visitor,
 };
 pub use stats::Stats;
-pub use zdd::{Zdd, ZddError, ZddNode, ZddSolutions, ZDD_FALSE, ZDD_TRUE};
+pub use zdd::{SplitMix64, Zdd, ZddError, ZddNode, ZddSolutions, ZDD_FALSE, ZDD_TRUE};

@@ -730,20 +730,8 @@ impl Solver {
             let (k, len) = self.index_at_m(l);
             k + 1 < len
         })?;
-        let path = self.choice_indices(l);
-        let (k, len) = self.index_at_m(l);
-        let mut fraction = f64::from(len - k - 1) / f64::from(len);
-        for j in self.prefix.len()..l {
-            fraction /= f64::from(self.index_at_m(j).1.max(1));
-        }
-        let units = (k + 1..len)
-            .map(|j| {
-                let mut unit = path.clone();
-                unit.push(j);
-                unit
-            })
-            .collect();
-        Some((l + 1, units, fraction))
+        // `index_at` is `index_at_m` under Algorithm M.
+        Some(self.split_off_at(l))
     }
 
     /// Counts on Algorithm M's bit sets (`mcc_bits.rs`) when they take the problem and the
@@ -754,6 +742,8 @@ impl Solver {
             return None;
         }
         let bits = self.mcc.as_mut()?.bits.take()?;
+        // As `Solver::count_outside`, written out: through it, the bit-set loop of Algorithm M
+        // compiled to 1.3% more instructions (callgrind, mult_a001499_6).
         let config = self.config.clone();
         let prefix = self.prefix.clone();
         let mut rest = self.rest.take();

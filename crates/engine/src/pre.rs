@@ -370,15 +370,33 @@ impl<'p> State<'p> {
             }
         }
         self.lists[c] = list;
-        if self.item_live[c] {
-            self.item_live[c] = false;
+        let by = ItemId::from_u32(p as u32);
+        if self.drop_item(c, round, ItemRemoval::Implied { by }) {
             self.len[c] = 0;
+        }
+    }
+
+    /// Records the removal of item `i` in `round`, if it is live; whether it was.
+    fn drop_item(&mut self, i: usize, round: u32, reason: ItemRemoval) -> bool {
+        let live = std::mem::replace(&mut self.item_live[i], false);
+        if live {
             self.removed_items.push(RemovedItem {
-                item: ItemId::from_u32(c as u32),
+                item: ItemId::from_u32(i as u32),
                 round,
-                reason: ItemRemoval::Implied { by: ItemId::from_u32(p as u32) },
+                reason,
             });
         }
+        live
+    }
+
+    /// Records the removal of option `o` in `round`, if it is live; whether it was.
+    fn drop_option(&mut self, o: usize, round: u32, blocks: ItemId) -> bool {
+        let live = std::mem::replace(&mut self.option_live[o], false);
+        if live {
+            let option = OptionId::from_u32(o as u32);
+            self.removed_options.push(RemovedOption { option, round, blocks });
+        }
+        live
     }
 
     /// A primary item, not in live option `r`, that taking `r` leaves with no option.
@@ -438,15 +456,9 @@ impl<'p> State<'p> {
 
     /// Removes live option `r`, which blocks `p`; items left in no option go too.
     fn remove_option(&mut self, r: u32, p: usize, round: u32) {
-        if !self.option_live[r as usize] {
+        if !self.drop_option(r as usize, round, ItemId::from_u32(p as u32)) {
             return;
         }
-        self.option_live[r as usize] = false;
-        self.removed_options.push(RemovedOption {
-            option: OptionId::from_u32(r),
-            round,
-            blocks: ItemId::from_u32(p as u32),
-        });
         let items: Vec<usize> = self.entries(r).map(|e| e.item.index()).collect();
         for i in items {
             self.len[i] -= 1;
@@ -468,24 +480,10 @@ impl<'p> State<'p> {
             self.infeasible = Some(item);
             // Nothing can be solved: every option and every other item goes.
             for o in 0..self.option_live.len() {
-                if self.option_live[o] {
-                    self.option_live[o] = false;
-                    self.removed_options.push(RemovedOption {
-                        option: OptionId::from_u32(o as u32),
-                        round,
-                        blocks: item,
-                    });
-                }
+                let _ = self.drop_option(o, round, item);
             }
             for j in 0..self.item_live.len() {
-                if self.item_live[j] {
-                    self.item_live[j] = false;
-                    self.removed_items.push(RemovedItem {
-                        item: ItemId::from_u32(j as u32),
-                        round,
-                        reason: ItemRemoval::Unused,
-                    });
-                }
+                let _ = self.drop_item(j, round, ItemRemoval::Unused);
             }
         }
     }

@@ -41,7 +41,9 @@ use std::time::Instant;
 use crate::arena::Arena;
 #[cfg(target_arch = "x86_64")]
 use crate::bits::has_v3;
-use crate::bits::{counted, estimate, for_each, rest_of, take_first, Counted, Limits, Tick};
+use crate::bits::{
+    counted, estimate, for_each, rest_of, take_first, CountJob, Counted, Limits, Tick,
+};
 use crate::solver::{Config, Heuristic, Stop, Subtree};
 use crate::stats::Stats;
 
@@ -169,13 +171,8 @@ impl Sliced {
     /// Counts the solutions under `config`'s limits, walking Algorithm X's tree; returns the
     /// outcome and the counters, equal to those of the dancing links on the same problem.
     /// `prefix` and `tick` are as for [`Bits::count`](crate::bits::Bits::count).
-    pub(crate) fn count(
-        &self,
-        config: &Config,
-        prefix: &[u32],
-        tick: Tick<'_>,
-        rest: Option<&mut Vec<Subtree>>,
-    ) -> Counted {
+    pub(crate) fn count(&self, job: CountJob<'_>) -> Counted {
+        let CountJob { config, prefix, tick, rest } = job;
         let started = Instant::now();
         macro_rules! run {
             ($w:literal) => {

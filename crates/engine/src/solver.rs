@@ -407,16 +407,10 @@ impl Sets {
         }
     }
 
-    fn count(
-        &self,
-        config: &Config,
-        prefix: &[u32],
-        tick: bits::Tick<'_>,
-        rest: Option<&mut Vec<Subtree>>,
-    ) -> bits::Counted {
+    fn count(&self, job: bits::CountJob<'_>) -> bits::Counted {
         match self {
-            Sets::Bits(bits) => bits.count(config, prefix, tick, rest),
-            Sets::Sliced(sliced) => sliced.count(config, prefix, tick, rest),
+            Sets::Bits(bits) => bits.count(job),
+            Sets::Sliced(sliced) => sliced.count(job),
         }
     }
 }
@@ -789,28 +783,40 @@ impl Solver {
             self.bits = Sets::new(&self.arena, kernel).map(Box::new);
         }
         let bits = self.bits.take()?;
+        let outcome = self.count_outside(progress, |job| bits.count(job));
+        self.bits = Some(bits);
+        Some(outcome)
+    }
+
+    /// Runs `count`, a count on a kernel held outside the arena (the bit sets), with this
+    /// solver's configuration, prefix and list of subtrees left; `progress` sees the stats and
+    /// [`Solver::progress`] kept current. The count's stats and stop become the solver's.
+    pub(crate) fn count_outside(
+        &mut self,
+        progress: Progress<'_>,
+        count: impl FnOnce(bits::CountJob<'_>) -> bits::Counted,
+    ) -> Outcome {
         let config = self.config.clone();
         let prefix = self.prefix.clone();
         let mut rest = self.rest.take();
         if let Some(rest) = &mut rest {
             rest.clear();
         }
-        let (outcome, stats) = bits.count(
-            &config,
-            &prefix,
-            &mut |fraction, stats| {
+        let (outcome, stats) = count(bits::CountJob {
+            config: &config,
+            prefix: &prefix,
+            tick: &mut |fraction, stats| {
                 self.stats = *stats;
                 self.bits_fraction = Some(fraction);
                 progress(self)
             },
-            rest.as_mut(),
-        );
+            rest: rest.as_mut(),
+        });
         self.rest = rest;
-        self.bits = Some(bits);
         self.bits_fraction = None;
         self.stats = stats;
         self.last_stop = outcome.stop;
-        Some(outcome)
+        outcome
     }
 
     /// The kernel [`Kernel::Auto`] counts on for this solver's problem and heuristic,
@@ -1316,6 +1322,12 @@ impl Solver {
             let x = self.choice[l];
             self.arena.node(x).down != self.arena.node(x).top as u32
         })?;
+        Some(self.split_off_at(l))
+    }
+
+    /// Splits off the untried moves of level `l`, which has some: the new floor `l + 1`,
+    /// their choice prefixes, and the estimated fraction of this search's tree that they hold.
+    pub(crate) fn split_off_at(&self, l: usize) -> (usize, Vec<Vec<u32>>, f64) {
         let path = self.choice_indices(l);
         let (k, len) = self.index_at(l);
         let mut fraction = f64::from(len - k - 1) / f64::from(len);
@@ -1329,7 +1341,7 @@ impl Solver {
                 unit
             })
             .collect();
-        Some((l + 1, units, fraction))
+        (l + 1, units, fraction)
     }
 
     /// Reports the covers that `cover_others(x)` is about to make (trace only).

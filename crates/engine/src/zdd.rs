@@ -244,16 +244,19 @@ impl Iterator for ZddSolutions<'_> {
 }
 
 /// SplitMix64 (Steele, Lea and Flood, 2014): a small, fast generator with a 64-bit seed, for
-/// reproducible sampling and estimates.
+/// reproducible sampling and estimates. The models draw their random numbers from it too, so
+/// that a seed gives the same numbers everywhere.
 #[derive(Clone, Debug)]
-pub(crate) struct SplitMix64(u64);
+pub struct SplitMix64(u64);
 
 impl SplitMix64 {
-    pub(crate) fn new(seed: u64) -> SplitMix64 {
+    /// The generator seeded with `seed`.
+    pub fn new(seed: u64) -> SplitMix64 {
         SplitMix64(seed)
     }
 
-    pub(crate) fn next_u64(&mut self) -> u64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -262,7 +265,7 @@ impl SplitMix64 {
     }
 
     /// A uniform number in `0..bound` (`bound > 0`), by rejection: exact, not merely close.
-    pub(crate) fn below(&mut self, bound: u128) -> u128 {
+    pub fn below(&mut self, bound: u128) -> u128 {
         debug_assert!(bound > 0);
         // The largest multiple of `bound` that fits, as a rejection threshold.
         let zone = u128::MAX - (u128::MAX - bound + 1) % bound;
@@ -275,7 +278,7 @@ impl SplitMix64 {
     }
 
     /// A uniform number in `0..bound` (`bound > 0`).
-    pub(crate) fn below_u32(&mut self, bound: u32) -> u32 {
+    pub fn below_u32(&mut self, bound: u32) -> u32 {
         self.below(u128::from(bound)) as u32
     }
 }

@@ -8,11 +8,8 @@ use dancecard_engine::{
 use dancecard_testkit::{family_problem, k_best_costs, FamilyProblem};
 use proptest::prelude::*;
 
-fn instance(name: &str) -> Problem {
-    let full = format!("{}/../../testdata/instances/{name}.dlx", env!("CARGO_MANIFEST_DIR"));
-    let bytes = std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
-    dancecard_format::parse_dlx(&bytes).unwrap().problem
-}
+mod common;
+use common::{from_family, instance};
 
 /// The best `k` costs of `problem` under `bound`, checked: each solution verifies and costs
 /// what it says, and the arena is restored (I5).
@@ -63,7 +60,7 @@ fn cost_pent6x10_with_item_shares() {
 /// The family problem with every bound 1:1 (an exact cover with costs).
 fn with_costs(f: &FamilyProblem) -> (FamilyProblem, Problem) {
     let f = FamilyProblem { bounds: vec![(1, 1); f.raw.primary], ..f.clone() };
-    let p = dancecard_format::parse_dlx(f.to_dlx().as_bytes()).unwrap().problem;
+    let p = from_family(&f);
     (f, p)
 }
 

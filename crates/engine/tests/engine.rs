@@ -6,50 +6,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dancecard_engine::{
-    Config, Entry, Event, Heuristic, Kernel, OptionId, Outcome, Problem, ProblemBuilder, Solver,
-    Stop,
+    Config, Event, Heuristic, Kernel, OptionId, Problem, ProblemBuilder, Solver, Stop,
 };
 use dancecard_testkit::{brute_force, raw_problem, RawProblem};
 use proptest::prelude::*;
 
-fn testdata(path: &str) -> Vec<u8> {
-    let full = format!("{}/../../testdata/{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
-}
-
-fn instance(name: &str) -> Problem {
-    dancecard_format::parse_dlx(&testdata(&format!("instances/{name}.dlx"))).unwrap().problem
-}
+mod common;
+use common::{all_solutions, check_counts, count_on, from_raw, instance, same_as_oracle};
 
 fn toy() -> Problem {
-    let mut b = ProblemBuilder::new();
-    for name in ["a", "b", "c", "d", "e", "f", "g"] {
-        b.primary(name).unwrap();
-    }
-    for option in ["c e", "a d g", "b c f", "a d f", "b g", "d e g"] {
-        b.option_by_names(option.split(' ')).unwrap();
-    }
-    b.build()
-}
-
-fn from_raw(raw: &RawProblem) -> Problem {
-    dancecard_format::parse_dlx(raw.to_dlx().as_bytes()).unwrap().problem
-}
-
-fn all_solutions(problem: &Problem, heuristic: Heuristic) -> Vec<Vec<usize>> {
-    let mut solver = Solver::with_config(problem, Config::with_heuristic(heuristic));
-    let mut out: Vec<Vec<usize>> = solver
-        .solutions()
-        .map(|s| {
-            problem.verify(&s).expect("every solution verifies");
-            let mut v: Vec<usize> = s.iter().map(|o| o.index()).collect();
-            v.sort();
-            v
-        })
-        .collect();
-    assert!(solver.is_pristine(problem), "(I5) the arena is restored");
-    out.sort();
-    out
+    common::parse("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
 }
 
 /// Langford pairs: values `1..=n` and positions `1..=2n`, all primary; value `v` at
@@ -116,19 +82,8 @@ fn no_primary_items_has_the_empty_solution() {
 #[test]
 fn colors() {
     // Two rows of a 2-cell strip must agree on the color of the shared edge `x`.
-    let mut b = ProblemBuilder::new();
-    let a = b.primary("a").unwrap();
-    let c = b.primary("c").unwrap();
-    let x = b.secondary("x").unwrap();
-    let y = b.secondary("y").unwrap();
-    let red = b.color("red").unwrap();
-    let blue = b.color("blue").unwrap();
-    b.option([Entry::plain(a), Entry::colored(x, red)]).unwrap(); // 0
-    b.option([Entry::plain(a), Entry::colored(x, blue)]).unwrap(); // 1
-    b.option([Entry::plain(c), Entry::colored(x, red), Entry::plain(y)]).unwrap(); // 2
-    b.option([Entry::plain(c), Entry::plain(x)]).unwrap(); // 3: uncolored x is exclusive
-    b.option([Entry::plain(c), Entry::colored(x, blue)]).unwrap(); // 4
-    let p = b.build();
+    // Options 0 to 4; in option 3 an uncolored `x`, exclusive.
+    let p = common::parse("a c | x y\na x:red\na x:blue\nc x:red y\nc x\nc x:blue\n");
     assert_eq!(all_solutions(&p, Heuristic::Mrv), [[0, 2], [1, 4]]);
     assert_eq!(all_solutions(&p, Heuristic::Leftmost), [[0, 2], [1, 4]]);
 }
@@ -148,54 +103,30 @@ fn uncolored_secondary_is_covered_at_most_once() {
     assert_eq!(all_solutions(&p, Heuristic::Mrv), [[0, 2], [1, 3], [2, 3]]);
 }
 
-/// The instances with DLX1's exact node and update counts (testdata/instances/README.md).
-fn check_instance(name: &str, solutions: u128, nodes: u64, updates: u64) {
-    let p = instance(name);
-    let mut solver = Solver::new(&p);
-    let outcome = solver.count();
-    assert!(outcome.is_complete());
-    let stats = *solver.stats();
-    assert_eq!(
-        (stats.solutions, stats.nodes, stats.updates),
-        (solutions, nodes, updates),
-        "{name}: solutions, nodes, updates"
-    );
-    assert!(solver.is_pristine(&p), "(I5) {name}");
+/// One test per instance file, `dlx1_counts_NAME`, with DLX1's exact solutions, nodes and
+/// updates (testdata/instances/README.md).
+macro_rules! dlx1_counts {
+    ($($test:ident: $name:literal, $solutions:expr, $nodes:expr, $updates:expr;)*) => {$(
+        #[test]
+        fn $test() {
+            check_counts($name, &[Kernel::Auto], $solutions, $nodes, $updates);
+        }
+    )*};
 }
 
-#[test]
-fn dlx1_counts_queens8() {
-    check_instance("queens8", 92, 1_049, 16_680);
-}
-
-#[test]
-fn dlx1_counts_domino6x6() {
-    check_instance("domino6x6", 6_728, 25_695, 95_296);
-}
-
-#[test]
-fn dlx1_counts_sudoku_inkala() {
-    check_instance("sudoku_inkala", 1, 2_826, 50_570);
-}
-
-#[test]
-fn dlx1_counts_queens12() {
-    check_instance("queens12", 14_200, 211_716, 3_594_752);
-}
-
-#[test]
-fn dlx1_counts_domino8x8() {
-    check_instance("domino8x8", 12_988_816, 50_102_176, 184_609_612);
-}
-
-#[test]
-fn dlx1_counts_pent6x10() {
-    check_instance("pent6x10", 9_356, 3_637_261, 1_242_377_480);
+dlx1_counts! {
+    dlx1_counts_queens8: "queens8", 92, 1_049, 16_680;
+    dlx1_counts_domino6x6: "domino6x6", 6_728, 25_695, 95_296;
+    dlx1_counts_sudoku_inkala: "sudoku_inkala", 1, 2_826, 50_570;
+    dlx1_counts_queens12: "queens12", 14_200, 211_716, 3_594_752;
+    dlx1_counts_domino8x8: "domino8x8", 12_988_816, 50_102_176, 184_609_612;
+    dlx1_counts_pent6x10: "pent6x10", 9_356, 3_637_261, 1_242_377_480;
 }
 
 #[test]
 fn langford_pairs() {
-    let truth = String::from_utf8(testdata("ground-truth/langford_L2n.tsv")).unwrap();
+    let truth =
+        String::from_utf8(dancecard_testkit::testdata("ground-truth/langford_L2n.tsv")).unwrap();
     for line in truth.lines().filter(|l| !l.starts_with('#') && !l.starts_with('n')) {
         let cols: Vec<&str> = line.split('\t').collect();
         let n: usize = cols[0].parse().unwrap();
@@ -378,14 +309,6 @@ fn progress_estimate_grows() {
     assert!(seen.windows(2).all(|w| w[0] <= w[1] + 1e-12), "monotone");
 }
 
-/// Counts `problem` under `config` on the given kernel: the outcome and the counters.
-fn count_on(problem: &Problem, config: &Config, kernel: Kernel) -> (Outcome, u64, u64) {
-    let mut solver = Solver::with_config(problem, Config { kernel, ..config.clone() });
-    let outcome = solver.count();
-    assert!(solver.is_pristine(problem), "(I5) after a count on {kernel:?}");
-    (outcome, solver.stats().nodes, solver.stats().updates)
-}
-
 #[test]
 fn bit_set_kernel_counts_like_the_links() {
     // Whole trees (pent6x10 cut at 30,000 nodes, past the calibration of `Auto`).
@@ -399,10 +322,14 @@ fn bit_set_kernel_counts_like_the_links() {
         let p = instance(name);
         for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
             let config = Config { heuristic, max_nodes, ..Config::default() };
-            let links = count_on(&p, &config, Kernel::Links);
+            let links = count_on(&p, &config, Kernel::Links, &[]);
             for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced, Kernel::Auto]
             {
-                assert_eq!(count_on(&p, &config, kernel), links, "{name} {heuristic:?} {kernel:?}");
+                assert_eq!(
+                    count_on(&p, &config, kernel, &[]),
+                    links,
+                    "{name} {heuristic:?} {kernel:?}"
+                );
             }
         }
     }
@@ -412,7 +339,7 @@ fn bit_set_kernel_counts_like_the_links() {
 fn bit_set_kernel_limits_and_progress() {
     let p = instance("pent6x10");
     for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced] {
-        let bits = |config: Config| count_on(&p, &config, kernel);
+        let bits = |config: Config| count_on(&p, &config, kernel, &[]);
         let (o, nodes, _) = bits(Config { max_solutions: Some(100), ..Config::default() });
         assert_eq!((o.solutions, o.stop), (100, Stop::SolutionLimit));
         let (o, nodes_at_100, _) = bits(Config { max_nodes: Some(nodes), ..Config::default() });
@@ -499,8 +426,8 @@ fn sliced_kernel_on_every_width() {
             let p = wide_problem(seed, primary, secondary, options, heavy);
             for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
                 let config = Config { heuristic, max_nodes: Some(20_000), ..Config::default() };
-                let links = count_on(&p, &config, Kernel::Links);
-                let sliced = count_on(&p, &config, Kernel::BitsSliced);
+                let links = count_on(&p, &config, Kernel::Links, &[]);
+                let sliced = count_on(&p, &config, Kernel::BitsSliced, &[]);
                 assert_eq!(sliced, links, "{primary} {options} {secondary} {heuristic:?}");
                 complete += usize::from(links.0.stop == Stop::Exhausted);
             }
@@ -521,21 +448,11 @@ fn sliced_kernel_on_every_width() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 512,
-        max_shrink_iters: if std::env::var_os("CI").is_some() { 0 } else { 2048 },
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(dancecard_testkit::proptest_config(512))]
 
     #[test]
     fn same_solutions_as_brute_force(raw in raw_problem(true)) {
-        let p = from_raw(&raw);
-        let expected = brute_force(&raw);
-        prop_assert_eq!(&all_solutions(&p, Heuristic::Mrv), &expected);
-        prop_assert_eq!(&all_solutions(&p, Heuristic::Leftmost), &expected);
-        let mut solver = Solver::new(&p);
-        prop_assert_eq!(solver.count().solutions, expected.len() as u128);
-        prop_assert!(solver.is_pristine(&p));
+        same_as_oracle(&from_raw(&raw), &brute_force(&raw))?;
     }
 
     #[test]
@@ -551,9 +468,9 @@ proptest! {
             Config { heuristic, max_nodes: Some(limit), ..Config::default() },
             Config { heuristic, max_solutions: Some(u128::from(limit) + 1), ..Config::default() },
         ] {
-            let links = count_on(&p, &config, Kernel::Links);
+            let links = count_on(&p, &config, Kernel::Links, &[]);
             for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced, Kernel::Auto] {
-                prop_assert_eq!(count_on(&p, &config, kernel), links, "{:?}", kernel);
+                prop_assert_eq!(count_on(&p, &config, kernel, &[]), links, "{:?}", kernel);
             }
         }
     }

@@ -3,48 +3,17 @@
 //! `testdata/instances` and a brute-force oracle.
 
 use dancecard_engine::parallel::ParallelSearch;
-use dancecard_engine::{Config, Heuristic, Kernel, Outcome, Problem, Solver, Stop};
-use dancecard_testkit::{brute_force_family, family_problem, FamilyProblem};
+use dancecard_engine::{Config, Heuristic, Kernel, Solver, Stop};
+use dancecard_testkit::{brute_force_family, family_problem};
 use proptest::prelude::*;
 
-fn testdata(path: &str) -> Vec<u8> {
-    let full = format!("{}/../../testdata/{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
-}
-
-fn instance(name: &str) -> Problem {
-    dancecard_format::parse_dlx(&testdata(&format!("instances/{name}.dlx"))).unwrap().problem
-}
+mod common;
+use common::{all_solutions, check_counts, count_on, from_family, instance, same_as_oracle};
 
 /// Counts `name` on both kernels and compares with DLX3's solutions, nodes and updates.
 fn check_dlx3(name: &str, solutions: u128, nodes: u64, updates: u64) {
-    let problem = instance(name);
-    assert!(problem.has_bounds());
-    for kernel in [Kernel::Links, Kernel::Auto] {
-        let mut solver = Solver::with_config(&problem, Config { kernel, ..Config::default() });
-        let outcome = solver.count();
-        assert!(outcome.is_complete());
-        let stats = *solver.stats();
-        assert_eq!(
-            (outcome.solutions, stats.nodes, stats.updates),
-            (solutions, nodes, updates),
-            "{name} on {kernel:?}"
-        );
-        assert!(solver.is_pristine(&problem), "(I5) after {name}");
-    }
-}
-
-/// The outcome, nodes and updates of a count on `kernel` (under `prefix`).
-fn count_on(
-    problem: &Problem,
-    config: &Config,
-    kernel: Kernel,
-    prefix: &[u32],
-) -> (Outcome, u64, u64) {
-    let mut solver = Solver::with_config(problem, Config { kernel, ..config.clone() });
-    solver.set_prefix(prefix);
-    let outcome = solver.count();
-    (outcome, solver.stats().nodes, solver.stats().updates)
+    assert!(instance(name).has_bounds());
+    check_counts(name, &[Kernel::Links, Kernel::Auto], solutions, nodes, updates);
 }
 
 #[test]
@@ -57,31 +26,11 @@ fn dlx3_counts_queens_12_6() {
     check_dlx3("mult_queens_12_6", 128, 1_119, 8_231);
 }
 
-fn from_family(f: &FamilyProblem) -> Problem {
-    dancecard_format::parse_dlx(f.to_dlx().as_bytes()).unwrap().problem
-}
-
-fn all_solutions(problem: &Problem, heuristic: Heuristic) -> Vec<Vec<usize>> {
-    let mut solver = Solver::with_config(problem, Config::with_heuristic(heuristic));
-    let mut out: Vec<Vec<usize>> = solver
-        .solutions()
-        .map(|s| {
-            problem.verify(&s).expect("every solution verifies");
-            let mut v: Vec<usize> = s.iter().map(|o| o.index()).collect();
-            v.sort();
-            v
-        })
-        .collect();
-    assert!(solver.is_pristine(problem), "(I5) the arena and the bounds are restored");
-    out.sort();
-    out
-}
-
 #[test]
 fn knuth_example_of_dlx3() {
     // DLX3's opening example: `A B 2:3|C | X Y`, whose unique solution is given there.
     let text = "A B 2:3|C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nC X:0\nB X:1\nC Y:1\n";
-    let problem = dancecard_format::parse_dlx(text.as_bytes()).unwrap().problem;
+    let problem = common::parse(text);
     assert_eq!(all_solutions(&problem, Heuristic::Mrv), [[1, 3, 4]]);
 }
 
@@ -89,7 +38,7 @@ fn knuth_example_of_dlx3() {
 fn a_null_move_settles_an_item_whose_lower_bound_is_met() {
     // `0:2|a b`: a taken 0, 1 or 2 times, b once.
     let text = "0:2|a b\na\na\nb\na b\n";
-    let problem = dancecard_format::parse_dlx(text.as_bytes()).unwrap().problem;
+    let problem = common::parse(text);
     let all = all_solutions(&problem, Heuristic::Mrv);
     assert_eq!(
         all,
@@ -159,20 +108,11 @@ fn subtrees_and_threads_under_bounds() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 400,
-        max_shrink_iters: if std::env::var("CI").is_ok() { 0 } else { 2048 },
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(dancecard_testkit::proptest_config(400))]
 
     #[test]
     fn bounded_solutions_are_the_brute_force_ones(f in family_problem(true, false)) {
-        let problem = from_family(&f);
-        let expected = brute_force_family(&f);
-        prop_assert_eq!(&all_solutions(&problem, Heuristic::Mrv), &expected);
-        prop_assert_eq!(&all_solutions(&problem, Heuristic::Leftmost), &expected);
-        let mut solver = Solver::new(&problem);
-        prop_assert_eq!(solver.count().solutions, expected.len() as u128);
+        same_as_oracle(&from_family(&f), &brute_force_family(&f))?;
     }
 
     #[test]

@@ -9,18 +9,11 @@ use dancecard_engine::{
     Config, CountMethod, Heuristic, MemoConfig, MemoError, MemoOutcome, OptionId, Problem,
     ProblemBuilder, Solver, Stop,
 };
-use dancecard_testkit::{brute_force, raw_problem, RawProblem};
+use dancecard_testkit::{brute_force, raw_problem};
 use proptest::prelude::*;
 
-fn instance(name: &str) -> Problem {
-    let path = format!("{}/../../testdata/instances/{name}.dlx", env!("CARGO_MANIFEST_DIR"));
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    dancecard_format::parse_dlx(&bytes).unwrap().problem
-}
-
-fn from_raw(raw: &RawProblem) -> Problem {
-    dancecard_format::parse_dlx(raw.to_dlx().as_bytes()).unwrap().problem
-}
+mod common;
+use common::{from_raw, instance, sorted};
 
 fn go(_: &Solver, _: &dancecard_engine::MemoStats) -> ControlFlow<()> {
     ControlFlow::Continue(())
@@ -36,19 +29,6 @@ fn memo(problem: &Problem, config: Config, memo: MemoConfig) -> MemoOutcome {
 
 fn with_zdd() -> MemoConfig {
     MemoConfig { zdd: true, ..MemoConfig::default() }
-}
-
-/// Sorted solutions, each a sorted list of option indices.
-fn sorted(solutions: impl Iterator<Item = Vec<OptionId>>) -> Vec<Vec<usize>> {
-    let mut all: Vec<Vec<usize>> = solutions
-        .map(|s| {
-            let mut v: Vec<usize> = s.iter().map(|o| o.index()).collect();
-            v.sort();
-            v
-        })
-        .collect();
-    all.sort();
-    all
 }
 
 /// DLX6's figures (testdata/instances/README.md, from ../shared/data/instances): search nodes
@@ -353,11 +333,7 @@ fn threads_share_one_table_and_count_the_same() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 512,
-        max_shrink_iters: if std::env::var_os("CI").is_some() { 0 } else { 2048 },
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(dancecard_testkit::proptest_config(512))]
 
     #[test]
     fn memo_counts_and_zdds_match_the_oracle(raw in raw_problem(true), leftmost in any::<bool>()) {

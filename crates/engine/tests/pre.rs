@@ -2,15 +2,12 @@
 //! the instance files, the counts kept, and the solutions kept on random problems (oracle).
 
 use dancecard_engine::pre::{self, ItemRemoval, PreConfig, PreError};
-use dancecard_engine::{OptionId, Problem, ProblemBuilder, Solver};
-use dancecard_testkit::{brute_force, raw_problem, RawProblem};
+use dancecard_engine::{OptionId, ProblemBuilder, Solver};
+use dancecard_testkit::{brute_force, raw_problem};
 use proptest::prelude::*;
 
-fn instance(name: &str) -> Problem {
-    let path = format!("{}/../../testdata/instances/{name}.dlx", env!("CARGO_MANIFEST_DIR"));
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    dancecard_format::parse_dlx(&bytes).unwrap().problem
-}
+mod common;
+use common::{from_raw, instance, sorted};
 
 /// DLX-PRE's summary line on each file ("Removed 144 options and 0 items, ... 2 rounds."),
 /// from `dlx-pre < testdata/instances/NAME.dlx`, and the count of the file (README).
@@ -86,16 +83,8 @@ fn costs_ride_along() {
     assert_eq!(costs, [5, 7, 2]);
 }
 
-fn from_raw(raw: &RawProblem) -> Problem {
-    dancecard_format::parse_dlx(raw.to_dlx().as_bytes()).unwrap().problem
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 512,
-        max_shrink_iters: if std::env::var_os("CI").is_some() { 0 } else { 2048 },
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(dancecard_testkit::proptest_config(512))]
 
     /// The reduced problem's solutions, mapped back, are exactly the original's.
     #[test]
@@ -103,16 +92,12 @@ proptest! {
         let p = from_raw(&raw);
         let expected = brute_force(&raw);
         let r = pre::reduce(&p).unwrap();
-        let mut got: Vec<Vec<usize>> = Solver::new(&r.problem)
-            .solutions()
-            .map(|s| {
-                r.problem.verify(&s).expect("a solution of the reduced problem");
-                let orig: Vec<OptionId> = r.original_solution(&s);
-                p.verify(&orig).expect("a solution of the original");
-                orig.iter().map(|o| o.index()).collect()
-            })
-            .collect();
-        got.sort();
+        let got = sorted(Solver::new(&r.problem).solutions().map(|s| {
+            r.problem.verify(&s).expect("a solution of the reduced problem");
+            let orig: Vec<OptionId> = r.original_solution(&s);
+            p.verify(&orig).expect("a solution of the original");
+            orig
+        }));
         prop_assert_eq!(&got, &expected);
         if expected.is_empty() {
             // Not always detected, but when it is, everything goes.

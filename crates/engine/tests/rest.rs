@@ -9,10 +9,8 @@ use dancecard_engine::{Config, Kernel, Problem, Solver, Stop};
 use dancecard_testkit::{brute_force, raw_problem};
 use proptest::prelude::*;
 
-fn instance(name: &str) -> Problem {
-    let path = format!("{}/../../testdata/instances/{name}.dlx", env!("CARGO_MANIFEST_DIR"));
-    dancecard_format::parse_dlx(&std::fs::read(&path).unwrap()).unwrap().problem
-}
+mod common;
+use common::{from_raw, instance};
 
 /// Counts `problem` as a queue of budgeted jobs (mplrs-style): each job counts its subtree for
 /// at most `budget` nodes and queues what it left. Returns the total and the number of jobs.
@@ -84,15 +82,11 @@ fn the_shares_of_the_rest_are_what_is_left() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 256,
-        max_shrink_iters: if std::env::var_os("CI").is_some() { 0 } else { 2048 },
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(dancecard_testkit::proptest_config(256))]
 
     #[test]
     fn budgeted_jobs_add_up_to_the_oracle(raw in raw_problem(true), budget in 1u64..12, kernel in 0usize..5) {
-        let p = dancecard_format::parse_dlx(raw.to_dlx().as_bytes()).unwrap().problem;
+        let p = from_raw(&raw);
         let kernel = [Kernel::Links, Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced, Kernel::Auto][kernel];
         let (total, _) = count_in_jobs(&p, kernel, budget);
         prop_assert_eq!(total, brute_force(&raw).len() as u128);

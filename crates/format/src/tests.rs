@@ -10,6 +10,18 @@ fn at(e: &ParseError) -> (usize, usize) {
     (e.line, e.column)
 }
 
+/// Where `input` is rejected for a bad token of kind `what` ("bounds" or "cost"), and why.
+fn bad_token(input: &[u8], what: &str) -> (usize, usize, &'static str) {
+    let e = err(input);
+    let (kind, reason) = match e.kind {
+        ParseErrorKind::BadBounds { reason, .. } => ("bounds", reason),
+        ParseErrorKind::BadCost { reason, .. } => ("cost", reason),
+        _ => panic!("{e}"),
+    };
+    assert_eq!(kind, what, "{e}");
+    (e.line, e.column, reason)
+}
+
 #[test]
 fn toy_problem_and_comments() {
     let text = "| comment\n\na b c d e f g\n| another\nc e\na d g\nb c f\na d f\nb g\nd e g\n";
@@ -205,11 +217,7 @@ fn bounds_on_the_item_line() {
 
 #[test]
 fn bad_bounds_name_line_and_column() {
-    let bad = |input: &[u8]| {
-        let e = err(input);
-        let ParseErrorKind::BadBounds { reason, .. } = e.kind else { panic!("{e}") };
-        (e.line, e.column, reason)
-    };
+    let bad = |input: &[u8]| bad_token(input, "bounds");
     assert_eq!(bad(b"| c\na q:2|x\n"), (2, 3, "expected a decimal bound"));
     assert_eq!(bad(b"a 2:|x\n"), (1, 5, "expected a decimal bound"));
     assert_eq!(bad(b"1x|y\n"), (1, 2, "expected a decimal bound"));
@@ -249,11 +257,7 @@ fn costs_on_options() {
     assert_eq!(doc.labels[0], "a b |3 |4");
     assert!(p.has_costs());
     assert!(!parse_dlx(b"a\na |0\n").unwrap().problem.has_costs());
-    let bad = |input: &[u8]| {
-        let e = err(input);
-        let ParseErrorKind::BadCost { reason, .. } = e.kind else { panic!("{e}") };
-        (e.line, e.column, reason)
-    };
+    let bad = |input: &[u8]| bad_token(input, "cost");
     assert_eq!(bad(b"a\na |x\n"), (2, 4, "expected a decimal number after `|`"));
     assert_eq!(bad(b"a\na |\n"), (2, 3, "expected a decimal number after `|`"));
     assert_eq!(bad(b"a\na |12z\n"), (2, 6, "expected a decimal number after `|`"));

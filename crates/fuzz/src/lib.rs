@@ -88,6 +88,18 @@ fn text(data: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(data)
 }
 
+/// The value of an accepted input; for a refused one, `None` after checking that the
+/// error says something.
+fn accepted<T, E: std::fmt::Display>(result: Result<T, E>) -> Option<T> {
+    match result {
+        Ok(value) => Some(value),
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            None
+        }
+    }
+}
+
 /// The first byte (the selector, 0 for an empty input) and the rest.
 fn split(data: &[u8]) -> (u8, &[u8]) {
     match data.split_first() {

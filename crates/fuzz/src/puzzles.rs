@@ -17,7 +17,7 @@ use dancecard_search::slide::{self, Algorithm, Board, Goal, Heuristic, Pdb, Solv
 use dancecard_search::{egyptian as egypt, grid_pick as pick, knights as swap, subset as sums};
 use dancecard_search::{Limits, Stop};
 
-use crate::{split, text};
+use crate::{accepted, split, text};
 
 /// The target sudoku (`dancecard target-sudoku`): [`TargetSudoku::parse`].
 ///
@@ -26,12 +26,8 @@ use crate::{split, text};
 /// without one, the sudoku solver finds none either (when its own search is exact).
 pub fn target_sudoku(data: &[u8]) {
     let text = text(data);
-    let puzzle = match TargetSudoku::parse(&text) {
-        Ok(puzzle) => puzzle,
-        Err(e) => {
-            assert!(!e.to_string().is_empty());
-            return;
-        }
+    let Some(puzzle) = accepted(TargetSudoku::parse(&text)) else {
+        return;
     };
     let grid = *puzzle.grid();
     assert_eq!(TargetSudoku::from_grid(grid).as_ref(), Ok(&puzzle), "from_grid round trip");
@@ -195,12 +191,8 @@ pub fn slide(data: &[u8]) {
         return pattern_database(rest);
     }
     let text = text(rest);
-    let board = match text.parse::<Board>() {
-        Ok(board) => board,
-        Err(e) => {
-            assert!(!e.to_string().is_empty());
-            return;
-        }
+    let Some(board) = accepted(text.parse::<Board>()) else {
+        return;
     };
     assert_eq!(board.to_string().parse::<Board>().ok().as_ref(), Some(&board), "round trip");
     let goal = if selector & 2 != 0 { Goal::BlankLast } else { Goal::BlankFirst };
@@ -252,12 +244,8 @@ fn pattern_database(data: &[u8]) {
         let sum = fnv1a(&bytes[..body]);
         bytes[body..].copy_from_slice(&sum.to_le_bytes());
     }
-    let pdb = match Pdb::from_bytes(&bytes) {
-        Ok(pdb) => pdb,
-        Err(e) => {
-            assert!(!e.to_string().is_empty());
-            return;
-        }
+    let Some(pdb) = accepted(Pdb::from_bytes(&bytes)) else {
+        return;
     };
     assert_eq!(pdb.to_bytes(), bytes, "a database writes back to the bytes it was read from");
     let goal = pdb.goal();
@@ -284,12 +272,8 @@ fn pattern_database(data: &[u8]) {
 /// of knight jumps into the blank that ends on the target, at most 15 moves.
 pub fn knights(data: &[u8]) {
     let text = text(data);
-    let boards = match swap::parse_cases(&text) {
-        Ok(boards) => boards,
-        Err(e) => {
-            assert!(!e.to_string().is_empty());
-            return;
-        }
+    let Some(boards) = accepted(swap::parse_cases(&text)) else {
+        return;
     };
     for board in boards.iter().take(3) {
         assert_eq!(board.to_string().parse::<swap::Board>().as_ref(), Ok(board), "round trip");
@@ -318,22 +302,14 @@ pub fn dominate(data: &[u8]) {
     let (selector, rest) = split(data);
     let text = text(rest);
     let pieces = [Piece::Queen, Piece::King, Piece::Rook, Piece::Bishop, Piece::Knight];
-    let (cases, piece) = if selector & 1 == 0 {
-        match dominate::parse_marks(&text) {
-            Ok(marks) => (vec![marks], pieces[usize::from(selector / 2) % 5]),
-            Err(e) => {
-                assert!(!e.to_string().is_empty());
-                return;
-            }
-        }
+    let parsed = if selector & 1 == 0 {
+        let piece = pieces[usize::from(selector / 2) % 5];
+        accepted(dominate::parse_marks(&text)).map(|marks| (vec![marks], piece))
     } else {
-        match dominate::parse_guard_cases(&text) {
-            Ok(cases) => (cases, Piece::Queen),
-            Err(e) => {
-                assert!(!e.to_string().is_empty());
-                return;
-            }
-        }
+        accepted(dominate::parse_guard_cases(&text)).map(|cases| (cases, Piece::Queen))
+    };
+    let Some((cases, piece)) = parsed else {
+        return;
     };
     for (rows, cols, marks) in cases.iter().take(2) {
         let (rows, cols) = (*rows, *cols);
@@ -366,12 +342,8 @@ pub fn dominate(data: &[u8]) {
 /// without error once oriented.
 pub fn grid_pick(data: &[u8]) {
     let text = text(data);
-    let cases = match pick::parse_cases(&text) {
-        Ok(cases) => cases,
-        Err(e) => {
-            assert!(!e.to_string().is_empty());
-            return;
-        }
+    let Some(cases) = accepted(pick::parse_cases(&text)) else {
+        return;
     };
     for grid in cases.iter().take(4) {
         let rows = grid.len();
@@ -417,12 +389,8 @@ fn brute_pick(grid: &[Vec<u64>]) -> u128 {
 /// 1 (the empty subset) and `2^n`.
 pub fn subset(data: &[u8]) {
     let text = text(data);
-    let (prices, budget) = match sums::parse(&text) {
-        Ok(parsed) => parsed,
-        Err(e) => {
-            assert!(!e.to_string().is_empty());
-            return;
-        }
+    let Some((prices, budget)) = accepted(sums::parse(&text)) else {
+        return;
     };
     assert!(prices.len() <= sums::MAX_ITEMS);
     if prices.len() > 24 {

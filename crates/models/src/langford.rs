@@ -162,10 +162,7 @@ mod tests {
 
     #[test]
     fn solutions_are_arrangements_and_no_reversal_repeats() {
-        let model = Langford::new(7).unwrap();
-        let problem = model.problem();
-        let mut solver = Solver::new(&problem);
-        let all: Vec<Vec<usize>> = solver.solutions().map(|s| model.decode(&s)).collect();
+        let all = crate::all_answers(&Langford::new(7).unwrap());
         assert_eq!(all.len(), 26);
         for s in &all {
             assert!(is_langford(s));

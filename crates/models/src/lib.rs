@@ -27,6 +27,14 @@ pub trait Model {
     fn decode(&self, solution: &[OptionId]) -> Self::Answer;
 }
 
+/// Every answer of `model`, found by the engine, in the engine's order.
+#[cfg(test)]
+fn all_answers<M: Model>(model: &M) -> Vec<M::Answer> {
+    let problem = model.problem();
+    let mut solver = dancecard_engine::Solver::new(&problem);
+    solver.solutions().map(|s| model.decode(&s)).collect()
+}
+
 pub mod langford;
 pub mod queens;
 mod rng;

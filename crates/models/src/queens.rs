@@ -151,7 +151,7 @@ impl Queens {
         check_size(n, MAX_DLX_N)?;
         // `n * n` fits in u32: n is at most MAX_DLX_N.
         let mut cells: Vec<u32> = (0..(n * n) as u32).collect();
-        SplitMix64(seed).shuffle(&mut cells);
+        SplitMix64::new(seed).shuffle(&mut cells);
         Ok(Queens { n, cells })
     }
 
@@ -1430,10 +1430,7 @@ mod tests {
 
     #[test]
     fn dlx_model_solutions_are_boards() {
-        let q = Queens::new(6).unwrap();
-        let problem = q.problem();
-        let mut solver = Solver::new(&problem);
-        let all: Vec<Vec<usize>> = solver.solutions().map(|s| q.decode(&s)).collect();
+        let all = crate::all_answers(&Queens::new(6).unwrap());
         assert_eq!(all.len(), 4);
         assert!(all.iter().all(|p| is_solution(p)));
     }

@@ -1,17 +1,19 @@
 //! The seeded random numbers of the models (puzzle generation, shuffled orders): the same
 //! seed gives the same numbers on every machine.
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): a tiny, fast, deterministic generator.
+/// SplitMix64 (Steele, Lea and Flood, 2014): the engine's generator
+/// ([`dancecard_engine::SplitMix64`]), with the draws the models make from it.
 #[derive(Clone, Debug)]
-pub(crate) struct SplitMix64(pub(crate) u64);
+pub(crate) struct SplitMix64(dancecard_engine::SplitMix64);
 
 impl SplitMix64 {
+    /// The generator seeded with `seed`.
+    pub(crate) fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(dancecard_engine::SplitMix64::new(seed))
+    }
+
     pub(crate) fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n > 0`; the tiny modulo bias does not matter here).

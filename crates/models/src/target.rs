@@ -1233,7 +1233,7 @@ mod tests {
     #[test]
     fn both_methods_agree_on_generated_puzzles() {
         let grids = solved_grids();
-        let mut rng = SplitMix64(19);
+        let mut rng = SplitMix64::new(19);
         for round in 0..34 {
             let givens = 24 + round % 17;
             let grid = &grids[rng.below(grids.len())];
@@ -1248,7 +1248,7 @@ mod tests {
         // One given changed to a digit no other given in its row, column or box has: mostly
         // no completion left, sometimes another one.
         let grids = solved_grids();
-        let mut rng = SplitMix64(2009);
+        let mut rng = SplitMix64::new(2009);
         let mut unsolvable = 0;
         for round in 0..24 {
             let givens = 30 + round % 11;

@@ -29,13 +29,16 @@ fn num(s: &str) -> u128 {
     s.trim().parse().unwrap_or_else(|_| panic!("not a number: {s:?}"))
 }
 
+/// The rows `n, a, b` of a ground-truth file of two sequences, for `n <= most`.
+fn two_counts(name: &str, most: usize) -> Vec<(usize, u128, u128)> {
+    let rows = tsv(name).into_iter();
+    let counts = rows.map(|row| (num(&row[0]) as usize, num(&row[1]), num(&row[2])));
+    counts.filter(|&(n, _, _)| n <= most).collect()
+}
+
 #[test]
 fn queens_bits_and_dlx_against_oeis() {
-    for row in tsv("nqueens.tsv") {
-        let (n, total, distinct) = (num(&row[0]) as usize, num(&row[1]), num(&row[2]));
-        if n > 16 {
-            continue;
-        }
+    for (n, total, distinct) in two_counts("nqueens.tsv", 16) {
         let c = queens::count(n).unwrap();
         assert_eq!((u128::from(c.total), u128::from(c.distinct)), (total, distinct), "bits n={n}");
         if n <= 14 {
@@ -75,19 +78,14 @@ fn queens_dlx_tree_is_the_instance_files_tree() {
 
 #[test]
 fn langford_against_oeis() {
-    for row in tsv("langford_L2n.tsv") {
-        let (n, l, raw) = (num(&row[0]) as usize, num(&row[1]), num(&row[2]));
-        if n > 12 {
-            continue;
-        }
+    for (n, l, raw) in two_counts("langford_L2n.tsv", 12) {
         assert_eq!(Langford::new(n).unwrap().count().0.solutions, l, "n = {n}");
         if n <= 11 {
             assert_eq!(Langford::with_reversals(n).unwrap().count().0.solutions, raw, "n = {n}");
         }
     }
     let model = Langford::new(8).unwrap();
-    let problem = model.problem();
-    let mut solver = Solver::new(&problem);
+    let mut solver = Solver::new(&model.problem());
     assert!(solver.solutions().all(|s| langford::is_langford(&model.decode(&s))));
 }
 

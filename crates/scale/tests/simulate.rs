@@ -32,33 +32,10 @@ fn overhead(name: &str) -> u64 {
 
 fn instance(name: &str) -> Problem {
     let text = match name {
-        "domino8x10" => dominoes(8, 10),
-        _ => {
-            let path =
-                format!("{}/../../testdata/instances/{name}.dlx", env!("CARGO_MANIFEST_DIR"));
-            std::fs::read_to_string(path).unwrap()
-        }
+        "domino8x10" => dancecard_testkit::dominoes(8, 10),
+        _ => dancecard_testkit::instance_text(name),
     };
     dancecard_format::parse_dlx(text.as_bytes()).unwrap().problem
-}
-
-fn dominoes(rows: usize, cols: usize) -> String {
-    let cell = |r: usize, c: usize| format!("{r:x}{c:x}");
-    let mut text = String::new();
-    let cells: Vec<String> = (0..rows).flat_map(|r| (0..cols).map(move |c| cell(r, c))).collect();
-    text.push_str(&cells.join(" "));
-    text.push('\n');
-    for r in 0..rows {
-        for c in 0..cols {
-            if c + 1 < cols {
-                text.push_str(&format!("{} {}\n", cell(r, c), cell(r, c + 1)));
-            }
-            if r + 1 < rows {
-                text.push_str(&format!("{} {}\n", cell(r, c), cell(r + 1, c)));
-            }
-        }
-    }
-    text
 }
 
 /// What a simulated run measured.

@@ -322,11 +322,9 @@ pub fn min_cover(
     let mut chosen: Vec<u32> = Vec::new();
     let mut hidden: Vec<u32> = Vec::new();
     loop {
-        if bound > max_cost {
+        if !stats.next_iteration(bound, max_cost) {
             return finish(None, Stop::CostLimit, stats);
         }
-        stats.iterations += 1;
-        stats.bound = bound;
         let mut next_bound = Cost::MAX;
         // `true`: enter a new node; `false`: advance the top frame.
         let mut entering = true;

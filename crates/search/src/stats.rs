@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::space::Cost;
 
@@ -173,6 +173,17 @@ impl Stats {
         }
     }
 
+    /// Counts an iteration of iterative deepening with `bound` (IDA*'s cost bound), unless
+    /// `bound` passes `max_cost`: then `false`, and the search stops at the cost limit.
+    pub(crate) fn next_iteration(&mut self, bound: Cost, max_cost: Cost) -> bool {
+        if bound > max_cost {
+            return false;
+        }
+        self.iterations += 1;
+        self.bound = bound;
+        true
+    }
+
     /// Adds another search's counters to these (for batches).
     pub fn add(&mut self, other: &Stats) {
         self.expanded += other.expanded;
@@ -204,4 +215,17 @@ pub struct SearchResult<M> {
     pub stop: Stop,
     /// Work counters.
     pub stats: Stats,
+}
+
+impl<M> SearchResult<M> {
+    /// The result of a search started at `started`: its counters get the time elapsed.
+    pub(crate) fn finish(
+        path: Option<Path<M>>,
+        stop: Stop,
+        mut stats: Stats,
+        started: Instant,
+    ) -> Self {
+        stats.elapsed = started.elapsed();
+        SearchResult { path, stop, stats }
+    }
 }

@@ -8,7 +8,10 @@
 //!   colors;
 //! - [`FamilyProblem`], [`brute_force_family`], [`k_best_costs`] and [`family_problem`]: the
 //!   same for the rest of Knuth's family, with bounds on primary items (DLX3's multiplicities)
-//!   and costs on options (DLX5).
+//!   and costs on options (DLX5);
+//! - [`proptest_config`]: the property tests' configuration;
+//! - [`testdata`], [`instance_text`], [`dominoes`] and [`queens`]: the instance files, and
+//!   the generators of the domino and queens instances too large to ship.
 
 #![deny(missing_docs)]
 
@@ -69,55 +72,70 @@ impl RawProblem {
 /// item given two colors or a color and no color). At the end every primary item must be
 /// covered.
 pub fn brute_force(problem: &RawProblem) -> Vec<Vec<usize>> {
-    let n = problem.primary + problem.secondary;
-    // Per item: None = not covered; Some(None) = covered without color; Some(Some(c)) = color c.
-    let mut state: Vec<(u32, Option<Option<usize>>)> = vec![(0, None); n];
-    let mut chosen = Vec::new();
-    let mut out = Vec::new();
-    fn fits(
-        state: &[(u32, Option<Option<usize>>)],
-        primary: usize,
-        o: &[(usize, Option<usize>)],
-    ) -> bool {
-        o.iter().all(|&(i, c)| match state[i].1 {
-            None => true,
-            Some(prev) => i >= primary && c.is_some() && prev == c,
-        })
+    enumerate(problem, &vec![(1, 1); problem.primary])
+}
+
+/// Every set of options of `p` that covers each primary item `i` between `bounds[i].0` and
+/// `bounds[i].1` times and gives each secondary item at most one color (or covers it once,
+/// uncolored): the subsets in index order, each option included or excluded, a branch cut as
+/// soon as an option does not fit. Sorted as [`brute_force`]'s.
+fn enumerate(p: &RawProblem, bounds: &[(u32, u32)]) -> Vec<Vec<usize>> {
+    // Per item: how many chosen options cover it, and None = not covered; Some(None) =
+    // covered without color; Some(Some(c)) = color c.
+    type State = Vec<(u32, Option<Option<usize>>)>;
+    struct Walk<'a> {
+        p: &'a RawProblem,
+        bounds: &'a [(u32, u32)],
+        state: State,
+        chosen: Vec<usize>,
+        out: Vec<Vec<usize>>,
     }
-    fn go(
-        k: usize,
-        p: &RawProblem,
-        state: &mut Vec<(u32, Option<Option<usize>>)>,
-        chosen: &mut Vec<usize>,
-        out: &mut Vec<Vec<usize>>,
-    ) {
-        if k == p.options.len() {
-            if state[..p.primary].iter().all(|s| s.0 == 1) {
-                out.push(chosen.clone());
-            }
-            return;
+    impl Walk<'_> {
+        fn fits(&self, o: &[(usize, Option<usize>)]) -> bool {
+            o.iter().all(|&(i, c)| {
+                if i < self.p.primary {
+                    return self.state[i].0 < self.bounds[i].1;
+                }
+                match self.state[i].1 {
+                    None => true,
+                    Some(prev) => c.is_some() && prev == c,
+                }
+            })
         }
-        go(k + 1, p, state, chosen, out);
-        let o = &p.options[k];
-        if fits(state, p.primary, o) {
-            for &(i, c) in o {
-                state[i].0 += 1;
-                state[i].1 = Some(c);
+        fn go(&mut self, k: usize) {
+            let p = self.p;
+            if k == p.options.len() {
+                let covered = &self.state[..p.primary];
+                if covered.iter().zip(self.bounds).all(|(s, b)| b.0 <= s.0 && s.0 <= b.1) {
+                    self.out.push(self.chosen.clone());
+                }
+                return;
             }
-            chosen.push(k);
-            go(k + 1, p, state, chosen, out);
-            let _ = chosen.pop();
-            for &(i, _) in o {
-                state[i].0 -= 1;
-                if state[i].0 == 0 {
-                    state[i].1 = None;
+            self.go(k + 1);
+            let o = &p.options[k];
+            if self.fits(o) {
+                for &(i, c) in o {
+                    self.state[i].0 += 1;
+                    self.state[i].1 = Some(c);
+                }
+                self.chosen.push(k);
+                self.go(k + 1);
+                let _ = self.chosen.pop();
+                for &(i, _) in o {
+                    self.state[i].0 -= 1;
+                    if self.state[i].0 == 0 {
+                        self.state[i].1 = None;
+                    }
                 }
             }
         }
     }
-    go(0, problem, &mut state, &mut chosen, &mut out);
-    out.sort();
-    out
+    let n = p.primary + p.secondary;
+    let mut walk =
+        Walk { p, bounds, state: vec![(0, None); n], chosen: Vec::new(), out: Vec::new() };
+    walk.go(0);
+    walk.out.sort();
+    walk.out
 }
 
 /// Small random problems: 1..=8 primary and 0..=4 secondary items, 0..=20 options with at
@@ -200,62 +218,7 @@ impl FamilyProblem {
 /// of option indices, the list sorted: every option at most once, every primary item `i`
 /// covered between `lo_i` and `hi_i` times, secondary items as in [`brute_force`].
 pub fn brute_force_family(problem: &FamilyProblem) -> Vec<Vec<usize>> {
-    let p = &problem.raw;
-    let n = p.primary + p.secondary;
-    let mut state: Vec<(u32, Option<Option<usize>>)> = vec![(0, None); n];
-    let mut chosen = Vec::new();
-    let mut out = Vec::new();
-    fn fits(
-        state: &[(u32, Option<Option<usize>>)],
-        bounds: &[(u32, u32)],
-        primary: usize,
-        o: &[(usize, Option<usize>)],
-    ) -> bool {
-        o.iter().all(|&(i, c)| {
-            if i < primary {
-                return state[i].0 < bounds[i].1;
-            }
-            match state[i].1 {
-                None => true,
-                Some(prev) => c.is_some() && prev == c,
-            }
-        })
-    }
-    fn go(
-        k: usize,
-        f: &FamilyProblem,
-        state: &mut Vec<(u32, Option<Option<usize>>)>,
-        chosen: &mut Vec<usize>,
-        out: &mut Vec<Vec<usize>>,
-    ) {
-        let p = &f.raw;
-        if k == p.options.len() {
-            if state[..p.primary].iter().zip(&f.bounds).all(|(s, b)| b.0 <= s.0 && s.0 <= b.1) {
-                out.push(chosen.clone());
-            }
-            return;
-        }
-        go(k + 1, f, state, chosen, out);
-        let o = &p.options[k];
-        if fits(state, &f.bounds, p.primary, o) {
-            for &(i, c) in o {
-                state[i].0 += 1;
-                state[i].1 = Some(c);
-            }
-            chosen.push(k);
-            go(k + 1, f, state, chosen, out);
-            let _ = chosen.pop();
-            for &(i, _) in o {
-                state[i].0 -= 1;
-                if state[i].0 == 0 {
-                    state[i].1 = None;
-                }
-            }
-        }
-    }
-    go(0, problem, &mut state, &mut chosen, &mut out);
-    out.sort();
-    out
+    enumerate(&problem.raw, &problem.bounds)
 }
 
 /// The `k` least total costs among the solutions of `problem` (repeated when several
@@ -286,6 +249,73 @@ pub fn family_problem(colors: bool, costs: bool) -> impl Strategy<Value = Family
             costs,
         })
     })
+}
+
+/// The proptest configuration of the property tests: `cases` cases, and no shrinking when
+/// the `CI` variable is set (fail fast there; shrink to a small case locally).
+pub fn proptest_config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        max_shrink_iters: if std::env::var_os("CI").is_some() { 0 } else { 2048 },
+        ..ProptestConfig::default()
+    }
+}
+
+/// The bytes of `path` under the repository's `testdata/` folder; panics, naming the file,
+/// when it cannot be read.
+pub fn testdata(path: &str) -> Vec<u8> {
+    let full = format!("{}/../../testdata/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+/// The DLX text of `testdata/instances/NAME.dlx`.
+pub fn instance_text(name: &str) -> String {
+    String::from_utf8(testdata(&format!("instances/{name}.dlx"))).expect("an instance is UTF-8")
+}
+
+/// Domino tilings of a `rows x cols` board in DLX text, in the encoding of the domino files of
+/// `testdata/instances`: items `rc` in hexadecimal, row by row; for each cell its horizontal
+/// domino, then its vertical one.
+pub fn dominoes(rows: usize, cols: usize) -> String {
+    let cell = |r: usize, c: usize| format!("{r:x}{c:x}");
+    let cells: Vec<String> = (0..rows).flat_map(|r| (0..cols).map(move |c| cell(r, c))).collect();
+    let mut text = cells.join(" ") + "\n";
+    for r in 0..rows {
+        for c in 0..cols {
+            if c + 1 < cols {
+                text += &format!("{} {}\n", cell(r, c), cell(r, c + 1));
+            }
+            if r + 1 < rows {
+                text += &format!("{} {}\n", cell(r, c), cell(r + 1, c));
+            }
+        }
+    }
+    text
+}
+
+/// The `n` queens in DLX text, as `testdata/instances/queens12.dlx`: ranks and files primary
+/// in organ-pipe order (the middle first), the diagonals secondary.
+pub fn queens(n: usize) -> String {
+    let mut order = Vec::new();
+    for k in 0..n {
+        let d = k.div_ceil(2);
+        order.push(if k % 2 == 1 { n / 2 - d } else { n / 2 + d });
+    }
+    let order: Vec<usize> = order.into_iter().filter(|&x| x < n).collect();
+    let mut items: Vec<String> = Vec::new();
+    for &x in &order {
+        items.push(format!("r{x}"));
+        items.push(format!("c{x}"));
+    }
+    let diagonals: Vec<String> =
+        (0..2 * n - 1).flat_map(|d| [format!("a{d}"), format!("b{d}")]).collect();
+    let mut text = format!("{} | {}\n", items.join(" "), diagonals.join(" "));
+    for r in 0..n {
+        for c in 0..n {
+            text += &format!("r{r} c{c} a{} b{}\n", r + c, n - 1 - r + c);
+        }
+    }
+    text
 }
 
 #[cfg(test)]

@@ -35,7 +35,7 @@ pub struct Generated {
 /// # Ok::<(), dancecard_models::sudoku::Error>(())
 /// ```
 pub fn generate(shape: Shape, seed: u64, blanks: usize) -> Generated {
-    let mut rng = SplitMix64(seed);
+    let mut rng = SplitMix64::new(seed);
     let side = shape.side();
     let (br, bc) = (shape.box_rows(), shape.box_cols());
     // Bands are `br` rows high and there are `bc` of them; stacks are `bc` columns wide and

@@ -66,10 +66,7 @@ impl PartialOrd for Open {
 pub fn a_star<S: Space>(space: &S, start: S::State, limits: &Limits) -> SearchResult<S::Move> {
     let started = Instant::now();
     let mut stats = Stats { iterations: 1, stored: 1, ..Stats::default() };
-    let finish = |path: Option<Path<S::Move>>, stop: Stop, mut stats: Stats| {
-        stats.elapsed = started.elapsed();
-        SearchResult { path, stop, stats }
-    };
+    let finish = |path, stop, stats| SearchResult::finish(path, stop, stats, started);
     let max_states = limits.state_budget().min(MAX_STATES);
     let node_budget = limits.node_budget();
     let max_cost = limits.cost_bound();

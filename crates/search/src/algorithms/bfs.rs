@@ -39,10 +39,7 @@ use crate::table::{StateIndex, MAX_STATES};
 pub fn bfs<S: Space>(space: &S, start: S::State, limits: &Limits) -> SearchResult<S::Move> {
     let started = Instant::now();
     let mut stats = Stats { iterations: 1, stored: 1, ..Stats::default() };
-    let finish = |path: Option<Path<S::Move>>, stop: Stop, mut stats: Stats| {
-        stats.elapsed = started.elapsed();
-        SearchResult { path, stop, stats }
-    };
+    let finish = |path, stop, stats| SearchResult::finish(path, stop, stats, started);
     if space.is_goal(&start) {
         return finish(Some(Path { moves: Vec::new(), cost: 0 }), Stop::Found, stats);
     }

@@ -57,10 +57,7 @@ pub fn bidirectional_bfs<S: Reversible>(
 ) -> SearchResult<S::Move> {
     let started = Instant::now();
     let mut stats = Stats { iterations: 1, stored: 2, ..Stats::default() };
-    let finish = |path: Option<Path<S::Move>>, stop: Stop, mut stats: Stats| {
-        stats.elapsed = started.elapsed();
-        SearchResult { path, stop, stats }
-    };
+    let finish = |path, stop, stats| SearchResult::finish(path, stop, stats, started);
     let goal = space.goal_state();
     if start == goal || space.is_goal(&start) {
         return finish(Some(Path { moves: Vec::new(), cost: 0 }), Stop::Found, stats);

@@ -112,10 +112,7 @@ pub(super) fn deepen<S: Space, M: Measure<S>>(
 ) -> SearchResult<S::Move> {
     let started = Instant::now();
     let mut stats = Stats::default();
-    let finish = |path: Option<Path<S::Move>>, stop: Stop, mut stats: Stats| {
-        stats.elapsed = started.elapsed();
-        SearchResult { path, stop, stats }
-    };
+    let finish = |path, stop, stats| SearchResult::finish(path, stop, stats, started);
     if space.is_goal(&start) {
         stats.iterations = 1;
         return finish(Some(Path { moves: Vec::new(), cost: 0 }), Stop::Found, stats);
@@ -126,11 +123,9 @@ pub(super) fn deepen<S: Space, M: Measure<S>>(
     let mut buf: Vec<Step<S::State, S::Move>> = Vec::new();
     let mut frames: Vec<Frame<S::State>> = Vec::new();
     loop {
-        if bound > max_cost {
+        if !stats.next_iteration(bound, max_cost) {
             return finish(None, Stop::CostLimit, stats);
         }
-        stats.iterations += 1;
-        stats.bound = bound;
         let mut next_bound = Cost::MAX;
         buf.clear();
         frames.clear();

@@ -197,28 +197,28 @@ impl Reversible for Line {
 
 #[test]
 fn limits_stop_every_algorithm() {
-    let nodes = Limits::new().max_nodes(1000);
-    assert_eq!(bfs(&Line, 0, &nodes).stop, Stop::NodeLimit);
-    assert_eq!(bidirectional_bfs(&Line, 0, &nodes).stop, Stop::NodeLimit);
-    assert_eq!(a_star(&Line, 0, &nodes).stop, Stop::NodeLimit);
-    assert_eq!(ida_star(&Line, 0, &nodes).stop, Stop::NodeLimit);
-    assert_eq!(iddfs(&Line, 0, &nodes).stop, Stop::NodeLimit);
-    let states = Limits::new().max_states(100);
-    assert_eq!(bfs(&Line, 0, &states).stop, Stop::MemoryLimit);
-    assert_eq!(bidirectional_bfs(&Line, 0, &states).stop, Stop::MemoryLimit);
-    assert_eq!(a_star(&Line, 0, &states).stop, Stop::MemoryLimit);
-    let cost = Limits::new().max_cost(10);
-    assert_eq!(bfs(&Line, 0, &cost).stop, Stop::CostLimit);
-    assert_eq!(bidirectional_bfs(&Line, 0, &cost).stop, Stop::CostLimit);
-    assert_eq!(a_star(&Line, 0, &cost).stop, Stop::CostLimit);
-    assert_eq!(ida_star(&Line, 0, &cost).stop, Stop::CostLimit);
-    assert_eq!(iddfs(&Line, 0, &cost).stop, Stop::CostLimit);
+    type Algorithm = fn(&Line, i64, &Limits) -> crate::stats::SearchResult<i64>;
+    let all: [(&str, Algorithm); 5] = [
+        ("bfs", bfs),
+        ("bidirectional_bfs", bidirectional_bfs),
+        ("a_star", a_star),
+        ("ida_star", ida_star),
+        ("iddfs", iddfs),
+    ];
     let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let cancel = Limits::new().cancel(flag);
-    assert_eq!(bfs(&Line, 0, &cancel).stop, Stop::Cancelled);
-    assert_eq!(bidirectional_bfs(&Line, 0, &cancel).stop, Stop::Cancelled);
-    assert_eq!(a_star(&Line, 0, &cancel).stop, Stop::Cancelled);
-    assert_eq!(ida_star(&Line, 0, &cancel).stop, Stop::Cancelled);
+    // Each limit, its stop, and the algorithms it applies to (IDA* and IDDFS store no states;
+    // IDDFS is not checked for cancelling).
+    let cases = [
+        (Limits::new().max_nodes(1000), Stop::NodeLimit, 5),
+        (Limits::new().max_states(100), Stop::MemoryLimit, 3),
+        (Limits::new().max_cost(10), Stop::CostLimit, 5),
+        (Limits::new().cancel(flag), Stop::Cancelled, 4),
+    ];
+    for (limits, stop, applies) in &cases {
+        for (name, search) in &all[..*applies] {
+            assert_eq!(search(&Line, 0, limits).stop, *stop, "{name}");
+        }
+    }
     let explored = bfs_explore(&Line, 0, &Limits::new().max_cost(5), |_, _| {});
     assert_eq!((explored.stop, explored.states()), (Stop::CostLimit, 11));
 }

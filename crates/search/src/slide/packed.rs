@@ -38,45 +38,33 @@ pub(crate) trait Word: Copy + Eq + Hash + Debug + Send + Sync + 'static {
     }
 }
 
-impl Word for u64 {
-    const BITS: u32 = 4;
-    const ZERO: Self = 0;
+/// `impl Word for $word` at `$bits` bits a field (`$mask` is a field of ones).
+macro_rules! impl_word {
+    ($word:ty, $bits:literal, $mask:literal) => {
+        impl Word for $word {
+            const BITS: u32 = $bits;
+            const ZERO: Self = 0;
 
-    #[inline(always)]
-    fn get(self, i: usize) -> usize {
-        ((self >> (4 * i)) & 0xf) as usize
-    }
+            #[inline(always)]
+            fn get(self, i: usize) -> usize {
+                ((self >> ($bits * i)) & $mask) as usize
+            }
 
-    #[inline(always)]
-    fn xor(self, i: usize, v: usize) -> Self {
-        self ^ ((v as u64) << (4 * i))
-    }
+            #[inline(always)]
+            fn xor(self, i: usize, v: usize) -> Self {
+                self ^ ((v as $word) << ($bits * i))
+            }
 
-    #[inline(always)]
-    fn fields(self, first: usize, count: usize) -> usize {
-        ((self >> (4 * first)) & ((1u64 << (4 * count)) - 1)) as usize
-    }
+            #[inline(always)]
+            fn fields(self, first: usize, count: usize) -> usize {
+                ((self >> ($bits * first)) & ((1 << ($bits * count)) - 1)) as usize
+            }
+        }
+    };
 }
 
-impl Word for u128 {
-    const BITS: u32 = 5;
-    const ZERO: Self = 0;
-
-    #[inline(always)]
-    fn get(self, i: usize) -> usize {
-        ((self >> (5 * i)) & 0x1f) as usize
-    }
-
-    #[inline(always)]
-    fn xor(self, i: usize, v: usize) -> Self {
-        self ^ ((v as u128) << (5 * i))
-    }
-
-    #[inline(always)]
-    fn fields(self, first: usize, count: usize) -> usize {
-        ((self >> (5 * first)) & ((1u128 << (5 * count)) - 1)) as usize
-    }
-}
+impl_word!(u64, 4, 0xf);
+impl_word!(u128, 5, 0x1f);
 
 #[cfg(test)]
 mod tests {
