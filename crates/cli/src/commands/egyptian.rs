@@ -4,8 +4,9 @@ use std::process::ExitCode;
 
 use dancecard_search::egyptian::{self, EgyptianError, Options};
 
-use crate::commands::watch;
-use crate::util::{self, bad_input, OutputFormat};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
+use crate::{exit, stop};
 
 /// Egyptian fractions: write A/B as a sum of the fewest unit fractions with distinct
 /// denominators; ties go to the smallest largest denominator.
@@ -21,7 +22,7 @@ Examples:
   dancecard egyptian --max-denominator 1000000 7 13
   dancecard egyptian --format json 2 3
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     /// The numerator (a positive integer).
     pub(crate) a: String,
@@ -57,49 +58,49 @@ fn positive(what: &str, text: &str) -> anyhow::Result<u128> {
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let a = positive("A", &args.a)?;
     let b = positive("B", &args.b)?;
-    util::arm_time_limit(args.time_limit)?;
+    stop::arm_time_limit(args.time_limit)?;
     let options = Options {
         max_terms: args.max_terms,
         max_denominator: args.max_denominator.unwrap_or(u128::MAX),
-        limits: util::search_limits(args.node_limit),
+        limits: stop::search_limits(args.node_limit),
     };
     match egyptian::solve(a, b, &options) {
         Ok(answer) => {
             if args.stats {
-                util::print_search_stats(&answer.stats);
+                output::print_search_stats(&answer.stats);
             }
             let d = &answer.denominators;
             match args.format {
                 OutputFormat::Text => {
                     let words: Vec<String> = d.iter().map(u128::to_string).collect();
-                    watch::print(&format!("{}\n", words.join(" ")))?;
+                    output::print(&format!("{}\n", words.join(" ")))?;
                 }
                 OutputFormat::Json => {
                     let dens: Vec<serde_json::Value> =
-                        d.iter().map(|&x| util::u128_json(x)).collect();
-                    watch::print_json(&serde_json::json!({
-                        "a": util::u128_json(a),
-                        "b": util::u128_json(b),
+                        d.iter().map(|&x| output::count_json(x)).collect();
+                    output::print_json(&serde_json::json!({
+                        "a": output::count_json(a),
+                        "b": output::count_json(b),
                         "terms": d.len(),
                         "denominators": dens,
-                        "stats": util::search_stats_json(&answer.stats),
+                        "stats": output::search_stats_json(&answer.stats),
                     }))?;
                 }
             }
-            Ok(ExitCode::from(util::FOUND))
+            Ok(ExitCode::from(exit::FOUND))
         }
         Err(e @ EgyptianError::NotFound { .. }) => {
             eprintln!("no solution: {e}");
-            Ok(ExitCode::from(util::NOT_FOUND))
+            Ok(ExitCode::from(exit::NOT_FOUND))
         }
         Err(EgyptianError::Stopped { stop, stats }) => {
             if args.stats {
-                util::print_search_stats(&stats);
+                output::print_search_stats(&stats);
             }
             let fields = serde_json::json!({
-                "a": util::u128_json(a), "b": util::u128_json(b), "denominators": null,
+                "a": output::count_json(a), "b": output::count_json(b), "denominators": null,
             });
-            util::search_stopped_json(args.format, stop, &stats, fields)
+            output::search_stopped_json(args.format, stop, &stats, fields)
         }
         Err(e) => Err(bad_input(e.to_string())),
     }

@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use dancecard_engine::{Config, MemoConfig, Solver};
 
-use super::solve::load_document;
-use super::watch;
-use crate::util::{self, OutputFormat};
+use crate::input::load_document;
+use crate::output::{self, OutputFormat};
+use crate::{exit, input, stop};
 
 /// Estimate the plain search of an exact cover problem before running it: its nodes,
 /// solutions and time, by Knuth's random probes; and which counting method `solve --count`
@@ -25,7 +25,7 @@ Examples:
   dancecard estimate testdata/instances/pent6x10.dlx
   dancecard estimate --probes 10000 --seed 7 --format json testdata/instances/domino8x8.dlx
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     /// The problem file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
@@ -37,7 +37,7 @@ pub(crate) struct Args {
     pub(crate) seed: u64,
     /// How to choose the item to branch on.
     #[arg(long, value_enum, default_value_t)]
-    pub(crate) heuristic: util::HeuristicArg,
+    pub(crate) heuristic: input::HeuristicArg,
     /// Read a 0/1 matrix (detected when not given).
     #[arg(long, conflicts_with = "dlx")]
     pub(crate) matrix: bool,
@@ -72,7 +72,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let doc = load_document(args.file.as_deref(), args.matrix, args.dlx)?;
     let config = Config {
         heuristic: args.heuristic.into(),
-        cancel: Some(util::stop_flag()),
+        cancel: Some(stop::stop_flag()),
         ..Config::default()
     };
     let mut solver = Solver::with_config(&doc.problem, config);
@@ -81,12 +81,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seconds = e.nodes / rate;
     let seconds_stderr = e.nodes_stderr / rate;
     let (method, reason, _) =
-        solver.pick_method(&MemoConfig { limit_bytes: util::default_memo_limit(), zdd: false });
-    if util::interrupted() {
+        solver.pick_method(&MemoConfig { limit_bytes: input::default_memo_limit(), zdd: false });
+    if stop::interrupted() {
         eprintln!("incomplete: interrupted; the estimate above uses {} probes", e.probes);
     }
     match args.format {
-        OutputFormat::Text => watch::print(&format!(
+        OutputFormat::Text => output::print(&format!(
             "nodes {:.4e} ± {:.2e}\nsolutions {:.4e} ± {:.2e}\nupdates {:.4e}\nseconds {:.4e} ± {:.2e} (at {:.3e} nodes/s)\nprobes {} (deepest {}, {} ending in a solution)\nauto {} ({reason})\n",
             e.nodes,
             e.nodes_stderr,
@@ -101,7 +101,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             e.solution_probes,
             method.name(),
         ))?,
-        OutputFormat::Json => watch::print_json(&serde_json::json!({
+        OutputFormat::Json => output::print_json(&serde_json::json!({
             "probes": e.probes,
             "seed": args.seed,
             "nodes": e.nodes,
@@ -118,8 +118,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             "reason": reason,
         }))?,
     }
-    if util::interrupted() {
-        return Ok(ExitCode::from(util::INTERRUPTED));
+    if stop::interrupted() {
+        return Ok(ExitCode::from(exit::INTERRUPTED));
     }
-    Ok(ExitCode::from(util::FOUND))
+    Ok(ExitCode::from(exit::FOUND))
 }

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use dancecard_search::knights::{self, MAX_MOVES};
 use dancecard_search::Stop;
 
-use crate::util::{self, bad_input, OutputFormat};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
+use crate::{exit, input, stop};
 
 /// The knight puzzle: the fewest knight jumps into the blank that reach the target (at most
 /// 15), or -1.
@@ -30,7 +32,7 @@ Examples:
   printf '1\\n10110\\n01*11\\n10111\\n01001\\n00000\\n' | dancecard knights   # 7
   dancecard knights --format json --moves boards.txt
 
-", crate::util::exit_codes_help!(), "
+", crate::exit::exit_codes_help!(), "
 (Exit code 0 when some board reaches the target, 1 when none does. A board whose search
 --node-limit stops prints `incomplete` and the next boards are still solved; --time-limit
 and Ctrl-C stop the whole run there.)"))]
@@ -58,10 +60,10 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = util::read_nonempty_text(util::input_name(&args.file))?;
+    let (text, name) = input::read_nonempty_text(args.file.as_deref())?;
     let boards = knights::parse_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
-    util::arm_time_limit(args.time_limit)?;
-    let limits = util::search_limits(args.node_limit);
+    stop::arm_time_limit(args.time_limit)?;
+    let limits = stop::search_limits(args.node_limit);
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut json = Vec::new();
@@ -70,22 +72,22 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     for (k, board) in boards.iter().enumerate() {
         let answer = knights::solve(board, args.max, &limits);
         if args.stats {
-            util::print_search_stats(&answer.stats);
+            output::print_search_stats(&answer.stats);
         }
         if !answer.stop.is_complete() {
             // No answer for this board: the node limit holds per board (the next boards are
             // still solved); Ctrl-C and the time limit end the run.
             cut_short = Some(answer.stop);
             eprint!("board {}: ", k + 1);
-            let _ = util::search_stopped(answer.stop);
+            let _ = output::search_stopped(answer.stop);
             match args.format {
                 OutputFormat::Text => writeln!(out, "incomplete")?,
                 OutputFormat::Json => json.push(serde_json::json!({
                     "answer": null,
                     "moves": null,
                     "complete": false,
-                    "stop": util::search_stop_name(answer.stop),
-                    "stats": util::search_stats_json(&answer.stats),
+                    "stop": output::search_stop_name(answer.stop),
+                    "stats": output::search_stats_json(&answer.stats),
                 })),
             }
             if answer.stop == Stop::Cancelled {
@@ -105,7 +107,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "answer": answer.value(),
                 "moves": answer.moves,
                 "reachable_within_limit": answer.stop == Stop::Found,
-                "stats": util::search_stats_json(&answer.stats),
+                "stats": output::search_stats_json(&answer.stats),
             })),
         }
     }
@@ -121,7 +123,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     if let Some(stop) = cut_short {
-        return Ok(util::search_exit_code(stop));
+        return Ok(output::search_exit_code(stop));
     }
-    Ok(ExitCode::from(if any { util::FOUND } else { util::NOT_FOUND }))
+    Ok(ExitCode::from(if any { exit::FOUND } else { exit::NOT_FOUND }))
 }

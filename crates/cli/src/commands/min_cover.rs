@@ -8,8 +8,9 @@ use dancecard_engine::ItemKind;
 use dancecard_format::{Document, InputFormat};
 use dancecard_search::{cover, Stop};
 
-use crate::commands::watch;
-use crate::util::{self, bad_input, OutputFormat};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
+use crate::{exit, input, stop};
 
 /// Minimum repeat cover: the fewest options that cover every primary item at least once.
 #[derive(Debug, clap::Args)]
@@ -24,7 +25,7 @@ Examples:
   printf 'a b c d\\na b\\nb c\\nc d\\na d\\n' | dancecard min-cover   # a b / c d
   dancecard min-cover problem.dlx --format json --stats
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     /// The problem file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
@@ -63,11 +64,11 @@ fn repeat_cover_of(doc: &Document) -> (Vec<String>, Vec<Vec<usize>>) {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (bytes, name) = util::read_input(util::input_name(&args.file))?;
+    let (bytes, name) = input::read_input(args.file.as_deref())?;
     let doc = dancecard_format::parse_auto(&bytes)
         .map(|(d, _): (Document, InputFormat)| d)
         .map_err(|e| bad_input(format!("{name}: {e}")))?;
-    util::arm_time_limit(args.time_limit)?;
+    stop::arm_time_limit(args.time_limit)?;
     let (items, options) = repeat_cover_of(&doc);
     // One pass over the options (not one per item: 10^5 items and options made 10^10 steps).
     let mut covered = vec![false; items.len()];
@@ -79,25 +80,25 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !uncoverable.is_empty() {
         eprintln!("no cover: no option covers {}", uncoverable.join(", "));
         if args.format == OutputFormat::Json {
-            watch::print_json(
+            output::print_json(
                 &serde_json::json!({ "minimum": null, "options": null, "uncoverable": uncoverable }),
             )?;
         }
-        return Ok(ExitCode::from(util::NOT_FOUND));
+        return Ok(ExitCode::from(exit::NOT_FOUND));
     }
-    let result = cover::min_cover(items.len(), &options, &util::search_limits(args.node_limit))
+    let result = cover::min_cover(items.len(), &options, &stop::search_limits(args.node_limit))
         .map_err(|e| bad_input(e.to_string()))?;
     if args.stats {
         eprint!("iterations {} bound {} ", result.stats.iterations, result.stats.bound);
-        util::print_search_stats(&result.stats);
+        output::print_search_stats(&result.stats);
     }
     let Some(chosen) = result.options else {
         if result.stop == Stop::Exhausted {
             eprintln!("no cover");
-            return Ok(ExitCode::from(util::NOT_FOUND));
+            return Ok(ExitCode::from(exit::NOT_FOUND));
         }
         let fields = serde_json::json!({ "minimum": null, "options": null });
-        return util::search_stopped_json(args.format, result.stop, &result.stats, fields);
+        return output::search_stopped_json(args.format, result.stop, &result.stats, fields);
     };
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -120,11 +121,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     "minimum": sorted.len(),
                     "options": indices,
                     "labels": labels,
-                    "stats": util::search_stats_json(&result.stats),
+                    "stats": output::search_stats_json(&result.stats),
                 })
             )?;
         }
     }
     out.flush()?;
-    Ok(ExitCode::from(util::FOUND))
+    Ok(ExitCode::from(exit::FOUND))
 }

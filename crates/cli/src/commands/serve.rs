@@ -97,7 +97,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let budget = |seconds: f64, flag: &str| -> anyhow::Result<std::time::Duration> {
         std::time::Duration::try_from_secs_f64(seconds).map_err(|_| {
-            crate::util::bad_input(format!("{flag} must be a number of seconds, not {seconds}"))
+            crate::input::bad_input(format!("{flag} must be a number of seconds, not {seconds}"))
         })
     };
     let mut config = ServerConfig::default();
