@@ -80,6 +80,9 @@ pub(crate) const MAX_THREADS: usize = 1024;
 
 /// Parses `--threads N`: 0 (one per core) to [`MAX_THREADS`].
 pub(crate) fn parse_threads(text: &str) -> Result<usize, String> {
+    if let Some(n) = text.trim().parse::<i64>().ok().filter(|&n| n < 0) {
+        return Err(format!("{n} is not in 0..={MAX_THREADS}"));
+    }
     let n: usize = text.trim().parse().map_err(|_| format!("not a number of threads: `{text}`"))?;
     if n > MAX_THREADS {
         return Err(format!("at most {MAX_THREADS} threads (0 means one per core), not {n}"));
@@ -161,13 +164,28 @@ pub(crate) fn cache_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").and_then(non_empty).map(|h| h.join(".cache").join("dancecard"))
 }
 
+/// How a problem file is written (`--matrix`, `--dlx`), for the commands that read one.
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub(crate) struct ProblemFormat {
+    /// Read a 0/1 matrix (detected when not given).
+    #[arg(long, conflicts_with = "dlx")]
+    pub(crate) matrix: bool,
+    /// Read Knuth's DLX format (detected when not given).
+    #[arg(long)]
+    pub(crate) dlx: bool,
+}
+
+impl ProblemFormat {
+    /// Reads and parses a problem: a file, or stdin for `-` or none; as a 0/1 matrix, in DLX
+    /// format, or detected.
+    pub(crate) fn load(self, file: Option<&Path>) -> anyhow::Result<Document> {
+        load_document(file, self.matrix, self.dlx)
+    }
+}
+
 /// Reads and parses a problem: a file, or stdin for `-` or none; as a 0/1 matrix, in DLX
 /// format, or detected.
-pub(crate) fn load_document(
-    file: Option<&Path>,
-    matrix: bool,
-    dlx: bool,
-) -> anyhow::Result<Document> {
+fn load_document(file: Option<&Path>, matrix: bool, dlx: bool) -> anyhow::Result<Document> {
     let (bytes, name) = read_input(file)?;
     let parsed = if matrix {
         dancecard_format::parse_matrix(&bytes)

@@ -26,7 +26,7 @@ use dancecard_format::json;
 use serde_json::Value;
 
 use crate::exit::{FOUND, INTERRUPTED, LIMITED, NOT_FOUND};
-use crate::stop::{expired, interrupted, refine};
+use crate::stop::{arm_time_limit, expired, interrupted, refine, search_limits};
 
 /// Output format of every command.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -170,6 +170,34 @@ pub(crate) fn exit_code(found: bool, stop: Stop) -> ExitCode {
 pub(crate) fn finish(found: bool, stop: Stop) -> ExitCode {
     report_stop(stop);
     exit_code(found, stop)
+}
+
+/// The flags of the heuristic search commands (`dominate`, `egyptian`, `min-cover`,
+/// `knights`), flattened into their `Args` (a command words them for its search with
+/// `mut_arg`).
+#[derive(Debug, clap::Args)]
+pub(crate) struct SearchArgs {
+    /// Stop after N search nodes.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
+    pub(crate) node_limit: Option<u64>,
+    /// Stop after this many seconds: say so, and exit 3.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    pub(crate) time_limit: Option<f64>,
+    /// Print nodes and seconds on stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+}
+
+impl SearchArgs {
+    /// Arms the time limit and returns the search's limits (the node limit, and the stop
+    /// flag): call it when the search starts.
+    pub(crate) fn limits(&self) -> anyhow::Result<dancecard_search::Limits> {
+        arm_time_limit(self.time_limit)?;
+        Ok(search_limits(self.node_limit))
+    }
 }
 
 /// The one-line `--stats` report of a heuristic search on stderr.

@@ -8,8 +8,29 @@ use dancecard_engine::{Config, CountMethod, MemoConfig, Outcome, Problem, Soluti
 use dancecard_models::watch::Callbacks;
 
 use crate::input::default_memo_limit;
+use crate::output::OutputFormat;
 use crate::progress::Progress;
 use crate::stop::{stop_flag, Limits};
+
+/// The flags of the model commands (`queens`, `tile`, `langford`), flattened into their
+/// `Args` (a command words `--limit` and `--stats` for its model with `mut_arg`).
+#[derive(Debug, clap::Args)]
+pub(crate) struct ModelArgs {
+    /// Stop after N solutions.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u128>)]
+    pub(crate) limit: Option<u128>,
+    #[command(flatten)]
+    pub(crate) limits: Limits,
+    /// Print nodes, updates, solutions and seconds on stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+    /// Print the exact cover problem in Knuth's DLX format instead of solving.
+    #[arg(long)]
+    pub(crate) emit_dlx: bool,
+}
 
 /// Searches `problem`, handing each solution to `on_solution` and updating the progress
 /// bar. The search loop is the one compiled in `dancecard-models` (optimised even in debug

@@ -17,10 +17,10 @@ use crate::exit::INTERRUPTED;
 #[derive(Clone, Copy, Debug, Default, clap::Args)]
 pub(crate) struct Limits {
     /// Stop after this many seconds: print what was found, marked incomplete, and exit 3.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
     /// Stop after N search-tree nodes: print what was found, marked incomplete, and exit 3.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: Option<u64>,
 }
 

@@ -2,6 +2,7 @@
 
 mod util;
 
+mod args;
 mod count;
 mod interrupt;
 mod langford;

@@ -27,6 +27,7 @@ Examples:
 ", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     /// The side N (1 to 20000).
+    #[arg(allow_negative_numbers = true)]
     pub(crate) n: String,
     /// The line sum K (an integer; negative has no answer).
     #[arg(allow_hyphen_values = true)]

@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use dancecard_engine::{Config, MemoConfig, Solver};
 
-use crate::input::load_document;
 use crate::output::{self, OutputFormat};
 use crate::{exit, input, stop};
 
@@ -30,20 +29,16 @@ pub(crate) struct Args {
     /// The problem file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
     /// Probes to make.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    #[arg(long, value_name = "N", default_value_t = 1000, allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) probes: u64,
     /// The seed of the probes.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(long, value_name = "S", default_value_t = 0, allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) seed: u64,
     /// How to choose the item to branch on.
     #[arg(long, value_enum, default_value_t)]
     pub(crate) heuristic: input::HeuristicArg,
-    /// Read a 0/1 matrix (detected when not given).
-    #[arg(long, conflicts_with = "dlx")]
-    pub(crate) matrix: bool,
-    /// Read Knuth's DLX format (detected when not given).
-    #[arg(long)]
-    pub(crate) dlx: bool,
+    #[command(flatten)]
+    pub(crate) problem_format: crate::input::ProblemFormat,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub(crate) format: OutputFormat,
@@ -69,7 +64,7 @@ fn speed(solver: &mut Solver) -> f64 {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let doc = load_document(args.file.as_deref(), args.matrix, args.dlx)?;
+    let doc = args.problem_format.load(args.file.as_deref())?;
     let config = Config {
         heuristic: args.heuristic.into(),
         cancel: Some(stop::stop_flag()),

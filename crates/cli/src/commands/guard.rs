@@ -32,10 +32,10 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value_t = PieceArg::Queen)]
     pub(crate) piece: PieceArg,
     /// Stop each board's search after N placements tried.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: Option<u64>,
     /// Stop after this many seconds in all.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]

@@ -10,7 +10,7 @@ use dancecard_models::Model;
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::Progress;
-use crate::{search, stop};
+use crate::search;
 
 /// Count the Langford pairings L(2,N): arrangements of 1 1 2 2 ... N N with k numbers between
 /// the two k's, each arrangement and its reversal counted once (OEIS A014552).
@@ -26,8 +26,13 @@ Examples:
   dancecard langford 4 --emit-dlx
 
 ", crate::exit::exit_codes_help!()))]
+#[command(mut_arg("limit", |a| a.help("Stop after N arrangements")))]
 pub(crate) struct Args {
     /// The number of pairs.
+    #[arg(
+        allow_negative_numbers = true,
+        value_parser = crate::input::parse_size::<{ dancecard_models::langford::MAX_N }>
+    )]
     pub(crate) n: usize,
     /// Print every arrangement, one a line.
     #[arg(long, conflicts_with = "count")]
@@ -35,40 +40,28 @@ pub(crate) struct Args {
     /// Print only the count (the default without --all).
     #[arg(long)]
     pub(crate) count: bool,
-    /// Stop after N arrangements.
-    #[arg(long, value_name = "N")]
-    pub(crate) limit: Option<u128>,
     #[command(flatten)]
-    pub(crate) limits: stop::Limits,
-    /// Print nodes, updates, solutions and seconds on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
-    /// Print the exact cover problem in Knuth's DLX format instead of solving.
-    #[arg(long)]
-    pub(crate) emit_dlx: bool,
+    pub(crate) model: search::ModelArgs,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = Langford::new(args.n).map_err(|e| bad_input(e.to_string()))?;
     let problem = model.problem();
-    if args.emit_dlx {
+    if args.model.emit_dlx {
         return output::emit_dlx(&problem);
     }
-    args.limits.arm()?;
-    let mut progress = Progress::new(args.format);
+    args.model.limits.arm()?;
+    let mut progress = Progress::new(args.model.format);
     let mut stream = Stream::new(false);
     let mut json: Vec<Vec<usize>> = Vec::new();
-    let config = search::config(args.limit, &args.limits);
+    let config = search::config(args.model.limit, &args.model.limits);
     let (stats, stop) = if !args.all {
         let (outcome, stats, _) = search::count(&problem, config, &mut progress)?;
         (stats, outcome.stop)
     } else {
         let (outcome, stats) = search::search(&problem, config, &mut progress, |s| {
             let seq = model.decode(&s.to_vec());
-            if args.format == OutputFormat::Json {
+            if args.model.format == OutputFormat::Json {
                 json.push(seq);
                 return ControlFlow::Continue(());
             }
@@ -78,7 +71,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         (stats, outcome.stop)
     };
     stream.close()?;
-    match args.format {
+    match args.model.format {
         OutputFormat::Text => {
             if !args.all {
                 output::print(&format!("{}\n", stats.solutions))?;
@@ -96,7 +89,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             &stats,
         ))?,
     }
-    if args.stats {
+    if args.model.stats {
         output::print_stats(&stats);
     }
     Ok(output::finish(!args.all || stats.solutions > 0, stop))

@@ -10,7 +10,7 @@ use dancecard_search::{cover, Stop};
 
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat};
-use crate::{exit, input, stop};
+use crate::{exit, input};
 
 /// Minimum repeat cover: the fewest options that cover every primary item at least once.
 #[derive(Debug, clap::Args)]
@@ -26,21 +26,13 @@ Examples:
   dancecard min-cover problem.dlx --format json --stats
 
 ", crate::exit::exit_codes_help!()))]
+#[command(mut_arg("node_limit", |a| a.help("Stop after N options tried")))]
+#[command(mut_arg("stats", |a| a.help("Print nodes, iterations and seconds on stderr")))]
 pub(crate) struct Args {
     /// The problem file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
-    /// Stop after N options tried.
-    #[arg(long, value_name = "N")]
-    pub(crate) node_limit: Option<u64>,
-    /// Stop after this many seconds: say so, and exit 3.
-    #[arg(long, value_name = "SECONDS")]
-    pub(crate) time_limit: Option<f64>,
-    /// Print nodes, iterations and seconds on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) search: output::SearchArgs,
 }
 
 /// The primary items and, per option, the primary items it covers (indices among them).
@@ -68,7 +60,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let doc = dancecard_format::parse_auto(&bytes)
         .map(|(d, _): (Document, InputFormat)| d)
         .map_err(|e| bad_input(format!("{name}: {e}")))?;
-    stop::arm_time_limit(args.time_limit)?;
+    let limits = args.search.limits()?;
     let (items, options) = repeat_cover_of(&doc);
     // One pass over the options (not one per item: 10^5 items and options made 10^10 steps).
     let mut covered = vec![false; items.len()];
@@ -79,16 +71,16 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         (0..items.len()).filter(|&i| !covered[i]).map(|i| items[i].as_str()).collect();
     if !uncoverable.is_empty() {
         eprintln!("no cover: no option covers {}", uncoverable.join(", "));
-        if args.format == OutputFormat::Json {
+        if args.search.format == OutputFormat::Json {
             output::print_json(
                 &serde_json::json!({ "minimum": null, "options": null, "uncoverable": uncoverable }),
             )?;
         }
         return Ok(ExitCode::from(exit::NOT_FOUND));
     }
-    let result = cover::min_cover(items.len(), &options, &stop::search_limits(args.node_limit))
+    let result = cover::min_cover(items.len(), &options, &limits)
         .map_err(|e| bad_input(e.to_string()))?;
-    if args.stats {
+    if args.search.stats {
         eprint!("iterations {} bound {} ", result.stats.iterations, result.stats.bound);
         output::print_search_stats(&result.stats);
     }
@@ -98,14 +90,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(exit::NOT_FOUND));
         }
         let fields = serde_json::json!({ "minimum": null, "options": null });
-        return output::search_stopped_json(args.format, result.stop, &result.stats, fields);
+        return output::search_stopped_json(args.search.format, result.stop, &result.stats, fields);
     };
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut sorted = chosen.clone();
     sorted.sort_unstable();
     let option_ids: Vec<_> = doc.problem.options().collect();
-    match args.format {
+    match args.search.format {
         OutputFormat::Text => {
             for &o in &sorted {
                 writeln!(out, "{}", doc.label(option_ids[o]))?;

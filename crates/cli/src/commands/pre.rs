@@ -9,7 +9,7 @@ use dancecard_engine::pre::{self, ItemRemoval, PreConfig, Reduction};
 use dancecard_engine::Problem;
 
 use crate::exit::{FOUND, INTERRUPTED, LIMITED, NOT_FOUND};
-use crate::input::{bad_input, load_document};
+use crate::input::bad_input;
 use crate::output::{self, OutputFormat};
 use crate::stop::{interrupted, stop_flag};
 
@@ -36,18 +36,14 @@ pub(crate) struct Args {
     /// The problem file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
     /// Make at most N rounds (what they removed is sound; more rounds may remove more).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u32>)]
     pub(crate) rounds: Option<u32>,
     /// After each option, a comment line `| from K`: its number among the input's options
     /// (from 0).
     #[arg(long)]
     pub(crate) origins: bool,
-    /// Read a 0/1 matrix (detected when not given).
-    #[arg(long, conflicts_with = "dlx")]
-    pub(crate) matrix: bool,
-    /// Read Knuth's DLX format (detected when not given).
-    #[arg(long)]
-    pub(crate) dlx: bool,
+    #[command(flatten)]
+    pub(crate) problem_format: crate::input::ProblemFormat,
     /// Output format: `json` writes one document with the reduced problem's text and the
     /// removals.
     #[arg(long, value_enum, default_value_t)]
@@ -100,7 +96,7 @@ pub(crate) fn summary(original: &Problem, r: &Reduction) -> String {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let doc = load_document(args.file.as_deref(), args.matrix, args.dlx)?;
+    let doc = args.problem_format.load(args.file.as_deref())?;
     let p = &doc.problem;
     let config = PreConfig { max_rounds: args.rounds, cancel: Some(stop_flag()) };
     let r = pre::reduce_with(p, &config).map_err(|e| bad_input(e.to_string()))?;

@@ -42,8 +42,14 @@ Examples:
   dancecard queens 8 --emit-dlx > queens8.dlx
 
 ", crate::exit::exit_codes_help!()))]
+#[command(mut_arg("limit", |a| a.help("Stop after N solutions (a count with a limit runs on dlx)")))]
+#[command(mut_arg("stats", |a| a.help("Print nodes and seconds (and updates for dlx) on stderr")))]
 pub(crate) struct Args {
     /// The board size.
+    #[arg(
+        allow_negative_numbers = true,
+        value_parser = crate::input::parse_size::<{ dancecard_models::queens::MAX_DLX_N }>
+    )]
     pub(crate) n: usize,
     /// Print every solution, a blank line between two.
     #[arg(long, conflicts_with_all = ["count", "distinct"])]
@@ -58,42 +64,30 @@ pub(crate) struct Args {
     #[arg(long, value_enum)]
     pub(crate) method: Option<Method>,
     /// Threads for counting with bits (0: one per core).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::input::parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::input::parse_threads, allow_negative_numbers = true)]
     pub(crate) threads: usize,
-    /// Stop after N solutions (a count with a limit runs on dlx).
-    #[arg(long, value_name = "N")]
-    pub(crate) limit: Option<u128>,
     #[command(flatten)]
-    pub(crate) limits: stop::Limits,
-    /// Print nodes and seconds (and updates for dlx) on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
-    /// Print the exact cover problem in Knuth's DLX format instead of solving.
-    #[arg(long)]
-    pub(crate) emit_dlx: bool,
+    pub(crate) model: search::ModelArgs,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let n = args.n;
-    if args.emit_dlx {
+    if args.model.emit_dlx {
         let model = Queens::new(n).map_err(|e| bad_input(e.to_string()))?;
         return output::emit_dlx(&model.problem());
     }
     let counting = args.count || args.distinct;
     // A limit stops a count after that many solutions: the DLX search can, the symmetric
     // bitwise counter (which counts whole orbits) not.
-    let bits_default = counting && args.limit.is_none();
+    let bits_default = counting && args.model.limit.is_none();
     let method = args.method.unwrap_or(if bits_default { Method::Bits } else { Method::Dlx });
-    if counting && method == Method::Bits && args.limit.is_some() {
+    if counting && method == Method::Bits && args.model.limit.is_some() {
         return Err(bad_input("--limit with a count needs --method dlx"));
     }
     if args.threads != 1 && !(counting && method == Method::Bits) {
         return Err(bad_input("--threads applies to counting with --method bits"));
     }
-    args.limits.arm()?;
+    args.model.limits.arm()?;
     if counting {
         match method {
             Method::Bits => count_bits(&args),
@@ -114,7 +108,7 @@ fn report_count(
     stats: &Stats,
     stop: Stop,
 ) -> anyhow::Result<ExitCode> {
-    match args.format {
+    match args.model.format {
         OutputFormat::Text => {
             let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
             output::print(&format!("{shown}\n"))?;
@@ -131,7 +125,7 @@ fn report_count(
             stats,
         ))?,
     }
-    if args.stats {
+    if args.model.stats {
         output::print_stats(stats);
         eprintln!("counted by {count_method}");
     }
@@ -141,7 +135,7 @@ fn report_count(
 fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
     let threads = input::threads_or_cores(args.threads);
     let flag = stop::stop_flag();
-    let progress = Mutex::new(Progress::new(args.format));
+    let progress = Mutex::new(Progress::new(args.model.format));
     let report = |fraction: f64| {
         if let Ok(mut p) = progress.lock() {
             p.update(fraction, || "counting".to_owned());
@@ -151,7 +145,7 @@ fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
     let options = CountOptions {
         threads,
         cancel: Some(&flag),
-        max_nodes: args.limits.node_limit,
+        max_nodes: args.model.limits.node_limit,
         progress: Some(&report),
     };
     let c = queens::count_with(args.n, &options).map_err(|e| bad_input(e.to_string()))?;
@@ -170,10 +164,10 @@ fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
 fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
     let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
     let problem = model.problem();
-    let mut progress = Progress::new(args.format);
+    let mut progress = Progress::new(args.model.format);
     let mut distinct = 0u64;
-    let want_distinct = args.distinct || args.format == OutputFormat::Json;
-    let config = search::config(args.limit, &args.limits);
+    let want_distinct = args.distinct || args.model.format == OutputFormat::Json;
+    let config = search::config(args.model.limit, &args.model.limits);
     if !want_distinct {
         let (outcome, stats, by) = search::count(&problem, config, &mut progress)?;
         let total = u64::try_from(outcome.solutions).unwrap_or(u64::MAX);
@@ -192,12 +186,12 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
 }
 
 fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
-    let limit = if args.all { args.limit } else { Some(args.limit.map_or(1, |l| l.min(1))) };
+    let limit = if args.all { args.model.limit } else { Some(args.model.limit.map_or(1, |l| l.min(1))) };
     // Text is written as solutions come; JSON collects them.
     let mut boards: Vec<Vec<usize>> = Vec::new();
     let mut stream = Stream::new(true);
     let mut keep = |p: &[usize]| -> ControlFlow<()> {
-        if args.format == OutputFormat::Json {
+        if args.model.format == OutputFormat::Json {
             boards.push(p.to_vec());
             return ControlFlow::Continue(());
         }
@@ -215,7 +209,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
                 stop = Stop::SolutionLimit;
                 0
             } else {
-                let limits = ListLimits { cancel: Some(&flag), max_nodes: args.limits.node_limit };
+                let limits = ListLimits { cancel: Some(&flag), max_nodes: args.model.limits.node_limit };
                 let listing = queens::solutions_limited(args.n, &limits, |p| {
                     found += 1;
                     if keep(p).is_break() {
@@ -238,8 +232,8 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
         }
         Method::Dlx if limit == Some(1) => {
             // One board: the search restarts on shuffled options where it stalls (large n).
-            let mut progress = Progress::new(args.format);
-            let config = search::config(None, &args.limits);
+            let mut progress = Progress::new(args.model.format);
+            let config = search::config(None, &args.model.limits);
             let found = queens::first(args.n, &config, &mut |solver| {
                 let stats = solver.stats();
                 progress.update(solver.progress(), || format!("{} nodes", stats.nodes));
@@ -257,8 +251,8 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
         Method::Dlx => {
             let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
             let problem = model.problem();
-            let mut progress = Progress::new(args.format);
-            let config = search::config(limit, &args.limits);
+            let mut progress = Progress::new(args.model.format);
+            let config = search::config(limit, &args.model.limits);
             let (outcome, stats) = search::search(&problem, config, &mut progress, |s| {
                 keep(&model.decode(&s.to_vec()))
             });
@@ -267,7 +261,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
     };
     stream.close()?;
     let found = stats.solutions > 0;
-    match args.format {
+    match args.model.format {
         OutputFormat::Text => {
             if !found && stop == Stop::Exhausted {
                 eprintln!("no solution");
@@ -285,7 +279,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
             &stats,
         ))?,
     }
-    if args.stats {
+    if args.model.stats {
         output::print_stats(&stats);
         if let Some(r) = restarts.filter(|&r| r > 0) {
             eprintln!("restarts {r} (options shuffled: the search's first solution took too long)");

@@ -42,7 +42,7 @@ are still solved) and gives 3; --time-limit and Ctrl-C stop the whole run there 
 130). A state the chosen algorithm refuses before searching gives 2."))]
 pub(crate) struct Args {
     /// The state: n*n numbers (or one quoted argument).
-    #[arg(value_name = "TILE", num_args = 0.., conflicts_with = "file")]
+    #[arg(value_name = "TILE", num_args = 0.., conflicts_with = "file", allow_negative_numbers = true)]
     pub(crate) state: Vec<String>,
     /// Read one state a line from FILE (`-` for standard input).
     #[arg(long, short, value_name = "FILE")]
@@ -57,13 +57,13 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value_t = AlgorithmArg::Ida)]
     pub(crate) algorithm: AlgorithmArg,
     /// Stop after N generated nodes (per state).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: Option<u64>,
     /// Stop after this many seconds in all (the pattern database's build included).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
     /// The most states A*, BFS and bidirectional BFS may store [default: 16777216].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) max_states: Option<usize>,
     /// Print nodes expanded and generated, seconds and nodes per second on stderr.
     #[arg(long)]

@@ -20,7 +20,7 @@ use dancecard_engine::{
 use dancecard_format::Document;
 
 use crate::cluster::MpiRun;
-use crate::input::{self, bad_input, HeuristicArg};
+use crate::input::{bad_input, HeuristicArg};
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::{lock, Progress};
 use crate::shard::ShardRun;
@@ -66,7 +66,7 @@ pub(crate) struct Args {
     /// The most memory the memoised count's table may take, in bytes (suffixes K, M, G):
     /// past it the table is emptied and the count goes on [default: 2G, or a quarter of the
     /// machine's memory if less].
-    #[arg(long, value_name = "BYTES", value_parser = crate::input::parse_bytes)]
+    #[arg(long, value_name = "BYTES", value_parser = crate::input::parse_bytes, allow_negative_numbers = true)]
     pub(crate) memo_limit: Option<usize>,
     /// Count by memoisation and write the ZDD of all solutions to FILE, in the text format of
     /// Knuth's ZDDREAD (as his DLX6 writes it: options numbered from 1 in input order).
@@ -74,19 +74,19 @@ pub(crate) struct Args {
     pub(crate) zdd: Option<PathBuf>,
     /// Print K solutions drawn exactly uniformly at random (with replacement), from the ZDD of
     /// all solutions; reproducible for a --seed.
-    #[arg(long, value_name = "K", conflicts_with_all = ["all", "count"])]
+    #[arg(long, value_name = "K", conflicts_with_all = ["all", "count"], allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) sample: Option<usize>,
     /// The seed of --sample.
-    #[arg(long, value_name = "S", default_value_t = 0, requires = "sample")]
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "sample", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) seed: u64,
     /// Stop after N solutions.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u128>)]
     pub(crate) limit: Option<u128>,
     /// Stop after N search-tree nodes.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: Option<u64>,
     /// Stop after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
     /// How to choose the item to branch on.
     #[arg(long, value_enum, default_value_t)]
@@ -97,22 +97,18 @@ pub(crate) struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub(crate) format: OutputFormat,
-    /// Read a 0/1 matrix (detected when not given).
-    #[arg(long, conflicts_with = "dlx")]
-    pub(crate) matrix: bool,
-    /// Read Knuth's DLX format (detected when not given).
-    #[arg(long)]
-    pub(crate) dlx: bool,
+    #[command(flatten)]
+    pub(crate) problem_format: crate::input::ProblemFormat,
     /// Search with N threads (with --count or --all; 0 means one per core). Subtrees are
     /// split dynamically, so every thread stays busy; counts equal one thread's.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::input::parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::input::parse_threads, allow_negative_numbers = true)]
     pub(crate) threads: usize,
     /// Search only shard I of N (for batch schedulers): the subtrees at depth
     /// --split-depth whose index is I modulo N. Prints a JSON result for `dancecard merge`.
     #[arg(long, value_name = "I/N", value_parser = crate::shard::parse_shard)]
     pub(crate) shard: Option<(u64, u64)>,
     /// The depth at which --shard splits the tree.
-    #[arg(long, value_name = "D", default_value_t = 4, requires = "shard")]
+    #[arg(long, value_name = "D", default_value_t = 4, requires = "shard", allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) split_depth: usize,
     /// With --shard: write the JSON result to this file instead of stdout.
     #[arg(long, value_name = "FILE", requires = "shard")]
@@ -136,7 +132,7 @@ pub(crate) struct Args {
     pub(crate) min_cost: bool,
     /// With --min-cost: the K best solutions (the K least costs, each with one solution),
     /// least first, a blank line between two.
-    #[arg(long, value_name = "K", requires = "min_cost")]
+    #[arg(long, value_name = "K", requires = "min_cost", allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) best: Option<usize>,
     /// With --min-cost: the lower bound on the cost left on a path. `dlx5` is DLX5's rule
     /// alone (its tree, nodes and updates); `shares` adds each item's share of its cheapest
@@ -172,7 +168,7 @@ impl From<LowerBoundArg> for LowerBound {
 
 /// Reads and parses the problem named by `args`.
 fn load(args: &Args) -> anyhow::Result<Document> {
-    input::load_document(args.file.as_deref(), args.matrix, args.dlx)
+    args.problem_format.load(args.file.as_deref())
 }
 
 /// The search configuration given by `args`, with Ctrl-C wired to cancel.

@@ -16,14 +16,14 @@ use crate::{exit, input, stop};
 
 /// Solve sudoku puzzles (4x4 to 25x25, rectangular boxes too): one solved line per puzzle.
 #[derive(Debug, clap::Args)]
-#[command(after_help = concat!("Input (detected): one puzzle a line, row by row, `.` or `0` for a blank, 1-9 then
-A-Z for values above 9 (16, 81, 256 or 625 symbols; text after the puzzle, after a
-space or a `:`, and lines starting with `#` are ignored); or grids of whitespace-separated numbers, one
-row a line, 0 for a blank. An invalid puzzle (wrong length, bad symbol, clashing
-givens) is reported on stderr with its line; the others are still solved, and the
-exit code is 1 (as when a puzzle has no solution, except with --count or --unique).
-Output has one line per puzzle, in input order: a blank line for a puzzle that is
-invalid or (without --count or --unique) has no solution.
+#[command(after_help = concat!("Input (detected): one puzzle a line, row by row, `.` or `0` for a blank, 1-9 then A-Z
+for values above 9 (16, 81, 256 or 625 symbols; text after the puzzle, after a space
+or a `:`, and lines starting with `#` are ignored); or grids of whitespace-separated
+numbers, one row a line, 0 for a blank. An invalid puzzle (wrong length, bad symbol,
+clashing givens) is reported on stderr with its line; the others are still solved, and
+the exit code is 1 (as when a puzzle has no solution, except with --count or
+--unique). Output has one line per puzzle, in input order: a blank line for a puzzle
+that is invalid or (without --count or --unique) has no solution.
 
 Examples:
   dancecard sudoku puzzles.txt                       # one solved line per puzzle
@@ -61,14 +61,14 @@ pub(crate) struct Args {
     pub(crate) stats: bool,
     /// Stop after this many seconds in all: the puzzles solved so far are printed, then the
     /// run stops, marked incomplete (exit code 3).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
     /// Stop each puzzle's search after N nodes: its answer is partial, marked incomplete
     /// (exit code 3).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: Option<u64>,
     /// Solve the puzzles of the file on N threads (0: one per core).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::input::parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::input::parse_threads, allow_negative_numbers = true)]
     pub(crate) threads: usize,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]

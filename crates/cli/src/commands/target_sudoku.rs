@@ -73,10 +73,10 @@ pub(crate) struct Args {
     #[arg(long)]
     pub(crate) emit_dlx: bool,
     /// Stop after N search nodes (the branch and bound's, or the exact cover's levels).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: Option<u64>,
     /// Stop after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
 }
 

@@ -48,6 +48,7 @@ Examples:
   dancecard tile --board 10x10 --pieces dominoes --count --method dlx --time-limit 5
 
 ", crate::exit::exit_codes_help!()))]
+#[command(mut_arg("limit", |a| a.help("Stop after N tilings (a count with a limit runs on dlx)")))]
 pub(crate) struct Args {
     /// The board: RxC or a file of ASCII art.
     #[arg(long, value_name = "RxC|FILE")]
@@ -73,20 +74,8 @@ pub(crate) struct Args {
     /// The method.
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     pub(crate) method: Method,
-    /// Stop after N tilings (a count with a limit runs on dlx).
-    #[arg(long, value_name = "N")]
-    pub(crate) limit: Option<u128>,
     #[command(flatten)]
-    pub(crate) limits: stop::Limits,
-    /// Print nodes, updates, solutions and seconds on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
-    /// Print the exact cover problem in Knuth's DLX format instead of solving.
-    #[arg(long)]
-    pub(crate) emit_dlx: bool,
+    pub(crate) model: search::ModelArgs,
 }
 
 /// Reads a text file given on the command line.
@@ -129,20 +118,20 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         .flips(!args.no_flip)
         .build()
         .map_err(|e| bad_input(e.to_string()))?;
-    if args.emit_dlx {
+    if args.model.emit_dlx {
         return output::emit_dlx(tiling.exact_cover());
     }
     let dp_fits = !args.once && tiling.board().is_rectangle();
-    args.limits.arm()?;
+    args.model.limits.arm()?;
     match args.method {
         Method::Dp if args.distinct => {
             Err(bad_input("--distinct needs --method dlx (the profile DP counts all tilings)"))
         }
         Method::Dp if !args.count => Err(bad_input("the profile DP only counts: add --count")),
-        Method::Dp if args.limit.is_some() => {
+        Method::Dp if args.model.limit.is_some() => {
             Err(bad_input("--limit needs --method dlx (the profile DP counts all tilings)"))
         }
-        Method::Dp if args.limits.node_limit.is_some() => {
+        Method::Dp if args.model.limits.node_limit.is_some() => {
             Err(bad_input("--node-limit needs --method dlx (the profile DP has no search nodes)"))
         }
         Method::Dp => count_dp(&args, &tiling),
@@ -152,8 +141,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             if args.count
                 && !args.distinct
                 && dp_fits
-                && args.limit.is_none()
-                && args.limits.node_limit.is_none() =>
+                && args.model.limit.is_none()
+                && args.model.limits.node_limit.is_none() =>
         {
             count_dp(&args, &tiling)
         }
@@ -169,7 +158,7 @@ fn count_dp(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
         Ok(n) => n,
         Err(tiling::TilingError::Dp(tiling::DpError::Cancelled)) => {
             // The DP has no partial count: say so, and how it stopped.
-            if args.format == OutputFormat::Json {
+            if args.model.format == OutputFormat::Json {
                 output::print_json(&serde_json::json!({
                     "method": "dp",
                     "count": null,
@@ -196,7 +185,7 @@ fn report_count(
     stats: &Stats,
     stop: Stop,
 ) -> anyhow::Result<ExitCode> {
-    match args.format {
+    match args.model.format {
         OutputFormat::Text => {
             let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
             output::print(&format!("{shown}\n"))?;
@@ -212,7 +201,7 @@ fn report_count(
             stats,
         ))?,
     }
-    if args.stats {
+    if args.model.stats {
         output::print_stats(stats);
         eprintln!("counted by {count_method}");
     }
@@ -220,11 +209,11 @@ fn report_count(
 }
 
 fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
-    let mut progress = Progress::new(args.format);
+    let mut progress = Progress::new(args.model.format);
     let canon = tiling.canonicalizer();
     let mut distinct = 0u128;
     let mut options = Vec::new();
-    let config = search::config(args.limit, &args.limits);
+    let config = search::config(args.model.limit, &args.model.limits);
     if !args.distinct {
         let (outcome, stats, by) = search::count(tiling.exact_cover(), config, &mut progress)?;
         return report_count(args, "dlx", by.name(), outcome.solutions, None, &stats, outcome.stop);
@@ -242,14 +231,14 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
 }
 
 fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
-    let limit = if args.all { args.limit } else { Some(args.limit.map_or(1, |l| l.min(1))) };
-    let mut progress = Progress::new(args.format);
+    let limit = if args.all { args.model.limit } else { Some(args.model.limit.map_or(1, |l| l.min(1))) };
+    let mut progress = Progress::new(args.model.format);
     let mut stream = Stream::new(true);
     let mut json: Vec<Vec<String>> = Vec::new();
-    let config = search::config(limit, &args.limits);
+    let config = search::config(limit, &args.model.limits);
     let (outcome, stats) = search::search(tiling.exact_cover(), config, &mut progress, |s| {
         let art = tiling.render(&tiling.decode(&s.to_vec()));
-        if args.format == OutputFormat::Json {
+        if args.model.format == OutputFormat::Json {
             json.push(art.lines().map(str::to_owned).collect());
             return ControlFlow::Continue(());
         }
@@ -258,7 +247,7 @@ fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     stream.close()?;
     let stop = outcome.stop;
     let found = stats.solutions > 0;
-    match args.format {
+    match args.model.format {
         OutputFormat::Text => {
             if !found && stop == Stop::Exhausted {
                 eprintln!("no tiling");
@@ -270,7 +259,7 @@ fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
             &stats,
         ))?,
     }
-    if args.stats {
+    if args.model.stats {
         output::print_stats(&stats);
     }
     Ok(output::finish(found, stop))
