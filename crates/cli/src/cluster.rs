@@ -61,7 +61,9 @@ pub(crate) fn load_checkpoint(
 
 /// Where the checkpoint goes: `--checkpoint`, else `--resume`'s file, else a default name.
 pub(crate) fn checkpoint_path(checkpoint: Option<&Path>, resume: Option<&Path>) -> PathBuf {
-    checkpoint.or(resume).map_or_else(|| PathBuf::from("dancecard-checkpoint.json"), Path::to_path_buf)
+    checkpoint
+        .or(resume)
+        .map_or_else(|| PathBuf::from("dancecard-checkpoint.json"), Path::to_path_buf)
 }
 
 #[cfg(feature = "mpi")]
@@ -91,7 +93,11 @@ mod with_mpi {
     use crate::progress::Progress;
     use crate::stop::arm_time_limit;
 
-    pub(crate) fn run(args: &MpiRun<'_>, doc: &Document, config: Config) -> anyhow::Result<ExitCode> {
+    pub(crate) fn run(
+        args: &MpiRun<'_>,
+        doc: &Document,
+        config: Config,
+    ) -> anyhow::Result<ExitCode> {
         let problem = &doc.problem;
         // The time limit is the whole run's: a timer raises the stop flag (a limit in the
         // configuration would hold for each period of each worker).

@@ -122,7 +122,6 @@ impl Drop for Progress {
     }
 }
 
-
 /// Locks a mutex, poisoned or not (a thread that panicked leaves the progress or the output
 /// usable).
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

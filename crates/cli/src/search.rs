@@ -3,12 +3,16 @@
 //! progress bar.
 
 use std::ops::ControlFlow;
+use std::process::ExitCode;
 
-use dancecard_engine::{Config, CountMethod, MemoConfig, Outcome, Problem, Solution, Solver, Stats};
+use dancecard_engine::{
+    Config, CountMethod, MemoConfig, Outcome, Problem, Solution, Solver, Stats,
+};
 use dancecard_models::watch::Callbacks;
+use serde_json::Value;
 
 use crate::input::default_memo_limit;
-use crate::output::OutputFormat;
+use crate::output::{self, OutputFormat};
 use crate::progress::Progress;
 use crate::stop::{stop_flag, Limits};
 
@@ -30,6 +34,30 @@ pub(crate) struct ModelArgs {
     /// Print the exact cover problem in Knuth's DLX format instead of solving.
     #[arg(long)]
     pub(crate) emit_dlx: bool,
+}
+
+impl ModelArgs {
+    /// Prints a model command's count and ends: `shown` in text (the count, or the count up
+    /// to symmetry with `--distinct`), else `answer` with how the search ended; the stats
+    /// line and the method that counted with `--stats`; the stop report; the exit code.
+    pub(crate) fn report_count(
+        &self,
+        shown: u128,
+        answer: Value,
+        count_method: &str,
+        stats: &Stats,
+        stop: Stop,
+    ) -> anyhow::Result<ExitCode> {
+        match self.format {
+            OutputFormat::Text => output::print(&format!("{shown}\n"))?,
+            OutputFormat::Json => output::print_json(&output::with_end(answer, stop, stats))?,
+        }
+        if self.stats {
+            output::print_stats(stats);
+            eprintln!("counted by {count_method}");
+        }
+        Ok(output::finish(true, stop))
+    }
 }
 
 /// Searches `problem`, handing each solution to `on_solution` and updating the progress

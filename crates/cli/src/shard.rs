@@ -45,7 +45,11 @@ pub(crate) struct ShardRun<'a> {
 }
 
 /// Searches shard I of N of `doc`'s problem and writes its result.
-pub(crate) fn run_shard(args: &ShardRun<'_>, doc: &Document, config: Config) -> anyhow::Result<ExitCode> {
+pub(crate) fn run_shard(
+    args: &ShardRun<'_>,
+    doc: &Document,
+    config: Config,
+) -> anyhow::Result<ExitCode> {
     let (i, n) = args.shard;
     let fingerprint = Fingerprint::new(&doc.problem, config.heuristic, args.split_depth, n);
     let mut lister = Solver::with_config(&doc.problem, Config::with_heuristic(config.heuristic));

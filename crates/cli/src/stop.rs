@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use dancecard_engine::Stop;
 
-use crate::input::bad_input;
 use crate::exit::INTERRUPTED;
+use crate::input::bad_input;
 
 /// `--time-limit` and `--node-limit`, for the commands that run one search that can run long.
 #[derive(Clone, Copy, Debug, Default, clap::Args)]

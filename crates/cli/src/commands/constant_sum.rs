@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use dancecard_search::constant_sum::{ConstantSum, Layout};
 
+use crate::exit;
 use crate::input::bad_input;
 use crate::output::OutputFormat;
-use crate::exit;
 
 /// The largest N accepted (the output has N² numbers).
 const MAX_N: usize = 20_000;

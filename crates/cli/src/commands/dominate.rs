@@ -88,14 +88,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let limits = args.search.limits()?;
-    let d = dominate::dominate(
-        piece,
-        rows,
-        cols,
-        marks.as_deref(),
-        &limits,
-    )
-    .map_err(|e| bad_input(e.to_string()))?;
+    let d = dominate::dominate(piece, rows, cols, marks.as_deref(), &limits)
+        .map_err(|e| bad_input(e.to_string()))?;
     if args.search.stats {
         output::print_search_stats(&d.stats);
     }

@@ -4,9 +4,9 @@ use std::process::ExitCode;
 
 use dancecard_search::egyptian::{self, EgyptianError, Options};
 
+use crate::exit;
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat};
-use crate::exit;
 
 /// Egyptian fractions: write A/B as a sum of the fewest unit fractions with distinct
 /// denominators; ties go to the smallest largest denominator.

@@ -78,8 +78,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::from(exit::NOT_FOUND));
     }
-    let result = cover::min_cover(items.len(), &options, &limits)
-        .map_err(|e| bad_input(e.to_string()))?;
+    let result =
+        cover::min_cover(items.len(), &options, &limits).map_err(|e| bad_input(e.to_string()))?;
     if args.search.stats {
         eprint!("iterations {} bound {} ", result.stats.iterations, result.stats.bound);
         output::print_search_stats(&result.stats);

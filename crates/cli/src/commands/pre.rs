@@ -55,16 +55,7 @@ pub(crate) struct Args {
 /// input's numbering).
 fn dlx_text(original: &Problem, r: &Reduction, input_index: &[usize], origins: bool) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "| dancecard pre: {} of {} options and {} of {} items removed, {} round{}",
-        r.removed_options.len(),
-        original.option_count(),
-        r.removed_items.len(),
-        original.item_count(),
-        r.rounds,
-        if r.rounds == 1 { "" } else { "s" },
-    );
+    let _ = writeln!(s, "| dancecard pre: {} removed, {}", removed(original, r), rounds(r));
     let text = dancecard_format::write_dlx(&r.problem);
     if !origins {
         s.push_str(&text);
@@ -82,17 +73,26 @@ fn dlx_text(original: &Problem, r: &Reduction, input_index: &[usize], origins: b
     s
 }
 
-/// What a reduction removed: `removed N of M options and N of M items in R rounds`.
-pub(crate) fn summary(original: &Problem, r: &Reduction) -> String {
+/// What a reduction removed: `N of M options and N of M items`.
+fn removed(original: &Problem, r: &Reduction) -> String {
     format!(
-        "removed {} of {} options and {} of {} items in {} round{}",
+        "{} of {} options and {} of {} items",
         r.removed_options.len(),
         original.option_count(),
         r.removed_items.len(),
         original.item_count(),
-        r.rounds,
-        if r.rounds == 1 { "" } else { "s" },
     )
+}
+
+/// The rounds a reduction made: `R rounds`.
+fn rounds(r: &Reduction) -> String {
+    format!("{} round{}", r.rounds, if r.rounds == 1 { "" } else { "s" })
+}
+
+/// What a reduction removed, and in how many rounds: `removed N of M options and N of M
+/// items in R rounds`.
+pub(crate) fn summary(original: &Problem, r: &Reduction) -> String {
+    format!("removed {} in {}", removed(original, r), rounds(r))
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {

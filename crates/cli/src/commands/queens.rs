@@ -108,28 +108,15 @@ fn report_count(
     stats: &Stats,
     stop: Stop,
 ) -> anyhow::Result<ExitCode> {
-    match args.model.format {
-        OutputFormat::Text => {
-            let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
-            output::print(&format!("{shown}\n"))?;
-        }
-        OutputFormat::Json => output::print_json(&output::with_end(
-            serde_json::json!({
-                "n": args.n,
-                "method": method,
-                "count_method": count_method,
-                "count": total,
-                "distinct": distinct,
-            }),
-            stop,
-            stats,
-        ))?,
-    }
-    if args.model.stats {
-        output::print_stats(stats);
-        eprintln!("counted by {count_method}");
-    }
-    Ok(output::finish(true, stop))
+    let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
+    let answer = serde_json::json!({
+        "n": args.n,
+        "method": method,
+        "count_method": count_method,
+        "count": total,
+        "distinct": distinct,
+    });
+    args.model.report_count(u128::from(shown), answer, count_method, stats, stop)
 }
 
 fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
@@ -186,7 +173,8 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
 }
 
 fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
-    let limit = if args.all { args.model.limit } else { Some(args.model.limit.map_or(1, |l| l.min(1))) };
+    let limit =
+        if args.all { args.model.limit } else { Some(args.model.limit.map_or(1, |l| l.min(1))) };
     // Text is written as solutions come; JSON collects them.
     let mut boards: Vec<Vec<usize>> = Vec::new();
     let mut stream = Stream::new(true);
@@ -209,7 +197,8 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
                 stop = Stop::SolutionLimit;
                 0
             } else {
-                let limits = ListLimits { cancel: Some(&flag), max_nodes: args.model.limits.node_limit };
+                let limits =
+                    ListLimits { cancel: Some(&flag), max_nodes: args.model.limits.node_limit };
                 let listing = queens::solutions_limited(args.n, &limits, |p| {
                     found += 1;
                     if keep(p).is_break() {

@@ -185,27 +185,14 @@ fn report_count(
     stats: &Stats,
     stop: Stop,
 ) -> anyhow::Result<ExitCode> {
-    match args.model.format {
-        OutputFormat::Text => {
-            let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
-            output::print(&format!("{shown}\n"))?;
-        }
-        OutputFormat::Json => output::print_json(&output::with_end(
-            serde_json::json!({
-                "method": method,
-                "count_method": count_method,
-                "count": output::count_json(total),
-                "distinct": distinct.map(output::count_json),
-            }),
-            stop,
-            stats,
-        ))?,
-    }
-    if args.model.stats {
-        output::print_stats(stats);
-        eprintln!("counted by {count_method}");
-    }
-    Ok(output::finish(true, stop))
+    let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
+    let answer = serde_json::json!({
+        "method": method,
+        "count_method": count_method,
+        "count": output::count_json(total),
+        "distinct": distinct.map(output::count_json),
+    });
+    args.model.report_count(shown, answer, count_method, stats, stop)
 }
 
 fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
@@ -231,7 +218,8 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
 }
 
 fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
-    let limit = if args.all { args.model.limit } else { Some(args.model.limit.map_or(1, |l| l.min(1))) };
+    let limit =
+        if args.all { args.model.limit } else { Some(args.model.limit.map_or(1, |l| l.min(1))) };
     let mut progress = Progress::new(args.model.format);
     let mut stream = Stream::new(true);
     let mut json: Vec<Vec<String>> = Vec::new();

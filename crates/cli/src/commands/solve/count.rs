@@ -12,11 +12,11 @@ use dancecard_engine::{
 use dancecard_format::Document;
 
 use super::{input_numbers, labels, Args};
+use crate::input;
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::lock;
 use crate::progress::Progress;
-use crate::input;
 
 /// `--method` of `solve --count`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -194,9 +194,8 @@ pub(crate) fn sample(
     let memo = memo_config(args, true);
     let mut progress = Progress::new(args.format);
     let mut solver = Solver::with_config(&doc.problem, config);
-    let counted = solver
-        .count_by(CountMethod::Memo, &memo, &mut |s| progress.tick(s))
-        .map_err(memo_error)?;
+    let counted =
+        solver.count_by(CountMethod::Memo, &memo, &mut |s| progress.tick(s)).map_err(memo_error)?;
     progress.finish();
     let Some(zdd) = counted.zdd.as_ref() else {
         // Stopped by a limit or Ctrl-C before the ZDD was whole: nothing to draw from.
