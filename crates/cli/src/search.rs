@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 use dancecard_engine::{
-    Config, CountMethod, MemoConfig, Outcome, Problem, Solution, Solver, Stats,
+    Config, CountMethod, MemoConfig, Outcome, Problem, Solution, Solver, Stats, Stop,
 };
 use dancecard_models::watch::Callbacks;
 use serde_json::Value;
