@@ -1,16 +1,13 @@
 //! The command line's grammar: negative numbers where a number is expected, and `--help`.
 
-use crate::util::{dancecard, stderr, stdout, testdata};
+use crate::util::{assert_fails, dancecard, stderr, stdout, testdata};
 
 /// Runs `dancecard ARGS` and checks that it refuses a value with exit code 2, saying
 /// `wanted` on stderr (and nothing of clap's `-- -3` tip).
 fn refused(args: &[&str], wanted: &str) {
     let out = dancecard().args(args).output().unwrap();
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(err.contains(wanted), "{args:?}: {err}");
-    assert!(!err.contains("tip:"), "{args:?}: {err}");
-    assert!(stdout(&out).is_empty(), "{args:?}");
+    assert_fails(&out, 2, wanted);
+    assert!(!stderr(&out).contains("tip:"), "{args:?}: {}", stderr(&out));
 }
 
 #[test]

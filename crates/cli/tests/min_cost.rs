@@ -1,7 +1,7 @@
 //! `dancecard solve --min-cost` and `dancecard solve --pre` (issue #19). The best costs, nodes
 //! and updates are DLX5's, as `testdata/instances/README.md` lists them.
 
-use crate::util::{dancecard, run_on, run_with, stderr, stdout};
+use crate::util::{assert_fails, dancecard, run_on, run_with, stderr, stdout};
 
 /// The `cost N` lines of a text output, in order.
 fn costs(text: &str) -> Vec<u64> {
@@ -70,10 +70,7 @@ fn one_best_by_default_and_cost_zero_without_costs() {
 
 #[test]
 fn no_solution_exits_1() {
-    let out = run_with(&["solve", "--min-cost", "-"], "a b\na\n");
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(stdout(&out), "");
-    assert!(stderr(&out).contains("no solution"), "{}", stderr(&out));
+    assert_fails(&run_with(&["solve", "--min-cost", "-"], "a b\na\n"), 1, "no solution");
 }
 
 #[test]
@@ -177,10 +174,7 @@ fn ctrl_c_exits_130_with_the_best_so_far() {
 
 #[test]
 fn best_zero_is_refused() {
-    let out = solve(&["--min-cost", "--best", "0"], "cost_domino6x6.dlx");
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(stdout(&out), "");
-    assert!(stderr(&out).contains("--best"), "{}", stderr(&out));
+    assert_fails(&solve(&["--min-cost", "--best", "0"], "cost_domino6x6.dlx"), 2, "--best");
 }
 
 #[test]

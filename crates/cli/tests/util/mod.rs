@@ -64,3 +64,12 @@ pub(crate) fn ground_truth_up_to(name: &str, max: usize) -> Vec<(usize, Vec<Stri
         .filter(|&(n, _)| n <= max)
         .collect()
 }
+
+/// Checks that a command failed with exit code `code`, printing nothing on stdout and saying
+/// `wanted` on stderr.
+pub(crate) fn assert_fails(out: &std::process::Output, code: i32, wanted: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    assert_eq!(stdout(out), "", "{err}");
+    assert!(err.contains(wanted), "{err}");
+}
