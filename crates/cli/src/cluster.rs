@@ -20,7 +20,23 @@ use std::path::{Path, PathBuf};
 use dancecard_engine::{Config, Problem};
 use dancecard_scale::Checkpoint;
 
-use crate::util::bad_input;
+use crate::input::bad_input;
+use crate::output::OutputFormat;
+
+/// The flags of `dancecard solve --count --mpi`.
+#[derive(Debug)]
+pub(crate) struct MpiRun<'a> {
+    /// `--time-limit`: the whole run's.
+    pub(crate) time_limit: Option<f64>,
+    /// `--resume`: the checkpoint to continue.
+    pub(crate) resume: Option<&'a Path>,
+    /// `--checkpoint`: where rank 0 keeps the checkpoint.
+    pub(crate) checkpoint: Option<&'a Path>,
+    /// The output format (progress shows in text only).
+    pub(crate) format: OutputFormat,
+    /// Whether to print the stats line.
+    pub(crate) stats: bool,
+}
 
 /// Reads a checkpoint and checks that it belongs to this search (and that its checksum
 /// matches its content).
@@ -44,11 +60,10 @@ pub(crate) fn load_checkpoint(
 }
 
 /// Where the checkpoint goes: `--checkpoint`, else `--resume`'s file, else a default name.
-pub(crate) fn checkpoint_path(checkpoint: &Option<PathBuf>, resume: &Option<PathBuf>) -> PathBuf {
+pub(crate) fn checkpoint_path(checkpoint: Option<&Path>, resume: Option<&Path>) -> PathBuf {
     checkpoint
-        .clone()
-        .or_else(|| resume.clone())
-        .unwrap_or_else(|| PathBuf::from("dancecard-checkpoint.json"))
+        .or(resume)
+        .map_or_else(|| PathBuf::from("dancecard-checkpoint.json"), Path::to_path_buf)
 }
 
 #[cfg(feature = "mpi")]
@@ -56,7 +71,7 @@ pub(crate) use with_mpi::run;
 
 #[cfg(not(feature = "mpi"))]
 pub(crate) fn run(
-    _args: &crate::commands::solve::Args,
+    _args: &MpiRun<'_>,
     _doc: &dancecard_format::Document,
     _config: Config,
 ) -> anyhow::Result<std::process::ExitCode> {
@@ -68,31 +83,32 @@ pub(crate) fn run(
 
 #[cfg(feature = "mpi")]
 mod with_mpi {
-    use std::io::Write;
     use std::process::ExitCode;
 
     use dancecard_engine::Config;
     use dancecard_format::Document;
 
-    use super::{checkpoint_path, load_checkpoint};
-    use crate::commands::solve::Args;
-    use crate::util::{self, bad_input, Progress};
+    use super::{checkpoint_path, load_checkpoint, MpiRun};
+    use crate::output;
+    use crate::progress::Progress;
+    use crate::stop::arm_time_limit;
 
-    pub(crate) fn run(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitCode> {
-        if !args.count || args.all || args.limit.is_some() || args.shard.is_some() {
-            return Err(bad_input("--mpi counts solutions: use it with --count only"));
-        }
+    pub(crate) fn run(
+        args: &MpiRun<'_>,
+        doc: &Document,
+        config: Config,
+    ) -> anyhow::Result<ExitCode> {
         let problem = &doc.problem;
         // The time limit is the whole run's: a timer raises the stop flag (a limit in the
         // configuration would hold for each period of each worker).
-        util::arm_time_limit(args.time_limit)?;
+        arm_time_limit(args.time_limit)?;
         let config = Config { time_limit: None, ..config };
         // Every rank reads the checkpoint (only rank 0 uses it): a bad one is refused by all.
-        let resume = match &args.resume {
+        let resume = match args.resume {
             Some(path) => Some(load_checkpoint(path, problem, &config)?),
             None => None,
         };
-        let path = checkpoint_path(&args.checkpoint, &args.resume);
+        let path = checkpoint_path(args.checkpoint, args.resume);
         let mut progress = Progress::new(args.format);
         let summary = dancecard_scale::mpi::count(
             problem,
@@ -109,9 +125,7 @@ mod with_mpi {
             // A worker rank: rank 0 prints.
             return Ok(ExitCode::SUCCESS);
         };
-        let mut out = std::io::stdout();
-        writeln!(out, "{}", summary.count)?;
-        out.flush()?;
+        output::print(&format!("{}\n", summary.count))?;
         if args.stats {
             eprintln!(
                 "jobs {} nodes {} solutions {} checkpoint {}",
@@ -121,7 +135,7 @@ mod with_mpi {
                 path.display()
             );
         }
-        util::report_stop(summary.stop);
+        output::report_stop(summary.stop);
         if !summary.checkpoint.complete {
             eprintln!(
                 "(the checkpoint {} holds the {} jobs left: --resume it)",
@@ -129,7 +143,7 @@ mod with_mpi {
                 summary.checkpoint.pending.len()
             );
         }
-        Ok(util::exit_code(true, summary.stop))
+        Ok(output::exit_code(true, summary.stop))
     }
 }
 

@@ -2,6 +2,22 @@
 //!
 //! This crate is glue: flags, input and output. The work happens in the library crates
 //! (`dancecard-engine`, `dancecard-format`, ...), as in ripgrep's `crates/core`.
+//!
+//! # Layers
+//!
+//! Each module has one role, and uses only the modules below it:
+//!
+//! 1. `main`: the command line's grammar, and errors to exit codes.
+//! 2. [`commands`]: one module per subcommand, its `Args` and its `run`: the model call and
+//!    the command's own formatting. `solve` hands shards to [`shard`] and cluster runs to
+//!    [`cluster`], with the flags they need (they never see `solve`'s `Args`).
+//! 3. [`shard`], [`cluster`]: scale-out runs of one count.
+//! 4. [`search`]: exact cover searches of the model commands, with progress.
+//! 5. [`output`]: stdout in text or JSON (the JSON vocabulary is
+//!    [`dancecard_format::json`], the web API's too), the `--stats` line, the stop report and
+//!    the exit code; [`progress`]: the progress bar.
+//! 6. [`stop`]: the stop flag (Ctrl-C, `--time-limit`) and the limits.
+//! 7. [`input`]: reading files and flag values; [`exit`]: the exit codes.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -10,8 +26,13 @@ use clap::{Parser, Subcommand};
 
 mod cluster;
 mod commands;
+mod exit;
+mod input;
+mod output;
+mod progress;
+mod search;
 mod shard;
-mod util;
+mod stop;
 
 /// Exact cover and combinatorial search: Knuth's Dancing Links, puzzle models, heuristic
 /// search.
@@ -38,7 +59,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Solve(commands::solve::Args),
-    Merge(shard::MergeArgs),
+    Merge(commands::merge::Args),
     Estimate(commands::estimate::Args),
     Pre(commands::pre::Args),
     Sudoku(commands::sudoku::Args),
@@ -62,7 +83,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
-        Command::Merge(args) => shard::run_merge(args),
+        Command::Merge(args) => commands::merge::run(args),
         Command::Estimate(args) => commands::estimate::run(args),
         Command::Pre(args) => commands::pre::run(args),
         Command::Sudoku(args) => commands::sudoku::run(args),
@@ -85,9 +106,9 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             let _ = std::io::stdout().flush();
-            if let Some(bad) = e.downcast_ref::<util::BadInput>() {
+            if let Some(bad) = e.downcast_ref::<input::BadInput>() {
                 eprintln!("error: {bad}");
-                ExitCode::from(util::BAD_INPUT)
+                ExitCode::from(exit::BAD_INPUT)
             } else if e
                 .downcast_ref::<std::io::Error>()
                 .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
@@ -96,7 +117,7 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             } else {
                 eprintln!("error: {e:#}");
-                ExitCode::from(util::BAD_INPUT)
+                ExitCode::from(exit::BAD_INPUT)
             }
         }
     }

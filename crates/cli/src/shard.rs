@@ -1,22 +1,22 @@
-//! Shards: one search split into N independent jobs for any batch scheduler, and the
-//! results merged back (`dancecard solve --shard I/N`, `dancecard merge`).
+//! Shards: one search split into N independent jobs for any batch scheduler
+//! (`dancecard solve --shard I/N`; `dancecard merge` adds them up).
 //!
-//! The plan, the result files (with their fingerprint and checksum) and the merge are
-//! `dancecard-scale`'s; this module reads and writes the files and prints.
+//! The plan and the result files (with their fingerprint and checksum) are
+//! `dancecard-scale`'s; this module searches one shard and writes its file. `solve` calls it
+//! with the flags it needs ([`ShardRun`]): it depends on the output layer, not on `solve`.
 
-use std::io::Write;
-use std::path::PathBuf;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Mutex;
 
 use anyhow::Context;
-use dancecard_engine::parallel::{self, ParallelSearch};
+use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::{Config, Solver};
 use dancecard_format::Document;
-use dancecard_scale::{merge, shard_units, Fingerprint, ShardResult};
+use dancecard_scale::{shard_units, Fingerprint, ShardResult};
 
-use crate::commands::{solve, watch};
-use crate::util::{self, bad_input, OutputFormat, Progress};
+use crate::output::{self, OutputFormat};
+use crate::progress::{lock, Progress};
 
 /// Parses `I/N` with `0 <= I < N`.
 pub(crate) fn parse_shard(text: &str) -> Result<(u64, u64), String> {
@@ -29,15 +29,28 @@ pub(crate) fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     Ok((i, n))
 }
 
+/// The flags of `dancecard solve --shard I/N`.
+#[derive(Debug)]
+pub(crate) struct ShardRun<'a> {
+    /// I and N.
+    pub(crate) shard: (u64, u64),
+    /// The depth at which the tree is cut into units.
+    pub(crate) split_depth: usize,
+    /// Threads (at least one).
+    pub(crate) threads: usize,
+    /// Where the result goes (stdout without).
+    pub(crate) output: Option<&'a Path>,
+    /// Whether to print the stats line.
+    pub(crate) stats: bool,
+}
+
+/// Searches shard I of N of `doc`'s problem and writes its result.
 pub(crate) fn run_shard(
-    args: &solve::Args,
+    args: &ShardRun<'_>,
     doc: &Document,
     config: Config,
-    (i, n): (u64, u64),
 ) -> anyhow::Result<ExitCode> {
-    if args.all || args.limit.is_some() {
-        return Err(bad_input("--shard counts solutions: it does not take --all or --limit"));
-    }
+    let (i, n) = args.shard;
     let fingerprint = Fingerprint::new(&doc.problem, config.heuristic, args.split_depth, n);
     let mut lister = Solver::with_config(&doc.problem, Config::with_heuristic(config.heuristic));
     let units = shard_units(&mut lister, args.split_depth, i, n);
@@ -45,99 +58,25 @@ pub(crate) fn run_shard(
     let progress = Mutex::new(Progress::new(OutputFormat::Text));
     let (outcome, stats) = ParallelSearch::new(&doc.problem, config, args.threads.max(1))
         .units(units)
-        .count_with_progress(&|p: parallel::Progress| {
-            lock(&progress)
-                .update(p.fraction, || format!("{} solutions, {} nodes", p.solutions, p.nodes));
-        });
+        .count_with_progress(&|p| lock(&progress).parallel(p));
     lock(&progress).finish();
     let result = ShardResult::new(i, outcome, &stats, unit_count, fingerprint);
     let text = result.to_json() + "\n";
-    match &args.output {
+    match args.output {
         Some(path) => write_atomically(path, &text)?,
-        None => {
-            let mut out = std::io::stdout();
-            out.write_all(text.as_bytes())?;
-            out.flush()?;
-        }
+        None => output::print(&text)?,
     }
     if args.stats {
-        util::print_stats(&stats);
+        output::print_stats(&stats);
     }
-    util::report_stop(outcome.stop);
-    Ok(util::exit_code(true, outcome.stop))
+    Ok(output::finish(true, outcome.stop))
 }
 
 /// Writes `text` to `path` through a temporary file and a rename, so that a reader never sees
 /// half a result.
-pub(crate) fn write_atomically(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
+pub(crate) fn write_atomically(path: &Path, text: &str) -> anyhow::Result<()> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Merge the JSON results of `dancecard solve --shard I/N` into one count.
-#[derive(Debug, clap::Args)]
-#[command(after_help = concat!("Checks that every file is a shard result whose checksum matches its content (a file
-edited by hand or damaged is refused: search that shard again), and that all N shards
-are present exactly once, complete, and with one fingerprint (problem hash,
-heuristic, split depth, N, version); prints the total.
-
-Examples:
-  for i in 0 1 2 3; do dancecard solve --count --shard $i/4 --output s$i.json pent6x10.dlx; done
-  dancecard merge s*.json            # prints 9356
-
-", crate::util::exit_codes_help!(), "
-  (1 also when a shard is missing, duplicated, incomplete or from another search)"))]
-pub(crate) struct MergeArgs {
-    /// The shard result files.
-    #[arg(required = true)]
-    files: Vec<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    format: OutputFormat,
-}
-
-pub(crate) fn run_merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
-    let mut results = Vec::new();
-    for path in &args.files {
-        let bytes = std::fs::read(path)
-            .map_err(|e| bad_input(format!("cannot read {}: {e}", path.display())))?;
-        let result = ShardResult::parse(&bytes)
-            .map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
-        results.push((path.display().to_string(), result));
-    }
-    let merged = match merge(&results) {
-        Ok(merged) => merged,
-        Err(problems) => {
-            for p in &problems {
-                eprintln!("error: {p}");
-            }
-            eprintln!("incomplete: the shards do not make up one whole search");
-            if args.format == OutputFormat::Json {
-                let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
-                watch::print_json(&serde_json::json!({
-                    "count": null,
-                    "complete": false,
-                    "shards": results.first().map(|(_, r)| r.fingerprint.shards),
-                    "problems": problems,
-                }))?;
-            }
-            return Ok(ExitCode::from(util::NOT_FOUND));
-        }
-    };
-    match args.format {
-        OutputFormat::Text => watch::print(&format!("{}\n", merged.total))?,
-        OutputFormat::Json => watch::print_json(&serde_json::json!({
-            "count": util::u128_json(merged.total),
-            "complete": true,
-            "shards": merged.shards,
-            "fingerprint": merged.fingerprint,
-        }))?,
-    }
-    Ok(ExitCode::from(util::FOUND))
 }

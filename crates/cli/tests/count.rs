@@ -1,14 +1,9 @@
 //! `solve --count --method`, `--memo-limit`, `--zdd`, `--sample` and `estimate`.
 
-use crate::util::{dancecard, stderr, stdout, testdata};
+use crate::util::{dancecard, run_on, stderr, stdout, testdata};
 
 fn solve(args: &[&str], instance: &str) -> std::process::Output {
-    dancecard()
-        .arg("solve")
-        .args(args)
-        .arg(testdata(&format!("instances/{instance}.dlx")))
-        .output()
-        .unwrap()
+    run_on(&[&["solve"], args].concat(), &format!("instances/{instance}.dlx"))
 }
 
 #[test]
@@ -142,11 +137,7 @@ fn samples_are_solutions_and_reproducible() {
 
 #[test]
 fn estimate_reports_the_tree_and_the_pick() {
-    let out = dancecard()
-        .args(["estimate", "--format", "json"])
-        .arg(testdata("instances/queens12.dlx"))
-        .output()
-        .unwrap();
+    let out = run_on(&["estimate", "--format", "json"], "instances/queens12.dlx");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let nodes = json["nodes"].as_f64().unwrap();
@@ -155,8 +146,7 @@ fn estimate_reports_the_tree_and_the_pick() {
     assert_eq!(json["probes"], 1000);
     assert_eq!(json["auto"], "search");
     assert!(json["seconds"].as_f64().unwrap() > 0.0);
-    let out =
-        dancecard().arg("estimate").arg(testdata("instances/domino8x8.dlx")).output().unwrap();
+    let out = run_on(&["estimate"], "instances/domino8x8.dlx");
     let text = stdout(&out);
     assert!(text.starts_with("nodes "), "{text}");
     assert!(text.contains("\nauto memo ("), "{text}");

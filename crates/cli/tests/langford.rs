@@ -1,6 +1,6 @@
 //! `dancecard langford`.
 
-use crate::util::{dancecard, ground_truth, stdout};
+use crate::util::{dancecard, ground_truth_up_to, run_with, stdout};
 
 fn run(args: &[&str]) -> std::process::Output {
     dancecard().arg("langford").args(args).output().unwrap()
@@ -8,11 +8,7 @@ fn run(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn counts_against_oeis() {
-    for row in ground_truth("langford_L2n.tsv") {
-        let n: usize = row[0].parse().unwrap();
-        if n > 12 {
-            continue;
-        }
+    for (n, row) in ground_truth_up_to("langford_L2n.tsv", 12) {
         let out = run(&[&row[0]]);
         assert_eq!((out.status.code(), stdout(&out).trim()), (Some(0), row[1].as_str()), "n={n}");
     }
@@ -47,7 +43,7 @@ fn json_emit_and_errors() {
     let out = run(&["3", "--emit-dlx"]);
     let dlx = stdout(&out);
     assert!(dlx.lines().nth(1).unwrap().starts_with("1 2 3 s1 s2"));
-    let solved = dancecard().args(["solve", "--count", "-"]).write_stdin(dlx).output().unwrap();
+    let solved = run_with(&["solve", "--count", "-"], dlx);
     assert_eq!(stdout(&solved), "1\n");
     assert_eq!(run(&["0"]).status.code(), Some(2));
     assert!(stdout(&run(&["--help"])).contains("Examples:"));

@@ -1,7 +1,7 @@
 //! `dancecard solve --min-cost` and `dancecard solve --pre` (issue #19). The best costs, nodes
 //! and updates are DLX5's, as `testdata/instances/README.md` lists them.
 
-use crate::util::{dancecard, stderr, stdout, testdata};
+use crate::util::{assert_fails, dancecard, run_on, run_with, stderr, stdout};
 
 /// The `cost N` lines of a text output, in order.
 fn costs(text: &str) -> Vec<u64> {
@@ -15,12 +15,7 @@ fn json_costs(value: &serde_json::Value) -> Vec<u64> {
 
 /// Runs `dancecard solve ARGS FILE` on a file of `testdata/instances`.
 fn solve(args: &[&str], instance: &str) -> std::process::Output {
-    dancecard()
-        .arg("solve")
-        .args(args)
-        .arg(testdata(&format!("instances/{instance}")))
-        .output()
-        .unwrap()
+    run_on(&[&["solve"], args].concat(), &format!("instances/{instance}"))
 }
 
 #[test]
@@ -65,22 +60,17 @@ fn best_three_domino_tilings_as_json() {
 fn one_best_by_default_and_cost_zero_without_costs() {
     let out = solve(&["--min-cost"], "cost_domino6x6.dlx");
     assert_eq!(costs(&stdout(&out)), [43]);
-    let out = dancecard()
-        .args(["solve", "--min-cost", "--best", "5", "-"])
-        .write_stdin("a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n")
-        .output()
-        .unwrap();
+    let out = run_with(
+        &["solve", "--min-cost", "--best", "5", "-"],
+        "a b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n",
+    );
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), "cost 0\na d f\nb g\nc e\n");
 }
 
 #[test]
 fn no_solution_exits_1() {
-    let out =
-        dancecard().args(["solve", "--min-cost", "-"]).write_stdin("a b\na\n").output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert_eq!(stdout(&out), "");
-    assert!(stderr(&out).contains("no solution"), "{}", stderr(&out));
+    assert_fails(&run_with(&["solve", "--min-cost", "-"], "a b\na\n"), 1, "no solution");
 }
 
 #[test]
@@ -184,10 +174,7 @@ fn ctrl_c_exits_130_with_the_best_so_far() {
 
 #[test]
 fn best_zero_is_refused() {
-    let out = solve(&["--min-cost", "--best", "0"], "cost_domino6x6.dlx");
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(stdout(&out), "");
-    assert!(stderr(&out).contains("--best"), "{}", stderr(&out));
+    assert_fails(&solve(&["--min-cost", "--best", "0"], "cost_domino6x6.dlx"), 2, "--best");
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! `dancecard queens`.
 
-use crate::util::{dancecard, ground_truth, stderr, stdout, testdata};
+use crate::util::{
+    dancecard, ground_truth, ground_truth_up_to, run_with, stderr, stdout, testdata,
+};
 
 fn run(args: &[&str]) -> std::process::Output {
     dancecard().arg("queens").args(args).output().unwrap()
@@ -22,11 +24,7 @@ fn first_solution_is_a_board() {
 
 #[test]
 fn counts_by_both_methods_against_oeis() {
-    for row in ground_truth("nqueens.tsv") {
-        let n: usize = row[0].parse().unwrap();
-        if n > 10 {
-            continue;
-        }
+    for (n, row) in ground_truth_up_to("nqueens.tsv", 10) {
         for method in ["bits", "dlx"] {
             let m = ["--method", method];
             let out = run(&[&row[0], "--count", m[0], m[1]]);
@@ -83,11 +81,7 @@ fn emitted_model_matches_the_instance_file() {
     // Ranks and files in the same organ-pipe order; diagonals follow, 6n - 2 items in all.
     assert!(items.starts_with(&format!("{primary} | ")), "{items}");
     assert_eq!(items.split_whitespace().filter(|&w| w != "|").count(), 46);
-    let solved = dancecard()
-        .args(["solve", "--count", "--stats", "-"])
-        .write_stdin(emitted)
-        .output()
-        .unwrap();
+    let solved = run_with(&["solve", "--count", "--stats", "-"], emitted);
     assert_eq!(stdout(&solved), "92\n");
     assert!(stderr(&solved).contains("nodes 1049 "), "{}", stderr(&solved));
 }

@@ -1,6 +1,6 @@
 //! `--threads`, `--shard` and `dancecard merge`.
 
-use crate::util::{dancecard, stderr, stdout, testdata};
+use crate::util::{dancecard, run_on, stderr, stdout, testdata};
 
 fn count(args: &[&str], instance: &str) -> String {
     let out = dancecard()
@@ -38,11 +38,7 @@ fn threads_print_the_same_set_of_solutions() {
 
 #[test]
 fn threads_need_count_or_all() {
-    let out = dancecard()
-        .args(["solve", "--threads", "2"])
-        .arg(testdata("instances/queens8.dlx"))
-        .output()
-        .unwrap();
+    let out = run_on(&["solve", "--threads", "2"], "instances/queens8.dlx");
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -164,11 +160,7 @@ fn issue_16_merge_refuses_an_edited_shard() {
 #[test]
 fn bad_shard_specs_are_usage_errors() {
     for spec in ["3/3", "1", "a/2", "1/0"] {
-        let out = dancecard()
-            .args(["solve", "--count", "--shard", spec])
-            .arg(testdata("instances/queens8.dlx"))
-            .output()
-            .unwrap();
+        let out = run_on(&["solve", "--count", "--shard", spec], "instances/queens8.dlx");
         assert_eq!(out.status.code(), Some(2), "{spec}");
     }
 }

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::util::{dancecard, stderr, stdout, testdata};
+use crate::util::{dancecard, run_on, run_with, stderr, stdout, temp_file, testdata};
 
 /// The command's ground-truth samples (small_problems.json).
 fn samples() -> serde_json::Value {
@@ -77,14 +77,10 @@ fn slide_unsolvable_exits_1_and_bad_input_exits_2() {
 #[test]
 fn slide_batch_file_with_comments_and_json_array() {
     let cache = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("states.txt");
-    std::fs::write(
-        &file,
-        "# two states\n1 0 2 3 4 5 6 7 8\n\n3 1 2 0 4 5 6 7 8  # one move\n0 2 1 3\n",
-    )
-    .unwrap();
-    let out = slide(cache.path()).arg("--file").arg(&file).output().unwrap();
+    let file =
+        temp_file("# two states\n1 0 2 3 4 5 6 7 8\n\n3 1 2 0 4 5 6 7 8  # one move\n0 2 1 3\n");
+    let file = file.path();
+    let out = slide(cache.path()).arg("--file").arg(file).output().unwrap();
     assert_eq!(out.status.code(), Some(1), "the 2x2 state is unsolvable");
     assert_eq!(stdout(&out), "1 L\n1 U\nunsolvable\n");
     assert!(stderr(&out).contains("line 5: unsolvable"), "{}", stderr(&out));
@@ -96,8 +92,8 @@ fn slide_batch_file_with_comments_and_json_array() {
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v[0]["length"], 1);
     assert_eq!(v[0]["line"], 1);
-    std::fs::write(&file, "1 0 2 3\n1 2\n").unwrap();
-    let out = slide(cache.path()).arg("--file").arg(&file).output().unwrap();
+    std::fs::write(file, "1 0 2 3\n1 2\n").unwrap();
+    let out = slide(cache.path()).arg("--file").arg(file).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("line 2:"), "{}", stderr(&out));
 }
@@ -175,18 +171,17 @@ fn slide_pattern_database_is_cached_and_rebuilt_when_corrupt() {
 #[test]
 fn slide_fifteen_puzzle_korf_instances_with_the_pattern_database() {
     let cache = tempfile::tempdir().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("korf.txt");
     // Korf #12, #42 and #97: 45, 42 and 44 moves.
-    std::fs::write(
-        &file,
+    let file = temp_file(
         "14 1 9 6 4 8 12 5 7 2 3 0 10 11 13 15\n\
-         4 5 7 2 9 14 12 13 0 3 6 11 8 1 15 10\n\
-         9 14 5 7 8 15 1 2 10 4 13 6 12 0 11 3\n",
-    )
-    .unwrap();
-    let out =
-        slide(cache.path()).args(["--heuristic", "pdb", "--file"]).arg(&file).output().unwrap();
+     4 5 7 2 9 14 12 13 0 3 6 11 8 1 15 10\n\
+     9 14 5 7 8 15 1 2 10 4 13 6 12 0 11 3\n",
+    );
+    let out = slide(cache.path())
+        .args(["--heuristic", "pdb", "--file"])
+        .arg(file.path())
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     let lengths: Vec<&str> = text.lines().map(|l| l.split(' ').next().unwrap()).collect();
@@ -207,18 +202,13 @@ fn knights_samples() {
         expected.push_str(&format!("{}\n", case["answer"]));
     }
     assert_eq!(expected, "7\n-1\n");
-    let out = dancecard().arg("knights").write_stdin(input.clone()).output().unwrap();
+    let out = run_with(&["knights"], input.clone());
     assert_eq!((out.status.code(), stdout(&out)), (Some(0), expected));
-    let out =
-        dancecard().args(["knights", "--format", "json", "-"]).write_stdin(input).output().unwrap();
+    let out = run_with(&["knights", "--format", "json", "-"], input);
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["answers"], serde_json::json!([7, -1]));
     assert_eq!(v["cases"][0]["moves"].as_array().unwrap().len(), 7);
-    let out = dancecard()
-        .arg("knights")
-        .write_stdin("1\n11111\n01111\n00*11\n00001\n0000\n")
-        .output()
-        .unwrap();
+    let out = run_with(&["knights"], "1\n11111\n01111\n00*11\n00001\n0000\n");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("row 5"), "{}", stderr(&out));
 }
@@ -243,26 +233,18 @@ fn egyptian_samples_and_errors() {
 
 #[test]
 fn min_cover_prints_a_minimum_repeat_cover() {
-    let out = dancecard()
-        .arg("min-cover")
-        .write_stdin("| a cycle of four\na b c d\na b\nb c\nc d\na d\n")
-        .output()
-        .unwrap();
+    let out = run_with(&["min-cover"], "| a cycle of four\na b c d\na b\nb c\nc d\na d\n");
     assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "a b\nc d\n"));
     // Secondary items are ignored (no exact cover exists: both options with b use x).
-    let out = dancecard()
-        .args(["min-cover", "--format", "json", "-"])
-        .write_stdin("a b c | x\na b x\nb c x\na\n")
-        .output()
-        .unwrap();
+    let out = run_with(&["min-cover", "--format", "json", "-"], "a b c | x\na b x\nb c x\na\n");
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["minimum"], 2);
-    let out = dancecard().arg("min-cover").write_stdin("a b c\na b\n").output().unwrap();
+    let out = run_with(&["min-cover"], "a b c\na b\n");
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("no option covers c"), "{}", stderr(&out));
-    let out = dancecard().arg("min-cover").write_stdin("a b\na z\n").output().unwrap();
+    let out = run_with(&["min-cover"], "a b\na z\n");
     assert_eq!(out.status.code(), Some(2));
-    let out = dancecard().arg("min-cover").arg(testdata("instances/queens8.dlx")).output().unwrap();
+    let out = run_on(&["min-cover"], "instances/queens8.dlx");
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out).lines().count(), 8, "8 queens are needed for 8 ranks and 8 files");
 }
@@ -327,22 +309,18 @@ fn guard_uva_11214_samples() {
         .collect();
     let full = "XXXXXXXX\n".repeat(8);
     let input = format!("8 8\n{diagonal}8 8\n{full}0\n");
-    let out = dancecard().arg("guard").write_stdin(input.clone()).output().unwrap();
+    let out = run_with(&["guard"], input.clone());
     assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "Case 1: 1\nCase 2: 5\n"));
-    let out = dancecard().args(["guard", "--format", "json"]).write_stdin(input).output().unwrap();
+    let out = run_with(&["guard", "--format", "json"], input);
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["cases"][1]["placement"].as_array().unwrap().len(), 5);
-    let out = dancecard().arg("guard").write_stdin("2 2\nX\n").output().unwrap();
+    let out = run_with(&["guard"], "2 2\nX\n");
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn subset_count_sample_brute_force_and_forty_items() {
-    let out = dancecard()
-        .arg("subset-count")
-        .write_stdin("5 1000\n100 1500 500 500 1000\n")
-        .output()
-        .unwrap();
+    let out = run_with(&["subset-count"], "5 1000\n100 1500 500 500 1000\n");
     assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "8\n"));
     // Brute force on random N <= 20.
     let mut rng = 0x9e37_79b9_7f4a_7c15u64;
@@ -362,7 +340,7 @@ fn subset_count_sample_brute_force_and_forty_items() {
             .count();
         let words: Vec<String> = prices.iter().map(u64::to_string).collect();
         let input = format!("{n} {budget}\n{}\n", words.join(" "));
-        let out = dancecard().arg("subset-count").write_stdin(input).output().unwrap();
+        let out = run_with(&["subset-count"], input);
         assert_eq!(stdout(&out), format!("{brute}\n"), "n={n}");
     }
     // N = 40, prices up to 10^16, budget up to 10^18.
@@ -370,13 +348,12 @@ fn subset_count_sample_brute_force_and_forty_items() {
         (0..40).map(|_| (next() % 10_000_000_000_000_000).to_string()).collect();
     let input = format!("40 100000000000000000\n{}\n", prices.join(" "));
     let started = Instant::now();
-    let out =
-        dancecard().args(["subset-count", "--format", "json"]).write_stdin(input).output().unwrap();
+    let out = run_with(&["subset-count", "--format", "json"], input);
     assert!(started.elapsed().as_secs_f64() < 1.0, "{:?}", started.elapsed());
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert!(v["count"].as_u64().unwrap() > 1);
     for bad in ["2 10 1", "x", "1 5 -2", "49 1"] {
-        let out = dancecard().arg("subset-count").write_stdin(bad).output().unwrap();
+        let out = run_with(&["subset-count"], bad);
         assert_eq!(out.status.code(), Some(2), "{bad}");
     }
 }
@@ -431,10 +408,9 @@ fn grid_pick_cases() {
         expected.push_str(&format!("{}\n", inst["max_weight"]));
         cases += 1;
     }
-    let out =
-        dancecard().arg("grid-pick").write_stdin(format!("{cases}\n{input}")).output().unwrap();
+    let out = run_with(&["grid-pick"], format!("{cases}\n{input}"));
     assert_eq!((out.status.code(), stdout(&out)), (Some(0), expected));
-    let out = dancecard().arg("grid-pick").write_stdin("1\n2 2\n1 2\n3\n").output().unwrap();
+    let out = run_with(&["grid-pick"], "1\n2 2\n1 2\n3\n");
     assert_eq!(out.status.code(), Some(2));
 }
 
@@ -530,7 +506,7 @@ fn min_cover_finds_an_uncoverable_item_among_many_quickly() {
     for i in 0..n - 1 {
         text.push_str(&format!("i{i}\n"));
     }
-    let out = dancecard().arg("min-cover").write_stdin(text).output().unwrap();
+    let out = run_with(&["min-cover"], text);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stderr(&out).contains(&format!("no option covers i{}", n - 1)), "{}", stderr(&out));
 }

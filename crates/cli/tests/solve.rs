@@ -1,29 +1,25 @@
 //! `dancecard solve`.
 
-use crate::util::{dancecard, stderr, stdout, testdata};
+use crate::util::{dancecard, run_on, run_with, stderr, stdout, testdata};
 
 const TOY: &str = "| Knuth's toy problem\na b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n";
 
 #[test]
 fn first_solution_prints_options_as_written() {
-    let out = dancecard().args(["solve", "-"]).write_stdin(TOY).output().unwrap();
+    let out = run_with(&["solve", "-"], TOY);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), "a d f\nb g\nc e\n");
 }
 
 #[test]
 fn reads_stdin_without_a_path_and_keeps_spacing_normalised() {
-    let out = dancecard().arg("solve").write_stdin("a  b\n a   b \n").output().unwrap();
+    let out = run_with(&["solve"], "a  b\n a   b \n");
     assert_eq!(stdout(&out), "a b\n");
 }
 
 #[test]
 fn count_alone_on_stdout() {
-    let out = dancecard()
-        .args(["solve", "--count", "--stats"])
-        .arg(testdata("instances/queens8.dlx"))
-        .output()
-        .unwrap();
+    let out = run_on(&["solve", "--count", "--stats"], "instances/queens8.dlx");
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), "92\n");
     let err = stderr(&out);
@@ -33,24 +29,17 @@ fn count_alone_on_stdout() {
 #[test]
 fn all_solutions_separated_by_blank_lines() {
     let text = "a b\na\nb\na b\n";
-    let out = dancecard().args(["solve", "--all", "-"]).write_stdin(text).output().unwrap();
+    let out = run_with(&["solve", "--all", "-"], text);
     assert_eq!(stdout(&out), "a\nb\n\na b\n");
-    let out = dancecard()
-        .args(["solve", "--all", "--limit", "1", "-"])
-        .write_stdin(text)
-        .output()
-        .unwrap();
+    let out = run_with(&["solve", "--all", "--limit", "1", "-"], text);
     assert_eq!(stdout(&out), "a\nb\n");
 }
 
 #[test]
 fn heuristic_changes_the_tree_not_the_answer() {
     let count = |h: &str| {
-        let out = dancecard()
-            .args(["solve", "--count", "--stats", "--heuristic", h])
-            .arg(testdata("instances/queens8.dlx"))
-            .output()
-            .unwrap();
+        let out =
+            run_on(&["solve", "--count", "--stats", "--heuristic", h], "instances/queens8.dlx");
         (stdout(&out), stderr(&out))
     };
     let (mrv, mrv_stats) = count("mrv");
@@ -61,11 +50,7 @@ fn heuristic_changes_the_tree_not_the_answer() {
 
 #[test]
 fn json_document() {
-    let out = dancecard()
-        .args(["solve", "--all", "--format", "json", "-"])
-        .write_stdin(TOY)
-        .output()
-        .unwrap();
+    let out = run_with(&["solve", "--all", "--format", "json", "-"], TOY);
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["solutions"], serde_json::json!([[3, 4, 0]]));
@@ -73,11 +58,7 @@ fn json_document() {
     assert_eq!(v["complete"], true);
     assert_eq!(v["stats"]["nodes"], 6);
     assert!(v["stats"]["updates"].as_u64().unwrap() > 0);
-    let out = dancecard()
-        .args(["solve", "--count", "--format", "json"])
-        .arg(testdata("instances/queens8.dlx"))
-        .output()
-        .unwrap();
+    let out = run_on(&["solve", "--count", "--format", "json"], "instances/queens8.dlx");
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["count"], 92);
     assert_eq!(v["solutions"], serde_json::json!([]));
@@ -85,28 +66,27 @@ fn json_document() {
 
 #[test]
 fn no_solution_exits_1() {
-    let out = dancecard().args(["solve", "-"]).write_stdin("a b c\na b\nb\n").output().unwrap();
+    let out = run_with(&["solve", "-"], "a b c\na b\nb\n");
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stdout(&out), "");
     assert!(stderr(&out).contains("no solution"));
     // A count of zero is still a count printed.
-    let out =
-        dancecard().args(["solve", "--count", "-"]).write_stdin("a b c\na b\n").output().unwrap();
+    let out = run_with(&["solve", "--count", "-"], "a b c\na b\n");
     assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "0\n"));
 }
 
 #[test]
 fn bad_input_exits_2_with_line_and_column() {
-    let out = dancecard().args(["solve", "-"]).write_stdin("a b\na z\n").output().unwrap();
+    let out = run_with(&["solve", "-"], "a b\na z\n");
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(stderr(&out), "error: <stdin>: line 2, column 3: unknown item `z`\n");
     let out = dancecard().args(["solve", "/nonexistent/file.dlx"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cannot read /nonexistent/file.dlx"));
-    let out = dancecard().args(["solve", "-"]).write_stdin(&b"a\n\xff\n"[..]).output().unwrap();
+    let out = run_with(&["solve", "-"], &b"a\n\xff\n"[..]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("line 2, column 1: invalid UTF-8"));
-    let out = dancecard().args(["solve", "-"]).write_stdin("").output().unwrap();
+    let out = run_with(&["solve", "-"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("empty input"));
 }
@@ -118,7 +98,7 @@ fn usage_errors_exit_2() {
     let out = dancecard().args(["solve", "--heuristic", "best"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     for bad in ["--time-limit=-1", "--time-limit=1e20", "--time-limit=nan"] {
-        let out = dancecard().args(["solve", bad, "-"]).write_stdin(TOY).output().unwrap();
+        let out = run_with(&["solve", bad, "-"], TOY);
         assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(stderr(&out).contains("--time-limit must be a number of seconds"), "{bad}");
     }
@@ -134,29 +114,24 @@ fn matrix_input_detected_and_forced() {
         // Rows 4, 5 and 1 (in search order), as in the seeds' example.
         assert_eq!(stdout(&out), "4\n1\n5\n");
     }
-    let out = dancecard().args(["solve", "--matrix", "-"]).write_stdin(TOY).output().unwrap();
+    let out = run_with(&["solve", "--matrix", "-"], TOY);
     assert_eq!(out.status.code(), Some(2));
-    let out = dancecard().args(["solve", "--dlx", "-"]).write_stdin("1 2\n1 2\n").output().unwrap();
+    let out = run_with(&["solve", "--dlx", "-"], "1 2\n1 2\n");
     assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "1 2\n"));
 }
 
 #[test]
 fn node_and_time_limits_mark_the_result_incomplete() {
-    let out = dancecard()
-        .args(["solve", "--count", "--node-limit", "100", "--format", "json"])
-        .arg(testdata("instances/queens8.dlx"))
-        .output()
-        .unwrap();
+    let out = run_on(
+        &["solve", "--count", "--node-limit", "100", "--format", "json"],
+        "instances/queens8.dlx",
+    );
     assert_eq!(out.status.code(), Some(3));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v["complete"], false);
     assert_eq!(v["stop"], "node-limit");
     assert_eq!(v["stats"]["nodes"], 100);
-    let out = dancecard()
-        .args(["solve", "--count", "--time-limit", "0"])
-        .arg(testdata("instances/pent6x10.dlx"))
-        .output()
-        .unwrap();
+    let out = run_on(&["solve", "--count", "--time-limit", "0"], "instances/pent6x10.dlx");
     assert!(stderr(&out).contains("incomplete: the time limit was reached"), "{}", stderr(&out));
 }
 
@@ -177,11 +152,10 @@ fn issue_16_a_count_stopped_by_a_limit_exits_3() {
         assert!(stderr(&out).contains("incomplete: the "), "{}", stderr(&out));
     }
     // A complete count, and a first solution found within the limits, still exit 0.
-    let out = dancecard()
-        .args(["solve", "--count", "--node-limit", "100000000", "--time-limit", "1000"])
-        .arg(testdata("instances/queens8.dlx"))
-        .output()
-        .unwrap();
+    let out = run_on(
+        &["solve", "--count", "--node-limit", "100000000", "--time-limit", "1000"],
+        "instances/queens8.dlx",
+    );
     assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "92\n"));
     let out = dancecard().args(["solve", "--help"]).output().unwrap();
     assert!(stdout(&out).contains("  3    stopped by a limit"), "{}", stdout(&out));

@@ -1,6 +1,6 @@
 //! `dancecard sudoku`.
 
-use crate::util::{dancecard, stderr, stdout, testdata};
+use crate::util::{dancecard, run_on, run_with, stderr, stdout, testdata};
 
 const FOUR: &str = "12..........3..4\n";
 
@@ -17,11 +17,8 @@ fn lines(path: &str) -> Vec<String> {
 fn solves_lines_in_order_with_both_methods() {
     let expected = lines("sudoku/emerentius_lines/solved_hard_sudokus.txt").join("\n") + "\n";
     for method in ["fast", "dlx"] {
-        let out = dancecard()
-            .args(["sudoku", "--method", method])
-            .arg(testdata("sudoku/emerentius_lines/hard_sudokus.txt"))
-            .output()
-            .unwrap();
+        let out =
+            run_on(&["sudoku", "--method", method], "sudoku/emerentius_lines/hard_sudokus.txt");
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         assert_eq!(stdout(&out), expected);
     }
@@ -39,11 +36,7 @@ fn counts_match_tdoku_ground_truth() {
     let puzzles: String =
         text.lines().filter(|l| !l.is_empty()).map(|l| format!("{}\n", &l[..81])).collect();
     for method in ["fast", "dlx"] {
-        let out = dancecard()
-            .args(["sudoku", "--count", "--method", method, "-"])
-            .write_stdin(puzzles.clone())
-            .output()
-            .unwrap();
+        let out = run_with(&["sudoku", "--count", "--method", method, "-"], puzzles.clone());
         assert_eq!(out.status.code(), Some(0));
         assert_eq!(stdout(&out), expected);
         assert_eq!(stderr(&out), "");
@@ -63,11 +56,7 @@ fn unique_mode_and_threads() {
         })
         .collect();
     for threads in ["1", "2"] {
-        let out = dancecard()
-            .args(["sudoku", "--unique", "--threads", threads, "-"])
-            .write_stdin(puzzles.clone())
-            .output()
-            .unwrap();
+        let out = run_with(&["sudoku", "--unique", "--threads", threads, "-"], puzzles.clone());
         assert_eq!(out.status.code(), Some(0));
         assert_eq!(stdout(&out), expected);
     }
@@ -97,13 +86,13 @@ fn invalid_puzzles_are_reported_and_others_solved() {
         assert!(err.contains("line 4: no solution"), "{err}");
     }
     let text = format!("{FOUR}1234\n# comment\n11..............\n12..........3..4 trailing\n");
-    let out = dancecard().args(["sudoku", "-"]).write_stdin(text).output().unwrap();
+    let out = run_with(&["sudoku", "-"], text);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stdout(&out), "1243431224313124\n\n\n1243431224313124\n");
     let err = stderr(&out);
     assert!(err.contains("error: <stdin>: line 2: 4 cells, expected 16, 81, 256 or 625"), "{err}");
     assert!(err.contains("error: <stdin>: line 4: value 1 is given twice in row 1"), "{err}");
-    let out = dancecard().args(["sudoku", "-"]).write_stdin("12x4............\n").output().unwrap();
+    let out = run_with(&["sudoku", "-"], "12x4............\n");
     assert_eq!(out.status.code(), Some(2), "nothing valid is bad input");
     assert_eq!(stdout(&out), "");
     assert!(stderr(&out).contains("line 1, column 3: bad symbol `x` for a 4x4 grid"));
@@ -111,11 +100,7 @@ fn invalid_puzzles_are_reported_and_others_solved() {
 
 #[test]
 fn count_alone_on_stdout_and_stats_on_stderr() {
-    let out = dancecard()
-        .args(["sudoku", "--count", "--stats", "-"])
-        .write_stdin("................\n")
-        .output()
-        .unwrap();
+    let out = run_with(&["sudoku", "--count", "--stats", "-"], "................\n");
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), "288\n");
     let err = stderr(&out);
@@ -132,23 +117,22 @@ fn rectangular_boxes_and_number_grids() {
     let out = out.unwrap();
     assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(0), "39168\n"));
     // Without --box, six numbers a row is not a square shape.
-    let out = dancecard().args(["sudoku", "-"]).write_stdin(six).output().unwrap();
+    let out = run_with(&["sudoku", "-"], six);
     assert_eq!(out.status.code(), Some(2));
     let grid = "1 0 0 0\n0 0 0 0\n0 0 2 0\n0 0 0 3\n";
-    let out = dancecard().args(["sudoku", "--unique", "-"]).write_stdin(grid).output().unwrap();
+    let out = run_with(&["sudoku", "--unique", "-"], grid);
     assert_eq!(stdout(&out), "multiple\n");
-    let out = dancecard().args(["sudoku", "--box", "3x4", "-"]).write_stdin(FOUR).output().unwrap();
+    let out = run_with(&["sudoku", "--box", "3x4", "-"], FOUR);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("16 cells, expected 144 (12x12 grid, boxes 3x4)"));
 }
 
 #[test]
 fn json_document() {
-    let out = dancecard()
-        .args(["sudoku", "--unique", "--format", "json", "--method", "dlx", "-"])
-        .write_stdin(format!("{FOUR}xx\n"))
-        .output()
-        .unwrap();
+    let out = run_with(
+        &["sudoku", "--unique", "--format", "json", "--method", "dlx", "-"],
+        format!("{FOUR}xx\n"),
+    );
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let first = &v["puzzles"][0];
@@ -166,11 +150,11 @@ fn json_document() {
 
 #[test]
 fn emit_dlx_round_trips_through_solve() {
-    let out = dancecard().args(["sudoku", "--emit-dlx", "-"]).write_stdin(FOUR).output().unwrap();
+    let out = run_with(&["sudoku", "--emit-dlx", "-"], FOUR);
     assert_eq!(out.status.code(), Some(0));
     let dlx = stdout(&out);
     assert!(dlx.starts_with("| sudoku, line 1: 12..........3..4\n"), "{dlx}");
-    let out = dancecard().args(["solve", "--count", "-"]).write_stdin(dlx).output().unwrap();
+    let out = run_with(&["solve", "--count", "-"], dlx);
     assert_eq!(stdout(&out), "1\n");
 }
 
@@ -185,11 +169,7 @@ fn big_grids_from_the_generator() {
         expected.push_str(&format!("{}\n", g.solution));
     }
     for method in ["fast", "dlx"] {
-        let out = dancecard()
-            .args(["sudoku", "--method", method, "-"])
-            .write_stdin(text.clone())
-            .output()
-            .unwrap();
+        let out = run_with(&["sudoku", "--method", method, "-"], text.clone());
         assert_eq!(out.status.code(), Some(0));
         assert_eq!(stdout(&out), expected);
     }
@@ -209,9 +189,9 @@ fn usage_errors_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
     // 0 threads: one per core, as in the other commands.
-    let out = dancecard().args(["sudoku", "--threads", "0"]).write_stdin(FOUR).output().unwrap();
+    let out = run_with(&["sudoku", "--threads", "0"], FOUR);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let out = dancecard().args(["sudoku", "-"]).write_stdin("# nothing\n\n").output().unwrap();
+    let out = run_with(&["sudoku", "-"], "# nothing\n\n");
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no puzzle"));
     let help = dancecard().args(["sudoku", "--help"]).output().unwrap();

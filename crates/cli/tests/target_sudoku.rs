@@ -1,6 +1,6 @@
 //! `dancecard target-sudoku`.
 
-use crate::util::{dancecard, stderr, stdout, testdata};
+use crate::util::{dancecard, run_with, stderr, stdout, testdata};
 
 fn run_file(args: &[&str], file: &str) -> std::process::Output {
     dancecard().arg("target-sudoku").args(args).arg(testdata(file)).output().unwrap()
@@ -65,7 +65,7 @@ fn unsolvable_gives_minus_one() {
     // Row 1 holds 1..8 and column 0 a 9 below: the top-left square has no digit left.
     let mut text = String::from("0 1 2 3 4 5 6 7 8\n9 0 0 0 0 0 0 0 0\n");
     text.push_str(&"0 0 0 0 0 0 0 0 0\n".repeat(7));
-    let out = dancecard().args(["target-sudoku", "-"]).write_stdin(text).output().unwrap();
+    let out = run_with(&["target-sudoku", "-"], text);
     assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(1), "-1\n"));
     let out = dancecard()
         .args(["target-sudoku", "--format", "json"])
@@ -86,7 +86,7 @@ fn unsolvable_gives_minus_one() {
 #[test]
 fn bad_input_exits_2() {
     for text in ["", "123\n", &"1234567890\n".repeat(9), &"12345678x\n".repeat(9)] {
-        let out = dancecard().args(["target-sudoku", "-"]).write_stdin(text).output().unwrap();
+        let out = run_with(&["target-sudoku", "-"], text);
         assert_eq!(out.status.code(), Some(2), "{text:?}");
         assert!(stderr(&out).starts_with("error: <stdin>: "), "{}", stderr(&out));
     }
@@ -95,8 +95,7 @@ fn bad_input_exits_2() {
 #[test]
 fn emit_dlx_and_help() {
     let out = run_file(&["--emit-dlx"], "target-sudoku/statement_filled_grid_2829.txt");
-    let solved =
-        dancecard().args(["solve", "--count", "-"]).write_stdin(stdout(&out)).output().unwrap();
+    let solved = run_with(&["solve", "--count", "-"], stdout(&out));
     assert_eq!(stdout(&solved), "1\n");
     let out = dancecard().args(["target-sudoku", "--help"]).output().unwrap();
     assert!(stdout(&out).contains("Examples:"));
@@ -105,21 +104,13 @@ fn emit_dlx_and_help() {
 #[test]
 fn limits_print_the_best_found_as_a_lower_bound() {
     let empty = "0 0 0 0 0 0 0 0 0\n".repeat(9);
-    let out = dancecard()
-        .args(["target-sudoku", "--node-limit", "200", "-"])
-        .write_stdin(empty.clone())
-        .output()
-        .unwrap();
+    let out = run_with(&["target-sudoku", "--node-limit", "200", "-"], empty.clone());
     assert_eq!(out.status.code(), Some(3));
     let score: u64 = stdout(&out).trim().parse().unwrap();
     assert!(score > 0, "a completion is found within 200 nodes");
     assert!(stderr(&out).contains("incomplete: the node limit was reached"), "{}", stderr(&out));
 
-    let out = dancecard()
-        .args(["target-sudoku", "--time-limit", "0.2", "--format", "json", "-"])
-        .write_stdin(empty)
-        .output()
-        .unwrap();
+    let out = run_with(&["target-sudoku", "--time-limit", "0.2", "--format", "json", "-"], empty);
     assert_eq!(out.status.code(), Some(3));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["complete"], false);
@@ -172,19 +163,14 @@ fn issue_19_both_methods_print_the_same_score() {
 fn issue_19_exact_cover_limits_and_no_solution() {
     let mut text = String::from("0 1 2 3 4 5 6 7 8\n9 0 0 0 0 0 0 0 0\n");
     text.push_str(&"0 0 0 0 0 0 0 0 0\n".repeat(7));
-    let out = dancecard()
-        .args(["target-sudoku", "--method", "xc", "-"])
-        .write_stdin(text)
-        .output()
-        .unwrap();
+    let out = run_with(&["target-sudoku", "--method", "xc", "-"], text);
     assert_eq!((out.status.code(), stdout(&out).as_str()), (Some(1), "-1\n"));
 
     let empty = "0 0 0 0 0 0 0 0 0\n".repeat(9);
-    let out = dancecard()
-        .args(["target-sudoku", "--method", "xc", "--node-limit", "200", "--stats", "-"])
-        .write_stdin(empty)
-        .output()
-        .unwrap();
+    let out = run_with(
+        &["target-sudoku", "--method", "xc", "--node-limit", "200", "--stats", "-"],
+        empty,
+    );
     assert_eq!(out.status.code(), Some(3));
     assert!(stdout(&out).trim().parse::<u64>().unwrap() > 0);
     assert!(stderr(&out).contains("nodes 200 "), "{}", stderr(&out));
@@ -199,8 +185,7 @@ fn issue_19_emit_dlx_with_costs_solves_to_the_score() {
     // A least cost c scores 10 * 570 - c (570: the total weight of the squares).
     let out = run_file(&["--method", "xc", "--emit-dlx"], "target-sudoku/sample1.in");
     assert!(stdout(&out).contains(" |"), "costs are written");
-    let solved =
-        dancecard().args(["solve", "--min-cost", "-"]).write_stdin(stdout(&out)).output().unwrap();
+    let solved = run_with(&["solve", "--min-cost", "-"], stdout(&out));
     let want: u64 = expected("target-sudoku/sample1.out").parse().unwrap();
     assert_eq!(stdout(&solved).lines().next(), Some(format!("cost {}", 5700 - want).as_str()));
     let help = dancecard().args(["target-sudoku", "--help"]).output().unwrap();

@@ -2,6 +2,7 @@
 
 mod util;
 
+mod args;
 mod count;
 mod docs;
 mod interrupt;

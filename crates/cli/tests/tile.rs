@@ -1,8 +1,6 @@
 //! `dancecard tile`.
 
-use std::io::Write;
-
-use crate::util::{dancecard, ground_truth, stderr, stdout};
+use crate::util::{dancecard, ground_truth, stderr, stdout, temp_file};
 
 fn run(args: &[&str]) -> std::process::Output {
     dancecard().arg("tile").args(args).output().unwrap()
@@ -12,12 +10,6 @@ fn count(args: &[&str]) -> String {
     let out = run(args);
     assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
     stdout(&out).trim().to_owned()
-}
-
-fn file(text: &str) -> tempfile::NamedTempFile {
-    let mut f = tempfile::NamedTempFile::new().unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-    f
 }
 
 #[test]
@@ -154,8 +146,8 @@ fn strips_of_trominoes_and_tetrominoes() {
 #[test]
 fn boards_with_holes_and_piece_files() {
     // A 3x3 ring: 8 cells, no centre.
-    let board = file("###\n#.#\n###\n");
-    let pieces = file("bar\n##\n\nL\n#.\n##\n");
+    let board = temp_file("###\n#.#\n###\n");
+    let pieces = temp_file("bar\n##\n\nL\n#.\n##\n");
     let b = board.path().to_str().unwrap();
     let p = pieces.path().to_str().unwrap();
     // Dominoes around a ring of 8: 2 tilings; up to the square's symmetries, 1.
@@ -233,13 +225,13 @@ fn bad_boards_and_pieces() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
     }
-    let empty = file("...\n. .\n");
+    let empty = temp_file("...\n. .\n");
     let out = run(&["--board", empty.path().to_str().unwrap(), "--pieces", "dominoes"]);
     assert!(stderr(&out).contains("no cell"));
-    let split = file("#.#\n");
+    let split = temp_file("#.#\n");
     let out = run(&["--board", "2x2", "--pieces", split.path().to_str().unwrap()]);
     assert!(stderr(&out).contains("not connected"), "{}", stderr(&out));
-    let blank = file("A\n...\n");
+    let blank = temp_file("A\n...\n");
     let out = run(&["--board", "2x2", "--pieces", blank.path().to_str().unwrap()]);
     assert!(stderr(&out).contains("has no cell"), "{}", stderr(&out));
     let once_dp =

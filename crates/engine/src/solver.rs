@@ -117,9 +117,57 @@ pub enum Stop {
 }
 
 impl Stop {
+    /// Every stop reason, in declaration order.
+    pub const ALL: [Stop; 6] = [
+        Stop::Exhausted,
+        Stop::SolutionLimit,
+        Stop::NodeLimit,
+        Stop::TimeLimit,
+        Stop::Cancelled,
+        Stop::Visitor,
+    ];
+
     /// Whether the whole tree was searched.
     pub fn is_complete(self) -> bool {
         self == Stop::Exhausted
+    }
+
+    /// Whether the search gave all that was asked of it: it searched the whole tree, or
+    /// stopped at the `max_solutions` asked for. False when a node or time limit, a cancel
+    /// or the visitor cut it short: its results are partial.
+    pub fn is_answered(self) -> bool {
+        matches!(self, Stop::Exhausted | Stop::SolutionLimit)
+    }
+
+    /// The reason's name, as the command line, the web API, the Python package and the
+    /// shard files write it: `exhausted`, `solution-limit`, `node-limit`, `time-limit`,
+    /// `cancelled` or `visitor` ([`Stop::from_name`] reads it back).
+    ///
+    /// ```
+    /// use dancecard_engine::Stop;
+    /// assert_eq!(Stop::NodeLimit.name(), "node-limit");
+    /// assert_eq!(Stop::from_name("node-limit"), Some(Stop::NodeLimit));
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Exhausted => "exhausted",
+            Stop::SolutionLimit => "solution-limit",
+            Stop::NodeLimit => "node-limit",
+            Stop::TimeLimit => "time-limit",
+            Stop::Cancelled => "cancelled",
+            Stop::Visitor => "visitor",
+        }
+    }
+
+    /// The stop reason named `name` by [`Stop::name`], if any.
+    pub fn from_name(name: &str) -> Option<Stop> {
+        Stop::ALL.into_iter().find(|stop| stop.name() == name)
+    }
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 

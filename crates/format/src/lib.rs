@@ -15,6 +15,8 @@
 //!   row `r` is labelled `r` (from 1). Rows of zeros cover nothing and are left out (their
 //!   row numbers are kept in [`Document::input_index`]).
 //! - [`parse_auto`] tells the two apart.
+//! - **JSON answers** ([`json`]): the one vocabulary of counts, stats, stop reasons and
+//!   completeness that `dancecard --format json`, the web API and the shard files share.
 //!
 //! Every error is a [`ParseError`] naming the line and column (both from 1) and what is wrong;
 //! no input makes the parser panic, and [`Limits`] bound what it will allocate.
@@ -37,6 +39,8 @@
 //! ```
 
 #![deny(missing_docs, rustdoc::broken_intra_doc_links)]
+
+pub mod json;
 
 use std::fmt::Write as _;
 

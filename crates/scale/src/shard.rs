@@ -123,19 +123,6 @@ pub struct ShardResult {
     pub checksum: String,
 }
 
-/// A stop reason as written in files and JSON: `exhausted`, `solution-limit`, `node-limit`,
-/// `time-limit`, `cancelled` or `visitor`.
-fn stop_name(stop: Stop) -> &'static str {
-    match stop {
-        Stop::Exhausted => "exhausted",
-        Stop::SolutionLimit => "solution-limit",
-        Stop::NodeLimit => "node-limit",
-        Stop::TimeLimit => "time-limit",
-        Stop::Cancelled => "cancelled",
-        Stop::Visitor => "visitor",
-    }
-}
-
 impl ShardResult {
     /// The result of shard `shard` that searched `units` units and ended with `outcome`.
     pub fn new(
@@ -150,7 +137,7 @@ impl ShardResult {
             shard,
             count: outcome.solutions,
             complete: outcome.is_complete(),
-            stop: stop_name(outcome.stop).to_owned(),
+            stop: outcome.stop.name().to_owned(),
             units,
             fingerprint,
             stats: ShardStats::from(stats),
@@ -186,7 +173,7 @@ impl ShardResult {
         if result.checksum != actual {
             return Err(FileError::Checksum { stated: result.checksum, actual });
         }
-        if result.complete != (result.stop == "exhausted") {
+        if result.complete != (result.stop == Stop::Exhausted.name()) {
             return Err(FileError::Invalid(format!(
                 "complete is {} but the search stopped with {:?}",
                 result.complete, result.stop

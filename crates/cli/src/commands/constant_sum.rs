@@ -5,7 +5,9 @@ use std::process::ExitCode;
 
 use dancecard_search::constant_sum::{ConstantSum, Layout};
 
-use crate::util::{self, bad_input, OutputFormat};
+use crate::exit;
+use crate::input::bad_input;
+use crate::output::OutputFormat;
 
 /// The largest N accepted (the output has N² numbers).
 const MAX_N: usize = 20_000;
@@ -22,9 +24,10 @@ Examples:
   dancecard constant-sum 1000 1000000000 > big.txt
   dancecard constant-sum 2 -1                      # -1
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     /// The side N (1 to 20000).
+    #[arg(allow_negative_numbers = true)]
     pub(crate) n: String,
     /// The line sum K (an integer; negative has no answer).
     #[arg(allow_hyphen_values = true)]
@@ -61,7 +64,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             OutputFormat::Json => writeln!(out, "{}", serde_json::json!({ "matrix": null }))?,
         }
         out.flush()?;
-        return Ok(ExitCode::from(util::NOT_FOUND));
+        return Ok(ExitCode::from(exit::NOT_FOUND));
     };
     match args.format {
         OutputFormat::Text => {
@@ -81,5 +84,5 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
-    Ok(ExitCode::from(util::FOUND))
+    Ok(ExitCode::from(exit::FOUND))
 }

@@ -5,8 +5,9 @@ use std::process::ExitCode;
 
 use dancecard_search::dominate::{self, Piece};
 
-use crate::commands::watch;
-use crate::util::{self, bad_input, OutputFormat};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
+use crate::{exit, input};
 
 /// Chessboard domination: the fewest pieces of one kind that attack or occupy every square
 /// of an N x M board (or every marked square), and one such placement.
@@ -21,30 +22,23 @@ Examples:
   dancecard dominate --piece knight 6 --format json
   dancecard dominate --piece queen --marked board.txt   # X = guard, . = need not
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
+#[command(mut_arg("node_limit", |a| a.help("Stop after N placements tried")))]
 pub(crate) struct Args {
     /// The piece.
     #[arg(long, value_enum, default_value_t = PieceArg::Queen)]
     pub(crate) piece: PieceArg,
     /// Rows (with --marked: taken from the file when not given).
+    #[arg(allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) rows: Option<usize>,
     /// Columns (default: as many as rows).
+    #[arg(allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) cols: Option<usize>,
     /// Only the squares marked X in FILE must be guarded (one line per row, X or .).
     #[arg(long, value_name = "FILE")]
     pub(crate) marked: Option<PathBuf>,
-    /// Stop after N placements tried.
-    #[arg(long, value_name = "N")]
-    pub(crate) node_limit: Option<u64>,
-    /// Stop after this many seconds: say so, and exit 3.
-    #[arg(long, value_name = "SECONDS")]
-    pub(crate) time_limit: Option<f64>,
-    /// Print nodes and seconds on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) search: output::SearchArgs,
 }
 
 /// `--piece`.
@@ -78,7 +72,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let piece = Piece::from(args.piece);
     let (rows, cols, marks) = match &args.marked {
         Some(path) => {
-            let (text, name) = util::read_text(Some(path))?;
+            let (text, name) = input::read_text(Some(path))?;
             let (r, c, m) =
                 dominate::parse_marks(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
             if args.rows.is_some_and(|x| x != r) || args.cols.is_some_and(|x| x != c) {
@@ -93,38 +87,32 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             (rows, args.cols.unwrap_or(rows), None)
         }
     };
-    util::arm_time_limit(args.time_limit)?;
-    let d = dominate::dominate(
-        piece,
-        rows,
-        cols,
-        marks.as_deref(),
-        &util::search_limits(args.node_limit),
-    )
-    .map_err(|e| bad_input(e.to_string()))?;
-    if args.stats {
-        util::print_search_stats(&d.stats);
+    let limits = args.search.limits()?;
+    let d = dominate::dominate(piece, rows, cols, marks.as_deref(), &limits)
+        .map_err(|e| bad_input(e.to_string()))?;
+    if args.search.stats {
+        output::print_search_stats(&d.stats);
     }
     let Some(minimum) = d.minimum else {
         let fields = serde_json::json!({ "minimum": null, "placement": null });
-        return util::search_stopped_json(args.format, d.stop, &d.stats, fields);
+        return output::search_stopped_json(args.search.format, d.stop, &d.stats, fields);
     };
-    match args.format {
+    match args.search.format {
         OutputFormat::Text => {
             let board = dominate::draw(piece, rows, cols, &d.placement, marks.as_deref());
-            watch::print(&format!("{minimum}\n{board}"))?;
+            output::print(&format!("{minimum}\n{board}"))?;
         }
         OutputFormat::Json => {
             let placement: Vec<[usize; 2]> = d.placement.iter().map(|&(r, c)| [r, c]).collect();
-            watch::print_json(&serde_json::json!({
+            output::print_json(&serde_json::json!({
                 "minimum": minimum,
                 "placement": placement,
                 "piece": piece.name(),
                 "rows": rows,
                 "cols": cols,
-                "stats": util::search_stats_json(&d.stats),
+                "stats": output::search_stats_json(&d.stats),
             }))?;
         }
     }
-    Ok(ExitCode::from(util::FOUND))
+    Ok(ExitCode::from(exit::FOUND))
 }

@@ -4,8 +4,9 @@ use std::process::ExitCode;
 
 use dancecard_search::egyptian::{self, EgyptianError, Options};
 
-use crate::commands::watch;
-use crate::util::{self, bad_input, OutputFormat};
+use crate::exit;
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
 
 /// Egyptian fractions: write A/B as a sum of the fewest unit fractions with distinct
 /// denominators; ties go to the smallest largest denominator.
@@ -21,30 +22,22 @@ Examples:
   dancecard egyptian --max-denominator 1000000 7 13
   dancecard egyptian --format json 2 3
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     /// The numerator (a positive integer).
+    #[arg(allow_negative_numbers = true)]
     pub(crate) a: String,
     /// The denominator (a positive integer).
+    #[arg(allow_negative_numbers = true)]
     pub(crate) b: String,
     /// The most terms to try.
-    #[arg(long, value_name = "N", default_value_t = 12)]
+    #[arg(long, value_name = "N", default_value_t = 12, allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) max_terms: usize,
     /// The largest denominator allowed.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u128>)]
     pub(crate) max_denominator: Option<u128>,
-    /// Stop after N search nodes.
-    #[arg(long, value_name = "N")]
-    pub(crate) node_limit: Option<u64>,
-    /// Stop after this many seconds: say so, and exit 3.
-    #[arg(long, value_name = "SECONDS")]
-    pub(crate) time_limit: Option<f64>,
-    /// Print nodes and seconds on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) search: output::SearchArgs,
 }
 
 fn positive(what: &str, text: &str) -> anyhow::Result<u128> {
@@ -57,49 +50,49 @@ fn positive(what: &str, text: &str) -> anyhow::Result<u128> {
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let a = positive("A", &args.a)?;
     let b = positive("B", &args.b)?;
-    util::arm_time_limit(args.time_limit)?;
+    let limits = args.search.limits()?;
     let options = Options {
         max_terms: args.max_terms,
         max_denominator: args.max_denominator.unwrap_or(u128::MAX),
-        limits: util::search_limits(args.node_limit),
+        limits,
     };
     match egyptian::solve(a, b, &options) {
         Ok(answer) => {
-            if args.stats {
-                util::print_search_stats(&answer.stats);
+            if args.search.stats {
+                output::print_search_stats(&answer.stats);
             }
             let d = &answer.denominators;
-            match args.format {
+            match args.search.format {
                 OutputFormat::Text => {
                     let words: Vec<String> = d.iter().map(u128::to_string).collect();
-                    watch::print(&format!("{}\n", words.join(" ")))?;
+                    output::print(&format!("{}\n", words.join(" ")))?;
                 }
                 OutputFormat::Json => {
                     let dens: Vec<serde_json::Value> =
-                        d.iter().map(|&x| util::u128_json(x)).collect();
-                    watch::print_json(&serde_json::json!({
-                        "a": util::u128_json(a),
-                        "b": util::u128_json(b),
+                        d.iter().map(|&x| output::count_json(x)).collect();
+                    output::print_json(&serde_json::json!({
+                        "a": output::count_json(a),
+                        "b": output::count_json(b),
                         "terms": d.len(),
                         "denominators": dens,
-                        "stats": util::search_stats_json(&answer.stats),
+                        "stats": output::search_stats_json(&answer.stats),
                     }))?;
                 }
             }
-            Ok(ExitCode::from(util::FOUND))
+            Ok(ExitCode::from(exit::FOUND))
         }
         Err(e @ EgyptianError::NotFound { .. }) => {
             eprintln!("no solution: {e}");
-            Ok(ExitCode::from(util::NOT_FOUND))
+            Ok(ExitCode::from(exit::NOT_FOUND))
         }
         Err(EgyptianError::Stopped { stop, stats }) => {
-            if args.stats {
-                util::print_search_stats(&stats);
+            if args.search.stats {
+                output::print_search_stats(&stats);
             }
             let fields = serde_json::json!({
-                "a": util::u128_json(a), "b": util::u128_json(b), "denominators": null,
+                "a": output::count_json(a), "b": output::count_json(b), "denominators": null,
             });
-            util::search_stopped_json(args.format, stop, &stats, fields)
+            output::search_stopped_json(args.search.format, stop, &stats, fields)
         }
         Err(e) => Err(bad_input(e.to_string())),
     }

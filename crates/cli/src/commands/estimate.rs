@@ -6,9 +6,8 @@ use std::time::{Duration, Instant};
 
 use dancecard_engine::{Config, MemoConfig, Solver};
 
-use super::solve::load_document;
-use super::watch;
-use crate::util::{self, OutputFormat};
+use crate::output::{self, OutputFormat};
+use crate::{exit, input, stop};
 
 /// Estimate the plain search of an exact cover problem before running it: its nodes,
 /// solutions and time, by Knuth's random probes; and which counting method `solve --count`
@@ -25,25 +24,21 @@ Examples:
   dancecard estimate testdata/instances/pent6x10.dlx
   dancecard estimate --probes 10000 --seed 7 --format json testdata/instances/domino8x8.dlx
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     /// The problem file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
     /// Probes to make.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    #[arg(long, value_name = "N", default_value_t = 1000, allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) probes: u64,
     /// The seed of the probes.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(long, value_name = "S", default_value_t = 0, allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) seed: u64,
     /// How to choose the item to branch on.
     #[arg(long, value_enum, default_value_t)]
-    pub(crate) heuristic: util::HeuristicArg,
-    /// Read a 0/1 matrix (detected when not given).
-    #[arg(long, conflicts_with = "dlx")]
-    pub(crate) matrix: bool,
-    /// Read Knuth's DLX format (detected when not given).
-    #[arg(long)]
-    pub(crate) dlx: bool,
+    pub(crate) heuristic: input::HeuristicArg,
+    #[command(flatten)]
+    pub(crate) problem_format: crate::input::ProblemFormat,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub(crate) format: OutputFormat,
@@ -69,10 +64,10 @@ fn speed(solver: &mut Solver) -> f64 {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let doc = load_document(args.file.as_deref(), args.matrix, args.dlx)?;
+    let doc = args.problem_format.load(args.file.as_deref())?;
     let config = Config {
         heuristic: args.heuristic.into(),
-        cancel: Some(util::stop_flag()),
+        cancel: Some(stop::stop_flag()),
         ..Config::default()
     };
     let mut solver = Solver::with_config(&doc.problem, config);
@@ -81,12 +76,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seconds = e.nodes / rate;
     let seconds_stderr = e.nodes_stderr / rate;
     let (method, reason, _) =
-        solver.pick_method(&MemoConfig { limit_bytes: util::default_memo_limit(), zdd: false });
-    if util::interrupted() {
+        solver.pick_method(&MemoConfig { limit_bytes: input::default_memo_limit(), zdd: false });
+    if stop::interrupted() {
         eprintln!("incomplete: interrupted; the estimate above uses {} probes", e.probes);
     }
     match args.format {
-        OutputFormat::Text => watch::print(&format!(
+        OutputFormat::Text => output::print(&format!(
             "nodes {:.4e} ± {:.2e}\nsolutions {:.4e} ± {:.2e}\nupdates {:.4e}\nseconds {:.4e} ± {:.2e} (at {:.3e} nodes/s)\nprobes {} (deepest {}, {} ending in a solution)\nauto {} ({reason})\n",
             e.nodes,
             e.nodes_stderr,
@@ -101,7 +96,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             e.solution_probes,
             method.name(),
         ))?,
-        OutputFormat::Json => watch::print_json(&serde_json::json!({
+        OutputFormat::Json => output::print_json(&serde_json::json!({
             "probes": e.probes,
             "seed": args.seed,
             "nodes": e.nodes,
@@ -118,8 +113,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             "reason": reason,
         }))?,
     }
-    if util::interrupted() {
-        return Ok(ExitCode::from(util::INTERRUPTED));
+    if stop::interrupted() {
+        return Ok(ExitCode::from(exit::INTERRUPTED));
     }
-    Ok(ExitCode::from(util::FOUND))
+    Ok(ExitCode::from(exit::FOUND))
 }

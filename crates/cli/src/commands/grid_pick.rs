@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use dancecard_search::grid_pick;
 
-use crate::util::{self, bad_input, OutputFormat};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
+use crate::{exit, input};
 
 /// The largest sum of cells of a grid with no two chosen cells adjacent, diagonals included.
 #[derive(Debug, clap::Args)]
@@ -19,7 +21,7 @@ Examples:
   printf '1\\n3 3\\n75 15 21\\n75 15 28\\n34 70 5\\n' | dancecard grid-pick   # 166
   dancecard grid-pick cases.txt --format json
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     /// The input; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
@@ -29,7 +31,7 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = util::read_nonempty_text(util::input_name(&args.file))?;
+    let (text, name) = input::read_nonempty_text(args.file.as_deref())?;
     let cases = grid_pick::parse_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let mut answers = Vec::with_capacity(cases.len());
     for (i, grid) in cases.iter().enumerate() {
@@ -47,10 +49,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         OutputFormat::Json => {
             let values: Vec<serde_json::Value> =
-                answers.iter().map(|&a| util::u128_json(a)).collect();
+                answers.iter().map(|&a| output::count_json(a)).collect();
             writeln!(out, "{}", serde_json::json!({ "answers": values }))?;
         }
     }
     out.flush()?;
-    Ok(ExitCode::from(util::FOUND))
+    Ok(ExitCode::from(exit::FOUND))
 }

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use dancecard_search::dominate::{self, Piece};
 
 use crate::commands::dominate::PieceArg;
-use crate::util::{self, bad_input, OutputFormat};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
+use crate::{exit, input, stop};
 
 /// Guarding the Chessboard (UVa 11214): the fewest queens attacking or occupying every
 /// marked square, for each board of the input.
@@ -20,7 +22,7 @@ Examples:
   printf '2 2\\nX.\\n.X\\n0\\n' | dancecard guard        # Case 1: 1
   dancecard guard boards.txt --format json
 
-", crate::util::exit_codes_help!(), "
+", crate::exit::exit_codes_help!(), "
 (A board whose search --node-limit stops prints `Case k: incomplete` and the next boards
 are still solved; --time-limit and Ctrl-C stop the whole run there.)"))]
 pub(crate) struct Args {
@@ -30,10 +32,10 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value_t = PieceArg::Queen)]
     pub(crate) piece: PieceArg,
     /// Stop each board's search after N placements tried.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: Option<u64>,
     /// Stop after this many seconds in all.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
@@ -41,12 +43,12 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = util::read_nonempty_text(util::input_name(&args.file))?;
+    let (text, name) = input::read_nonempty_text(args.file.as_deref())?;
     let cases =
         dominate::parse_guard_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let piece = Piece::from(args.piece);
-    util::arm_time_limit(args.time_limit)?;
-    let limits = util::search_limits(args.node_limit);
+    stop::arm_time_limit(args.time_limit)?;
+    let limits = stop::search_limits(args.node_limit);
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut json = Vec::new();
@@ -59,7 +61,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             // limit end the run.
             cut_short = Some(d.stop);
             eprint!("case {}: ", k + 1);
-            let _ = util::search_stopped(d.stop);
+            let _ = output::search_stopped(d.stop);
             match args.format {
                 OutputFormat::Text => writeln!(out, "Case {}: incomplete", k + 1)?,
                 OutputFormat::Json => json.push(serde_json::json!({
@@ -67,7 +69,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     "minimum": null,
                     "placement": null,
                     "complete": false,
-                    "stop": util::search_stop_name(d.stop),
+                    "stop": output::search_stop_name(d.stop),
                 })),
             }
             if d.stop == dancecard_search::Stop::Cancelled {
@@ -89,7 +91,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     if let Some(stop) = cut_short {
-        return Ok(util::search_exit_code(stop));
+        return Ok(output::search_exit_code(stop));
     }
-    Ok(ExitCode::from(util::FOUND))
+    Ok(ExitCode::from(exit::FOUND))
 }

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use dancecard_search::knights::{self, MAX_MOVES};
 use dancecard_search::Stop;
 
-use crate::util::{self, bad_input, OutputFormat};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
+use crate::{exit, input};
 
 /// The knight puzzle: the fewest knight jumps into the blank that reach the target (at most
 /// 15), or -1.
@@ -30,38 +32,30 @@ Examples:
   printf '1\\n10110\\n01*11\\n10111\\n01001\\n00000\\n' | dancecard knights   # 7
   dancecard knights --format json --moves boards.txt
 
-", crate::util::exit_codes_help!(), "
+", crate::exit::exit_codes_help!(), "
 (Exit code 0 when some board reaches the target, 1 when none does. A board whose search
 --node-limit stops prints `incomplete` and the next boards are still solved; --time-limit
 and Ctrl-C stop the whole run there.)"))]
+#[command(mut_arg("node_limit", |a| a.help("Stop each board's search after N generated nodes")))]
+#[command(mut_arg("time_limit", |a| a.help("Stop after this many seconds in all")))]
+#[command(mut_arg("stats", |a| a.help("Print nodes and seconds per board on stderr")))]
 pub(crate) struct Args {
     /// The input; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
     /// The most moves to look for.
-    #[arg(long, value_name = "N", default_value_t = MAX_MOVES)]
+    #[arg(long, value_name = "N", default_value_t = MAX_MOVES, allow_negative_numbers = true, value_parser = crate::input::parse_count::<u32>)]
     pub(crate) max: u32,
     /// Also print the squares (0 to 24, row-major) of the knights that jump.
     #[arg(long)]
     pub(crate) moves: bool,
-    /// Stop each board's search after N generated nodes.
-    #[arg(long, value_name = "N")]
-    pub(crate) node_limit: Option<u64>,
-    /// Stop after this many seconds in all.
-    #[arg(long, value_name = "SECONDS")]
-    pub(crate) time_limit: Option<f64>,
-    /// Print nodes and seconds per board on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) search: output::SearchArgs,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = util::read_nonempty_text(util::input_name(&args.file))?;
+    let (text, name) = input::read_nonempty_text(args.file.as_deref())?;
     let boards = knights::parse_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
-    util::arm_time_limit(args.time_limit)?;
-    let limits = util::search_limits(args.node_limit);
+    let limits = args.search.limits()?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut json = Vec::new();
@@ -69,23 +63,23 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut cut_short = None;
     for (k, board) in boards.iter().enumerate() {
         let answer = knights::solve(board, args.max, &limits);
-        if args.stats {
-            util::print_search_stats(&answer.stats);
+        if args.search.stats {
+            output::print_search_stats(&answer.stats);
         }
         if !answer.stop.is_complete() {
             // No answer for this board: the node limit holds per board (the next boards are
             // still solved); Ctrl-C and the time limit end the run.
             cut_short = Some(answer.stop);
             eprint!("board {}: ", k + 1);
-            let _ = util::search_stopped(answer.stop);
-            match args.format {
+            let _ = output::search_stopped(answer.stop);
+            match args.search.format {
                 OutputFormat::Text => writeln!(out, "incomplete")?,
                 OutputFormat::Json => json.push(serde_json::json!({
                     "answer": null,
                     "moves": null,
                     "complete": false,
-                    "stop": util::search_stop_name(answer.stop),
-                    "stats": util::search_stats_json(&answer.stats),
+                    "stop": output::search_stop_name(answer.stop),
+                    "stats": output::search_stats_json(&answer.stats),
                 })),
             }
             if answer.stop == Stop::Cancelled {
@@ -95,7 +89,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         any |= answer.moves.is_some();
         let moves = answer.moves.clone().unwrap_or_default();
-        match args.format {
+        match args.search.format {
             OutputFormat::Text if args.moves && !moves.is_empty() => {
                 let squares: Vec<String> = moves.iter().map(u8::to_string).collect();
                 writeln!(out, "{} {}", answer.value(), squares.join(" "))?;
@@ -105,11 +99,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "answer": answer.value(),
                 "moves": answer.moves,
                 "reachable_within_limit": answer.stop == Stop::Found,
-                "stats": util::search_stats_json(&answer.stats),
+                "stats": output::search_stats_json(&answer.stats),
             })),
         }
     }
-    if args.format == OutputFormat::Json {
+    if args.search.format == OutputFormat::Json {
         // One answer per board solved, in order (`null` for a board cut short).
         let answers: Vec<serde_json::Value> = json.iter().map(|c| c["answer"].clone()).collect();
         let complete = cut_short.is_none();
@@ -121,7 +115,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     if let Some(stop) = cut_short {
-        return Ok(util::search_exit_code(stop));
+        return Ok(output::search_exit_code(stop));
     }
-    Ok(ExitCode::from(if any { util::FOUND } else { util::NOT_FOUND }))
+    Ok(ExitCode::from(if any { exit::FOUND } else { exit::NOT_FOUND }))
 }

@@ -1,6 +1,5 @@
 //! `dancecard langford`: Langford pairs by exact cover.
 
-use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
@@ -8,8 +7,10 @@ use dancecard_engine::Stop;
 use dancecard_models::langford::Langford;
 use dancecard_models::Model;
 
-use super::watch;
-use crate::util::{self, bad_input, OutputFormat, Progress};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat, Stream};
+use crate::progress::Progress;
+use crate::search;
 
 /// Count the Langford pairings L(2,N): arrangements of 1 1 2 2 ... N N with k numbers between
 /// the two k's, each arrangement and its reversal counted once (OEIS A014552).
@@ -24,9 +25,14 @@ Examples:
   dancecard langford 16 --time-limit 5  # a partial count after 5 s, exit code 3
   dancecard langford 4 --emit-dlx
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
+#[command(mut_arg("limit", |a| a.help("Stop after N arrangements")))]
 pub(crate) struct Args {
     /// The number of pairs.
+    #[arg(
+        allow_negative_numbers = true,
+        value_parser = crate::input::parse_size::<{ dancecard_models::langford::MAX_N }>
+    )]
     pub(crate) n: usize,
     /// Print every arrangement, one a line.
     #[arg(long, conflicts_with = "count")]
@@ -34,87 +40,57 @@ pub(crate) struct Args {
     /// Print only the count (the default without --all).
     #[arg(long)]
     pub(crate) count: bool,
-    /// Stop after N arrangements.
-    #[arg(long, value_name = "N")]
-    pub(crate) limit: Option<u128>,
     #[command(flatten)]
-    pub(crate) limits: util::Limits,
-    /// Print nodes, updates, solutions and seconds on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
-    /// Print the exact cover problem in Knuth's DLX format instead of solving.
-    #[arg(long)]
-    pub(crate) emit_dlx: bool,
+    pub(crate) model: search::ModelArgs,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = Langford::new(args.n).map_err(|e| bad_input(e.to_string()))?;
     let problem = model.problem();
-    if args.emit_dlx {
-        return watch::emit_dlx(&problem);
+    if args.model.emit_dlx {
+        return output::emit_dlx(&problem);
     }
-    args.limits.arm()?;
-    let mut progress = Progress::new(args.format);
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    let mut error: Option<std::io::Error> = None;
+    args.model.limits.arm()?;
+    let mut progress = Progress::new(args.model.format);
+    let mut stream = Stream::new(false);
     let mut json: Vec<Vec<usize>> = Vec::new();
+    let config = search::config(args.model.limit, &args.model.limits);
     let (stats, stop) = if !args.all {
-        let (outcome, stats, _) =
-            watch::count(&problem, watch::config(args.limit, &args.limits), &mut progress)?;
+        let (outcome, stats, _) = search::count(&problem, config, &mut progress)?;
         (stats, outcome.stop)
     } else {
-        let config = watch::config(args.limit, &args.limits);
-        let (outcome, stats) = watch::search(&problem, config, &mut progress, |s| {
-            if !args.all {
-                return ControlFlow::Continue(());
-            }
+        let (outcome, stats) = search::search(&problem, config, &mut progress, |s| {
             let seq = model.decode(&s.to_vec());
-            if args.format == OutputFormat::Json {
+            if args.model.format == OutputFormat::Json {
                 json.push(seq);
                 return ControlFlow::Continue(());
             }
             let line: Vec<String> = seq.iter().map(usize::to_string).collect();
-            match writeln!(out, "{}", line.join(" ")) {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(e) => {
-                    error = Some(e);
-                    ControlFlow::Break(())
-                }
-            }
+            stream.answer(&format!("{}\n", line.join(" ")))
         });
         (stats, outcome.stop)
     };
-    if let Some(e) = error {
-        return Err(e.into());
-    }
-    match args.format {
+    stream.close()?;
+    match args.model.format {
         OutputFormat::Text => {
             if !args.all {
-                writeln!(out, "{}", stats.solutions)?;
+                output::print(&format!("{}\n", stats.solutions))?;
             } else if stats.solutions == 0 && stop == Stop::Exhausted {
                 eprintln!("no arrangement");
             }
         }
-        OutputFormat::Json => writeln!(
-            out,
-            "{}",
+        OutputFormat::Json => output::print_json(&output::with_end(
             serde_json::json!({
                 "n": args.n,
-                "count": util::u128_json(stats.solutions),
+                "count": output::count_json(stats.solutions),
                 "solutions": json,
-                "complete": watch::complete(stop),
-                "stop": util::stop_name(stop),
-                "stats": util::stats_json(&stats),
-            })
-        )?,
+            }),
+            stop,
+            &stats,
+        ))?,
     }
-    out.flush()?;
-    if args.stats {
-        util::print_stats(&stats);
+    if args.model.stats {
+        output::print_stats(&stats);
     }
-    util::report_stop(stop);
-    Ok(util::exit_code(!args.all || stats.solutions > 0, stop))
+    Ok(output::finish(!args.all || stats.solutions > 0, stop))
 }

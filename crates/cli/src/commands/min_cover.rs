@@ -8,8 +8,9 @@ use dancecard_engine::ItemKind;
 use dancecard_format::{Document, InputFormat};
 use dancecard_search::{cover, Stop};
 
-use crate::commands::watch;
-use crate::util::{self, bad_input, OutputFormat};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
+use crate::{exit, input};
 
 /// Minimum repeat cover: the fewest options that cover every primary item at least once.
 #[derive(Debug, clap::Args)]
@@ -24,22 +25,14 @@ Examples:
   printf 'a b c d\\na b\\nb c\\nc d\\na d\\n' | dancecard min-cover   # a b / c d
   dancecard min-cover problem.dlx --format json --stats
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
+#[command(mut_arg("node_limit", |a| a.help("Stop after N options tried")))]
+#[command(mut_arg("stats", |a| a.help("Print nodes, iterations and seconds on stderr")))]
 pub(crate) struct Args {
     /// The problem file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
-    /// Stop after N options tried.
-    #[arg(long, value_name = "N")]
-    pub(crate) node_limit: Option<u64>,
-    /// Stop after this many seconds: say so, and exit 3.
-    #[arg(long, value_name = "SECONDS")]
-    pub(crate) time_limit: Option<f64>,
-    /// Print nodes, iterations and seconds on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) search: output::SearchArgs,
 }
 
 /// The primary items and, per option, the primary items it covers (indices among them).
@@ -63,11 +56,11 @@ fn repeat_cover_of(doc: &Document) -> (Vec<String>, Vec<Vec<usize>>) {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (bytes, name) = util::read_input(util::input_name(&args.file))?;
+    let (bytes, name) = input::read_input(args.file.as_deref())?;
     let doc = dancecard_format::parse_auto(&bytes)
         .map(|(d, _): (Document, InputFormat)| d)
         .map_err(|e| bad_input(format!("{name}: {e}")))?;
-    util::arm_time_limit(args.time_limit)?;
+    let limits = args.search.limits()?;
     let (items, options) = repeat_cover_of(&doc);
     // One pass over the options (not one per item: 10^5 items and options made 10^10 steps).
     let mut covered = vec![false; items.len()];
@@ -78,33 +71,33 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         (0..items.len()).filter(|&i| !covered[i]).map(|i| items[i].as_str()).collect();
     if !uncoverable.is_empty() {
         eprintln!("no cover: no option covers {}", uncoverable.join(", "));
-        if args.format == OutputFormat::Json {
-            watch::print_json(
+        if args.search.format == OutputFormat::Json {
+            output::print_json(
                 &serde_json::json!({ "minimum": null, "options": null, "uncoverable": uncoverable }),
             )?;
         }
-        return Ok(ExitCode::from(util::NOT_FOUND));
+        return Ok(ExitCode::from(exit::NOT_FOUND));
     }
-    let result = cover::min_cover(items.len(), &options, &util::search_limits(args.node_limit))
-        .map_err(|e| bad_input(e.to_string()))?;
-    if args.stats {
+    let result =
+        cover::min_cover(items.len(), &options, &limits).map_err(|e| bad_input(e.to_string()))?;
+    if args.search.stats {
         eprint!("iterations {} bound {} ", result.stats.iterations, result.stats.bound);
-        util::print_search_stats(&result.stats);
+        output::print_search_stats(&result.stats);
     }
     let Some(chosen) = result.options else {
         if result.stop == Stop::Exhausted {
             eprintln!("no cover");
-            return Ok(ExitCode::from(util::NOT_FOUND));
+            return Ok(ExitCode::from(exit::NOT_FOUND));
         }
         let fields = serde_json::json!({ "minimum": null, "options": null });
-        return util::search_stopped_json(args.format, result.stop, &result.stats, fields);
+        return output::search_stopped_json(args.search.format, result.stop, &result.stats, fields);
     };
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut sorted = chosen.clone();
     sorted.sort_unstable();
     let option_ids: Vec<_> = doc.problem.options().collect();
-    match args.format {
+    match args.search.format {
         OutputFormat::Text => {
             for &o in &sorted {
                 writeln!(out, "{}", doc.label(option_ids[o]))?;
@@ -120,11 +113,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     "minimum": sorted.len(),
                     "options": indices,
                     "labels": labels,
-                    "stats": util::search_stats_json(&result.stats),
+                    "stats": output::search_stats_json(&result.stats),
                 })
             )?;
         }
     }
     out.flush()?;
-    Ok(ExitCode::from(util::FOUND))
+    Ok(ExitCode::from(exit::FOUND))
 }

@@ -1,7 +1,6 @@
 //! One module per subcommand: its `Args` (clap) and its `run`.
 
 pub(crate) mod constant_sum;
-pub(crate) mod count;
 pub(crate) mod dominate;
 pub(crate) mod egyptian;
 pub(crate) mod estimate;
@@ -9,6 +8,7 @@ pub(crate) mod grid_pick;
 pub(crate) mod guard;
 pub(crate) mod knights;
 pub(crate) mod langford;
+pub(crate) mod merge;
 pub(crate) mod min_cover;
 pub(crate) mod pre;
 pub(crate) mod queens;
@@ -19,4 +19,3 @@ pub(crate) mod subset_count;
 pub(crate) mod sudoku;
 pub(crate) mod target_sudoku;
 pub(crate) mod tile;
-pub(crate) mod watch;

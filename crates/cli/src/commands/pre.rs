@@ -8,9 +8,10 @@ use std::process::ExitCode;
 use dancecard_engine::pre::{self, ItemRemoval, PreConfig, Reduction};
 use dancecard_engine::Problem;
 
-use super::solve::load_document;
-use super::watch;
-use crate::util::{self, bad_input, OutputFormat};
+use crate::exit::{FOUND, INTERRUPTED, LIMITED, NOT_FOUND};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
+use crate::stop::{interrupted, stop_flag};
 
 /// Preprocess an exact cover problem (Knuth's DLX-PRE): remove the options that no solution
 /// can use and the items that others imply; write the reduced problem in DLX format on
@@ -28,25 +29,21 @@ Examples:
   dancecard solve --count pent-pre.dlx                            # 9356, as the original
   dancecard pre --format json testdata/instances/sudoku_inkala.dlx
 
-", crate::util::exit_codes_help!(), "
+", crate::exit::exit_codes_help!(), "
   (1 when a primary item is left in no option: the reduced problem is that item alone;
    3 when --rounds stopped the rounds before one changed nothing)"))]
 pub(crate) struct Args {
     /// The problem file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
     /// Make at most N rounds (what they removed is sound; more rounds may remove more).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u32>)]
     pub(crate) rounds: Option<u32>,
     /// After each option, a comment line `| from K`: its number among the input's options
     /// (from 0).
     #[arg(long)]
     pub(crate) origins: bool,
-    /// Read a 0/1 matrix (detected when not given).
-    #[arg(long, conflicts_with = "dlx")]
-    pub(crate) matrix: bool,
-    /// Read Knuth's DLX format (detected when not given).
-    #[arg(long)]
-    pub(crate) dlx: bool,
+    #[command(flatten)]
+    pub(crate) problem_format: crate::input::ProblemFormat,
     /// Output format: `json` writes one document with the reduced problem's text and the
     /// removals.
     #[arg(long, value_enum, default_value_t)]
@@ -58,16 +55,7 @@ pub(crate) struct Args {
 /// input's numbering).
 fn dlx_text(original: &Problem, r: &Reduction, input_index: &[usize], origins: bool) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "| dancecard pre: {} of {} options and {} of {} items removed, {} round{}",
-        r.removed_options.len(),
-        original.option_count(),
-        r.removed_items.len(),
-        original.item_count(),
-        r.rounds,
-        if r.rounds == 1 { "" } else { "s" },
-    );
+    let _ = writeln!(s, "| dancecard pre: {} removed, {}", removed(original, r), rounds(r));
     let text = dancecard_format::write_dlx(&r.problem);
     if !origins {
         s.push_str(&text);
@@ -85,24 +73,38 @@ fn dlx_text(original: &Problem, r: &Reduction, input_index: &[usize], origins: b
     s
 }
 
+/// What a reduction removed: `N of M options and N of M items`.
+fn removed(original: &Problem, r: &Reduction) -> String {
+    format!(
+        "{} of {} options and {} of {} items",
+        r.removed_options.len(),
+        original.option_count(),
+        r.removed_items.len(),
+        original.item_count(),
+    )
+}
+
+/// The rounds a reduction made: `R rounds`.
+fn rounds(r: &Reduction) -> String {
+    format!("{} round{}", r.rounds, if r.rounds == 1 { "" } else { "s" })
+}
+
+/// What a reduction removed, and in how many rounds: `removed N of M options and N of M
+/// items in R rounds`.
+pub(crate) fn summary(original: &Problem, r: &Reduction) -> String {
+    format!("removed {} in {}", removed(original, r), rounds(r))
+}
+
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let doc = load_document(args.file.as_deref(), args.matrix, args.dlx)?;
+    let doc = args.problem_format.load(args.file.as_deref())?;
     let p = &doc.problem;
-    let config = PreConfig { max_rounds: args.rounds, cancel: Some(util::stop_flag()) };
+    let config = PreConfig { max_rounds: args.rounds, cancel: Some(stop_flag()) };
     let r = pre::reduce_with(p, &config).map_err(|e| bad_input(e.to_string()))?;
     let text = dlx_text(p, &r, &doc.input_index, args.origins);
     let name = |i| p.item_name(i).to_owned();
-    let summary = format!(
-        "removed {} of {} options and {} of {} items in {} round{}",
-        r.removed_options.len(),
-        p.option_count(),
-        r.removed_items.len(),
-        p.item_count(),
-        r.rounds,
-        if r.rounds == 1 { "" } else { "s" },
-    );
+    let summary = summary(p, &r);
     match args.format {
-        OutputFormat::Text => watch::print(&text)?,
+        OutputFormat::Text => output::print(&text)?,
         OutputFormat::Json => {
             let options: Vec<_> = r
                 .removed_options
@@ -132,7 +134,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect();
             let from: Vec<usize> =
                 r.option_map.iter().map(|o| doc.input_index[o.index()]).collect();
-            watch::print_json(&serde_json::json!({
+            output::print_json(&serde_json::json!({
                 "options": p.option_count(),
                 "items": p.item_count(),
                 "options_removed": r.removed_options.len(),
@@ -150,15 +152,15 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     eprintln!("{summary}");
     if let Some(item) = r.infeasible {
         eprintln!("infeasible: primary item `{}` is in no option", name(item));
-        return Ok(ExitCode::from(util::NOT_FOUND));
+        return Ok(ExitCode::from(NOT_FOUND));
     }
     if r.stopped {
-        if util::interrupted() {
+        if interrupted() {
             eprintln!("incomplete: interrupted after {} rounds", r.rounds);
-            return Ok(ExitCode::from(util::INTERRUPTED));
+            return Ok(ExitCode::from(INTERRUPTED));
         }
         eprintln!("incomplete: stopped after {} rounds (--rounds)", r.rounds);
-        return Ok(ExitCode::from(util::LIMITED));
+        return Ok(ExitCode::from(LIMITED));
     }
-    Ok(ExitCode::from(util::FOUND))
+    Ok(ExitCode::from(FOUND))
 }

@@ -1,6 +1,5 @@
 //! `dancecard queens`: the N-queens problem, by dancing links or on bit sets.
 
-use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -10,8 +9,10 @@ use dancecard_engine::{Stats, Stop};
 use dancecard_models::queens::{self, CountOptions, ListLimits, Queens};
 use dancecard_models::Model;
 
-use super::watch;
-use crate::util::{self, bad_input, OutputFormat, Progress};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat, Stream};
+use crate::progress::Progress;
+use crate::{input, search, stop};
 
 /// How to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -40,9 +41,15 @@ Examples:
   dancecard queens 30 --count --time-limit 10   # a partial count after 10 s, exit code 3
   dancecard queens 8 --emit-dlx > queens8.dlx
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
+#[command(mut_arg("limit", |a| a.help("Stop after N solutions (a count with a limit runs on dlx)")))]
+#[command(mut_arg("stats", |a| a.help("Print nodes and seconds (and updates for dlx) on stderr")))]
 pub(crate) struct Args {
     /// The board size.
+    #[arg(
+        allow_negative_numbers = true,
+        value_parser = crate::input::parse_size::<{ dancecard_models::queens::MAX_DLX_N }>
+    )]
     pub(crate) n: usize,
     /// Print every solution, a blank line between two.
     #[arg(long, conflicts_with_all = ["count", "distinct"])]
@@ -57,42 +64,30 @@ pub(crate) struct Args {
     #[arg(long, value_enum)]
     pub(crate) method: Option<Method>,
     /// Threads for counting with bits (0: one per core).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::util::parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::input::parse_threads, allow_negative_numbers = true)]
     pub(crate) threads: usize,
-    /// Stop after N solutions (a count with a limit runs on dlx).
-    #[arg(long, value_name = "N")]
-    pub(crate) limit: Option<u128>,
     #[command(flatten)]
-    pub(crate) limits: util::Limits,
-    /// Print nodes and seconds (and updates for dlx) on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
-    /// Print the exact cover problem in Knuth's DLX format instead of solving.
-    #[arg(long)]
-    pub(crate) emit_dlx: bool,
+    pub(crate) model: search::ModelArgs,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let n = args.n;
-    if args.emit_dlx {
+    if args.model.emit_dlx {
         let model = Queens::new(n).map_err(|e| bad_input(e.to_string()))?;
-        return watch::emit_dlx(&model.problem());
+        return output::emit_dlx(&model.problem());
     }
     let counting = args.count || args.distinct;
     // A limit stops a count after that many solutions: the DLX search can, the symmetric
     // bitwise counter (which counts whole orbits) not.
-    let bits_default = counting && args.limit.is_none();
+    let bits_default = counting && args.model.limit.is_none();
     let method = args.method.unwrap_or(if bits_default { Method::Bits } else { Method::Dlx });
-    if counting && method == Method::Bits && args.limit.is_some() {
+    if counting && method == Method::Bits && args.model.limit.is_some() {
         return Err(bad_input("--limit with a count needs --method dlx"));
     }
     if args.threads != 1 && !(counting && method == Method::Bits) {
         return Err(bad_input("--threads applies to counting with --method bits"));
     }
-    args.limits.arm()?;
+    args.model.limits.arm()?;
     if counting {
         match method {
             Method::Bits => count_bits(&args),
@@ -113,34 +108,21 @@ fn report_count(
     stats: &Stats,
     stop: Stop,
 ) -> anyhow::Result<ExitCode> {
-    match args.format {
-        OutputFormat::Text => {
-            let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
-            watch::print(&format!("{shown}\n"))?;
-        }
-        OutputFormat::Json => watch::print_json(&serde_json::json!({
-            "n": args.n,
-            "method": method,
-            "count_method": count_method,
-            "count": total,
-            "distinct": distinct,
-            "complete": watch::complete(stop),
-            "stop": util::stop_name(stop),
-            "stats": util::stats_json(stats),
-        }))?,
-    }
-    if args.stats {
-        util::print_stats(stats);
-        eprintln!("counted by {count_method}");
-    }
-    util::report_stop(stop);
-    Ok(util::exit_code(true, stop))
+    let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
+    let answer = serde_json::json!({
+        "n": args.n,
+        "method": method,
+        "count_method": count_method,
+        "count": total,
+        "distinct": distinct,
+    });
+    args.model.report_count(u128::from(shown), answer, count_method, stats, stop)
 }
 
 fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
-    let threads = util::threads_or_cores(args.threads);
-    let flag = util::stop_flag();
-    let progress = Mutex::new(Progress::new(args.format));
+    let threads = input::threads_or_cores(args.threads);
+    let flag = stop::stop_flag();
+    let progress = Mutex::new(Progress::new(args.model.format));
     let report = |fraction: f64| {
         if let Ok(mut p) = progress.lock() {
             p.update(fraction, || "counting".to_owned());
@@ -150,7 +132,7 @@ fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
     let options = CountOptions {
         threads,
         cancel: Some(&flag),
-        max_nodes: args.limits.node_limit,
+        max_nodes: args.model.limits.node_limit,
         progress: Some(&report),
     };
     let c = queens::count_with(args.n, &options).map_err(|e| bad_input(e.to_string()))?;
@@ -169,16 +151,16 @@ fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
 fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
     let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
     let problem = model.problem();
-    let mut progress = Progress::new(args.format);
+    let mut progress = Progress::new(args.model.format);
     let mut distinct = 0u64;
-    let want_distinct = args.distinct || args.format == OutputFormat::Json;
-    let config = watch::config(args.limit, &args.limits);
+    let want_distinct = args.distinct || args.model.format == OutputFormat::Json;
+    let config = search::config(args.model.limit, &args.model.limits);
     if !want_distinct {
-        let (outcome, stats, by) = watch::count(&problem, config, &mut progress)?;
+        let (outcome, stats, by) = search::count(&problem, config, &mut progress)?;
         let total = u64::try_from(outcome.solutions).unwrap_or(u64::MAX);
         return report_count(args, "dlx", by.name(), total, None, &stats, outcome.stop);
     }
-    let (outcome, stats) = watch::search(&problem, config, &mut progress, |s| {
+    let (outcome, stats) = search::search(&problem, config, &mut progress, |s| {
         if want_distinct {
             let p = model.decode(&s.to_vec());
             distinct += u64::from(queens::is_canonical(&p));
@@ -191,26 +173,17 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
 }
 
 fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
-    let limit = if args.all { args.limit } else { Some(args.limit.map_or(1, |l| l.min(1))) };
+    let limit =
+        if args.all { args.model.limit } else { Some(args.model.limit.map_or(1, |l| l.min(1))) };
     // Text is written as solutions come; JSON collects them.
     let mut boards: Vec<Vec<usize>> = Vec::new();
-    let mut printed = 0u64;
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    let mut error: Option<std::io::Error> = None;
+    let mut stream = Stream::new(true);
     let mut keep = |p: &[usize]| -> ControlFlow<()> {
-        if args.format == OutputFormat::Json {
+        if args.model.format == OutputFormat::Json {
             boards.push(p.to_vec());
             return ControlFlow::Continue(());
         }
-        let sep = if printed > 0 { "\n" } else { "" };
-        printed += 1;
-        match write!(out, "{sep}{}", queens::render(p)) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(e) => {
-                error = Some(e);
-                ControlFlow::Break(())
-            }
-        }
+        stream.answer(&queens::render(p))
     };
     // Searches restarted on shuffled options (the DLX search for one board).
     let mut restarts = None;
@@ -219,12 +192,13 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
             let started = Instant::now();
             let mut found = 0u128;
             let mut stop = Stop::Exhausted;
-            let flag = util::stop_flag();
+            let flag = stop::stop_flag();
             let nodes = if limit == Some(0) {
                 stop = Stop::SolutionLimit;
                 0
             } else {
-                let limits = ListLimits { cancel: Some(&flag), max_nodes: args.limits.node_limit };
+                let limits =
+                    ListLimits { cancel: Some(&flag), max_nodes: args.model.limits.node_limit };
                 let listing = queens::solutions_limited(args.n, &limits, |p| {
                     found += 1;
                     if keep(p).is_break() {
@@ -247,8 +221,8 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
         }
         Method::Dlx if limit == Some(1) => {
             // One board: the search restarts on shuffled options where it stalls (large n).
-            let mut progress = Progress::new(args.format);
-            let config = watch::config(None, &args.limits);
+            let mut progress = Progress::new(args.model.format);
+            let config = search::config(None, &args.model.limits);
             let found = queens::first(args.n, &config, &mut |solver| {
                 let stats = solver.stats();
                 progress.update(solver.progress(), || format!("{} nodes", stats.nodes));
@@ -257,7 +231,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
             .map_err(|e| bad_input(e.to_string()))?;
             progress.finish();
             if let Some(board) = &found.board {
-                // A write error is kept in `error`.
+                // A write error is kept by the stream.
                 let _ = keep(board);
             }
             restarts = Some(found.restarts);
@@ -266,43 +240,39 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
         Method::Dlx => {
             let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
             let problem = model.problem();
-            let mut progress = Progress::new(args.format);
-            let config = watch::config(limit, &args.limits);
-            let (outcome, stats) = watch::search(&problem, config, &mut progress, |s| {
+            let mut progress = Progress::new(args.model.format);
+            let config = search::config(limit, &args.model.limits);
+            let (outcome, stats) = search::search(&problem, config, &mut progress, |s| {
                 keep(&model.decode(&s.to_vec()))
             });
             (stats, outcome.stop)
         }
     };
-    if let Some(e) = error {
-        return Err(e.into());
-    }
-    out.flush()?;
-    drop(out);
+    stream.close()?;
     let found = stats.solutions > 0;
-    match args.format {
+    match args.model.format {
         OutputFormat::Text => {
             if !found && stop == Stop::Exhausted {
                 eprintln!("no solution");
             }
         }
-        OutputFormat::Json => watch::print_json(&serde_json::json!({
-            "n": args.n,
-            "method": if method == Method::Bits { "bits" } else { "dlx" },
-            "solutions": boards,
-            "count": util::u128_json(stats.solutions),
-            "complete": watch::complete(stop),
-            "stop": util::stop_name(stop),
-            "restarts": restarts,
-            "stats": util::stats_json(&stats),
-        }))?,
+        OutputFormat::Json => output::print_json(&output::with_end(
+            serde_json::json!({
+                "n": args.n,
+                "method": if method == Method::Bits { "bits" } else { "dlx" },
+                "solutions": boards,
+                "count": output::count_json(stats.solutions),
+                "restarts": restarts,
+            }),
+            stop,
+            &stats,
+        ))?,
     }
-    if args.stats {
-        util::print_stats(&stats);
+    if args.model.stats {
+        output::print_stats(&stats);
         if let Some(r) = restarts.filter(|&r| r > 0) {
             eprintln!("restarts {r} (options shuffled: the search's first solution took too long)");
         }
     }
-    util::report_stop(stop);
-    Ok(util::exit_code(found, stop))
+    Ok(output::finish(found, stop))
 }

@@ -24,7 +24,7 @@ Examples:
   curl -s --data-binary @testdata/instances/queens8.dlx 'http://127.0.0.1:8000/api/solve?mode=count'")]
 pub(crate) struct Args {
     /// The port to listen on (0 picks a free one).
-    #[arg(long, value_name = "P", default_value_t = 8000)]
+    #[arg(long, value_name = "P", default_value_t = 8000, allow_negative_numbers = true, value_parser = crate::input::parse_count::<u16>)]
     pub(crate) port: u16,
     /// The address to bind. Anything but a loopback address exposes the server to the
     /// network.
@@ -35,35 +35,35 @@ pub(crate) struct Args {
     pub(crate) open: bool,
     /// Time budget of one search, in seconds; past it the answer holds what was found, with
     /// `"complete": false`.
-    #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0, allow_negative_numbers = true)]
     pub(crate) time_limit: f64,
     /// Time budget of a count of a puzzle's solutions (`mode=count` of the sudoku, queens and
     /// tiling endpoints), in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, allow_negative_numbers = true)]
     pub(crate) count_time_limit: f64,
     /// Node budget of one search.
-    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 50_000_000, allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: u64,
     /// Largest request body; a larger one gets 413.
-    #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = "1M", value_parser = parse_size, allow_negative_numbers = true)]
     pub(crate) max_body: usize,
     /// Largest answer: lists (solutions, trace events, tilings) stop there, and an answer
     /// that cannot be cut (a problem's description) gets 413.
-    #[arg(long, value_name = "SIZE", default_value = "4M", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = "4M", value_parser = parse_size, allow_negative_numbers = true)]
     pub(crate) max_reply: usize,
     /// The memory budget: what the requests in progress may reserve together (their bodies,
     /// their searches' estimated work, their answers until sent).
-    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size, allow_negative_numbers = true)]
     pub(crate) max_memory: usize,
     /// Searches running at once [default: 4 per core, at least 8: a few searches that run to
     /// their budget do not keep the quick ones waiting].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     pub(crate) max_searches: Option<u32>,
     /// API requests in progress at once; one more gets 503.
-    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     pub(crate) max_requests: u32,
     /// Connections open at once; more clients wait to be accepted.
-    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
     pub(crate) max_connections: u32,
 }
 
@@ -97,7 +97,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let budget = |seconds: f64, flag: &str| -> anyhow::Result<std::time::Duration> {
         std::time::Duration::try_from_secs_f64(seconds).map_err(|_| {
-            crate::util::bad_input(format!("{flag} must be a number of seconds, not {seconds}"))
+            crate::input::bad_input(format!("{flag} must be a number of seconds, not {seconds}"))
         })
     };
     let mut config = ServerConfig::default();

@@ -10,7 +10,9 @@ use dancecard_search::slide::{
 };
 use dancecard_search::Stop;
 
-use crate::util::{self, bad_input, OutputFormat};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
+use crate::{exit, input, stop};
 
 /// Solve sliding-tile puzzles optimally: the fewest moves and the moves.
 #[derive(Debug, clap::Args)]
@@ -33,14 +35,14 @@ Examples:
   dancecard slide --algorithm astar --stats 8 6 7 2 5 4 3 0 1
   dancecard slide --file states.txt --format json
 
-", crate::util::exit_codes_help!(), "
+", crate::exit::exit_codes_help!(), "
 An unsolvable state (wrong parity) prints `unsolvable` and gives exit code 1. A state
 whose search --node-limit or --max-states stops prints `incomplete` (the next states
 are still solved) and gives 3; --time-limit and Ctrl-C stop the whole run there (3 and
 130). A state the chosen algorithm refuses before searching gives 2."))]
 pub(crate) struct Args {
     /// The state: n*n numbers (or one quoted argument).
-    #[arg(value_name = "TILE", num_args = 0.., conflicts_with = "file")]
+    #[arg(value_name = "TILE", num_args = 0.., conflicts_with = "file", allow_negative_numbers = true)]
     pub(crate) state: Vec<String>,
     /// Read one state a line from FILE (`-` for standard input).
     #[arg(long, short, value_name = "FILE")]
@@ -55,13 +57,13 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value_t = AlgorithmArg::Ida)]
     pub(crate) algorithm: AlgorithmArg,
     /// Stop after N generated nodes (per state).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: Option<u64>,
     /// Stop after this many seconds in all (the pattern database's build included).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
     /// The most states A*, BFS and bidirectional BFS may store [default: 16777216].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) max_states: Option<usize>,
     /// Print nodes expanded and generated, seconds and nodes per second on stderr.
     #[arg(long)]
@@ -116,7 +118,7 @@ fn states(args: &Args) -> anyhow::Result<(Vec<(usize, Board)>, bool)> {
         let board = text.parse::<Board>().map_err(|e| bad_input(format!("the state: {e}")))?;
         return Ok((vec![(0, board)], false));
     };
-    let (text, name) = util::read_text(Some(path))?;
+    let (text, name) = input::read_text(Some(path))?;
     let mut boards = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -137,7 +139,7 @@ fn states(args: &Args) -> anyhow::Result<(Vec<(usize, Board)>, bool)> {
 fn incomplete_json(line: usize, stop: Stop) -> serde_json::Value {
     serde_json::json!({
         "line": line, "solvable": null, "length": null, "moves": null,
-        "complete": false, "stop": util::search_stop_name(stop),
+        "complete": false, "stop": output::search_stop_name(stop),
     })
 }
 
@@ -151,9 +153,9 @@ fn line_place(line: usize) -> String {
 }
 
 /// The pattern database of a side and goal: from the cache, or built (and cached); the build
-/// stops with [`SlideError::Stopped`] on the [`util::stop_flag`].
+/// stops with [`SlideError::Stopped`] on the [`stop::stop_flag`].
 fn load_pdb(side: usize, goal: Goal, quiet: bool) -> Result<Arc<Pdb>, SlideError> {
-    let path = util::cache_dir().map(|d| d.join(Pdb::file_name(side, goal)));
+    let path = input::cache_dir().map(|d| d.join(Pdb::file_name(side, goal)));
     if let Some(path) = &path {
         match Pdb::load(path) {
             Ok(pdb) if pdb.side() == side && pdb.goal() == goal => return Ok(Arc::new(pdb)),
@@ -166,7 +168,7 @@ fn load_pdb(side: usize, goal: Goal, quiet: bool) -> Result<Arc<Pdb>, SlideError
     if !quiet {
         eprintln!("building the {side}x{side} pattern database (once; seconds)...");
     }
-    let pdb = Pdb::build_with(side, goal, Some(&util::stop_flag()))?;
+    let pdb = Pdb::build_with(side, goal, Some(&stop::stop_flag()))?;
     match &path {
         Some(path) => {
             if let Err(e) = pdb.save(path) {
@@ -196,8 +198,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         AlgorithmArg::Bfs => Algorithm::Bfs,
         AlgorithmArg::Iddfs => Algorithm::Iddfs,
     };
-    util::arm_time_limit(args.time_limit)?;
-    let mut limits = util::search_limits(args.node_limit);
+    stop::arm_time_limit(args.time_limit)?;
+    let mut limits = stop::search_limits(args.node_limit);
     if let Some(n) = args.max_states {
         limits = limits.max_states(n);
     }
@@ -206,7 +208,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut json = Vec::new();
-    let mut code = ExitCode::from(util::FOUND);
+    let mut code = ExitCode::from(exit::FOUND);
     for (line, board) in &boards {
         let mut options = base.clone();
         if heuristic == Heuristic::Pdb {
@@ -222,7 +224,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                         // Stopped while building the database: no answer for this state, and
                         // the run ends here.
                         eprint!("{}: building the pattern database: ", line_place(*line));
-                        code = util::search_stopped(stop);
+                        code = output::search_stopped(stop);
                         match args.format {
                             OutputFormat::Text => writeln!(out, "incomplete")?,
                             OutputFormat::Json => json.push(incomplete_json(*line, stop)),
@@ -240,7 +242,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let letters: String = s.moves.iter().map(|d| d.letter()).collect();
                 if args.stats {
                     eprint!("{place}");
-                    util::print_search_stats(&s.stats);
+                    output::print_search_stats(&s.stats);
                 }
                 match args.format {
                     OutputFormat::Text if letters.is_empty() => writeln!(out, "0")?,
@@ -280,7 +282,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                         "line": line, "solvable": false, "length": null, "moves": null,
                     })),
                 }
-                code = ExitCode::from(util::NOT_FOUND);
+                code = ExitCode::from(exit::NOT_FOUND);
             }
             Err(e @ SlideError::TooMuchMemory { .. }) => {
                 out.flush()?;
@@ -288,7 +290,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Err(SlideError::Stopped { stop, stats }) => {
                 if args.stats {
-                    util::print_search_stats(&stats);
+                    output::print_search_stats(&stats);
                 }
                 if stop == Stop::MemoryLimit {
                     eprintln!(
@@ -302,7 +304,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 // answer and the next states are still solved (unless Ctrl-C or the time
                 // limit stopped the whole run).
                 eprint!("{place}");
-                code = util::search_stopped(stop);
+                code = output::search_stopped(stop);
                 match args.format {
                     OutputFormat::Text => writeln!(out, "incomplete")?,
                     OutputFormat::Json => json.push(incomplete_json(*line, stop)),

@@ -1,21 +1,30 @@
 //! `dancecard solve`: exact cover problems in Knuth's DLX format or as 0/1 matrices.
 
-use std::io::{BufWriter, Write};
+//!
+//! The counts, the ZDD and the samples are [`count`]'s; a shard is [`crate::shard`]'s, a
+//! cluster run [`crate::cluster`]'s (given the flags they need: they do not see [`Args`]).
+
+mod count;
+
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
 use std::sync::Mutex;
 
-use dancecard_engine::parallel::{self, ParallelSearch};
+use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::pre::{self, PreConfig, PreError};
 use dancecard_engine::{
-    Config, CostError, LowerBound, MinCost, Outcome, Problem, Solution, Solver, Stats, Stop,
+    Config, CostError, LowerBound, MinCost, OptionId, Outcome, Problem, Solution, Solver, Stats,
     Visitor,
 };
-use dancecard_format::{Document, InputFormat};
+use dancecard_format::Document;
 
-use crate::util::{self, bad_input, HeuristicArg, OutputFormat, Progress};
+use crate::cluster::MpiRun;
+use crate::input::{bad_input, HeuristicArg};
+use crate::output::{self, OutputFormat, Stream};
+use crate::progress::{lock, Progress};
+use crate::shard::ShardRun;
+use crate::stop::{arm_time_limit, stop_flag};
 
 /// Solve an exact cover problem: print the first solution, all of them, or their number.
 #[derive(Debug, clap::Args)]
@@ -39,7 +48,7 @@ Examples:
   mpirun -np 8 dancecard solve --count --mpi --checkpoint run.json problem.dlx
   mpirun -np 8 dancecard solve --count --mpi --resume run.json problem.dlx
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     /// The problem file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
@@ -53,11 +62,11 @@ pub(crate) struct Args {
     /// Knuth's DLX6: each remaining problem counted once), or `auto` (whichever pays, decided
     /// from the run; with --stats it says why).
     #[arg(long, value_enum, default_value_t)]
-    pub(crate) method: super::count::MethodArg,
+    pub(crate) method: count::MethodArg,
     /// The most memory the memoised count's table may take, in bytes (suffixes K, M, G):
     /// past it the table is emptied and the count goes on [default: 2G, or a quarter of the
     /// machine's memory if less].
-    #[arg(long, value_name = "BYTES", value_parser = crate::util::parse_bytes)]
+    #[arg(long, value_name = "BYTES", value_parser = crate::input::parse_bytes, allow_negative_numbers = true)]
     pub(crate) memo_limit: Option<usize>,
     /// Count by memoisation and write the ZDD of all solutions to FILE, in the text format of
     /// Knuth's ZDDREAD (as his DLX6 writes it: options numbered from 1 in input order).
@@ -65,19 +74,19 @@ pub(crate) struct Args {
     pub(crate) zdd: Option<PathBuf>,
     /// Print K solutions drawn exactly uniformly at random (with replacement), from the ZDD of
     /// all solutions; reproducible for a --seed.
-    #[arg(long, value_name = "K", conflicts_with_all = ["all", "count"])]
+    #[arg(long, value_name = "K", conflicts_with_all = ["all", "count"], allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) sample: Option<usize>,
     /// The seed of --sample.
-    #[arg(long, value_name = "S", default_value_t = 0, requires = "sample")]
+    #[arg(long, value_name = "S", default_value_t = 0, requires = "sample", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) seed: u64,
     /// Stop after N solutions.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u128>)]
     pub(crate) limit: Option<u128>,
     /// Stop after N search-tree nodes.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: Option<u64>,
     /// Stop after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
     /// How to choose the item to branch on.
     #[arg(long, value_enum, default_value_t)]
@@ -88,22 +97,18 @@ pub(crate) struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub(crate) format: OutputFormat,
-    /// Read a 0/1 matrix (detected when not given).
-    #[arg(long, conflicts_with = "dlx")]
-    pub(crate) matrix: bool,
-    /// Read Knuth's DLX format (detected when not given).
-    #[arg(long)]
-    pub(crate) dlx: bool,
+    #[command(flatten)]
+    pub(crate) problem_format: crate::input::ProblemFormat,
     /// Search with N threads (with --count or --all; 0 means one per core). Subtrees are
     /// split dynamically, so every thread stays busy; counts equal one thread's.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::util::parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::input::parse_threads, allow_negative_numbers = true)]
     pub(crate) threads: usize,
     /// Search only shard I of N (for batch schedulers): the subtrees at depth
     /// --split-depth whose index is I modulo N. Prints a JSON result for `dancecard merge`.
     #[arg(long, value_name = "I/N", value_parser = crate::shard::parse_shard)]
     pub(crate) shard: Option<(u64, u64)>,
     /// The depth at which --shard splits the tree.
-    #[arg(long, value_name = "D", default_value_t = 4, requires = "shard")]
+    #[arg(long, value_name = "D", default_value_t = 4, requires = "shard", allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) split_depth: usize,
     /// With --shard: write the JSON result to this file instead of stdout.
     #[arg(long, value_name = "FILE", requires = "shard")]
@@ -127,7 +132,7 @@ pub(crate) struct Args {
     pub(crate) min_cost: bool,
     /// With --min-cost: the K best solutions (the K least costs, each with one solution),
     /// least first, a blank line between two.
-    #[arg(long, value_name = "K", requires = "min_cost")]
+    #[arg(long, value_name = "K", requires = "min_cost", allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) best: Option<usize>,
     /// With --min-cost: the lower bound on the cost left on a path. `dlx5` is DLX5's rule
     /// alone (its tree, nodes and updates); `shares` adds each item's share of its cheapest
@@ -162,37 +167,19 @@ impl From<LowerBoundArg> for LowerBound {
 }
 
 /// Reads and parses the problem named by `args`.
-pub(crate) fn load(args: &Args) -> anyhow::Result<Document> {
-    load_document(args.file.as_deref(), args.matrix, args.dlx)
-}
-
-/// Reads and parses a problem: a file, or stdin for `-` or none; as a 0/1 matrix, in DLX
-/// format, or detected.
-pub(crate) fn load_document(
-    file: Option<&std::path::Path>,
-    matrix: bool,
-    dlx: bool,
-) -> anyhow::Result<Document> {
-    let (bytes, name) = util::read_input(file)?;
-    let parsed = if matrix {
-        dancecard_format::parse_matrix(&bytes)
-    } else if dlx {
-        dancecard_format::parse_dlx(&bytes)
-    } else {
-        dancecard_format::parse_auto(&bytes).map(|(d, _): (Document, InputFormat)| d)
-    };
-    parsed.map_err(|e| bad_input(format!("{name}: {e}")))
+fn load(args: &Args) -> anyhow::Result<Document> {
+    args.problem_format.load(args.file.as_deref())
 }
 
 /// The search configuration given by `args`, with Ctrl-C wired to cancel.
-pub(crate) fn config(args: &Args) -> anyhow::Result<Config> {
-    let time_limit = util::time_limit(args.time_limit)?;
+fn config(args: &Args) -> anyhow::Result<Config> {
+    let time_limit = crate::stop::time_limit(args.time_limit)?;
     Ok(Config {
         heuristic: args.heuristic.into(),
         max_solutions: args.limit,
         max_nodes: args.node_limit,
         time_limit,
-        cancel: Some(util::stop_flag()),
+        cancel: Some(stop_flag()),
         ..Config::default()
     })
 }
@@ -200,13 +187,11 @@ pub(crate) fn config(args: &Args) -> anyhow::Result<Config> {
 /// Where solutions go: printed as they are found (text), or collected (JSON).
 struct Output<'d> {
     doc: &'d Document,
-    out: BufWriter<std::io::Stdout>,
+    stream: Stream,
     format: OutputFormat,
     /// False with `--count`: solutions are only counted.
     print: bool,
     json: Vec<Vec<usize>>,
-    printed: usize,
-    error: Option<std::io::Error>,
 }
 
 impl Output<'_> {
@@ -214,64 +199,39 @@ impl Output<'_> {
         if !self.print {
             return ControlFlow::Continue(());
         }
+        let options = solution.to_vec();
         if self.format == OutputFormat::Json {
-            self.json.push(solution.options().map(|o| self.doc.input_index[o.index()]).collect());
+            self.json.push(input_numbers(self.doc, &options));
             return ControlFlow::Continue(());
         }
-        if let Err(e) = self.write(solution) {
-            // Most likely a closed pipe (`| head`): stop searching.
-            self.error = Some(e);
-            return ControlFlow::Break(());
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn write(&mut self, solution: Solution<'_>) -> std::io::Result<()> {
-        if self.printed > 0 {
-            writeln!(self.out)?;
-        }
-        self.printed += 1;
-        for option in solution.options() {
-            writeln!(self.out, "{}", self.doc.label(option))?;
-        }
-        Ok(())
+        self.stream.answer(&labels(self.doc, &options))
     }
 
     /// Prints the count or the JSON document, then the stats and the stop reason.
-    fn finish(mut self, args: &Args, outcome: Outcome, stats: &Stats) -> anyhow::Result<ExitCode> {
-        if let Some(e) = self.error.take() {
-            return Err(e.into());
-        }
-        // Complete unless a node or time limit or an interruption cut the search short:
-        // stopping at the first solution, or at `--limit`, is what was asked for.
-        let complete = matches!(outcome.stop, Stop::Exhausted | Stop::SolutionLimit);
+    fn finish(self, args: &Args, outcome: Outcome, stats: &Stats) -> anyhow::Result<ExitCode> {
+        self.stream.close()?;
         match args.format {
             OutputFormat::Text => {
                 if args.count {
-                    writeln!(self.out, "{}", outcome.solutions)?;
+                    output::print(&format!("{}\n", outcome.solutions))?;
                 }
-                self.out.flush()?;
                 if outcome.solutions == 0 && !args.count && outcome.is_complete() {
                     eprintln!("no solution");
                 }
             }
-            OutputFormat::Json => {
-                let value = serde_json::json!({
+            OutputFormat::Json => output::print_json(&output::with_end(
+                serde_json::json!({
                     "solutions": self.json,
-                    "count": util::u128_json(outcome.solutions),
-                    "complete": complete,
-                    "stop": util::stop_name(outcome.stop),
-                    "stats": util::stats_json(stats),
-                });
-                writeln!(self.out, "{value}")?;
-                self.out.flush()?;
-            }
+                    "count": output::count_json(outcome.solutions),
+                }),
+                outcome.stop,
+                stats,
+            ))?,
         }
         if args.stats {
-            util::print_stats(stats);
+            output::print_stats(stats);
         }
-        util::report_stop(outcome.stop);
-        Ok(util::exit_code(outcome.solutions > 0 || args.count, outcome.stop))
+        Ok(output::finish(outcome.solutions > 0 || args.count, outcome.stop))
     }
 }
 
@@ -287,11 +247,7 @@ impl Visitor for Printer<'_, '_> {
     }
 
     fn tick(&mut self, solver: &Solver) -> ControlFlow<()> {
-        let stats = solver.stats();
-        self.progress.update(solver.progress(), || {
-            format!("{} solutions, {} nodes", stats.solutions, stats.nodes)
-        });
-        ControlFlow::Continue(())
+        self.progress.tick(solver)
     }
 }
 
@@ -311,20 +267,40 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         return min_cost(&args, &doc, config);
     }
     let scale_out = args.shard.is_some() || args.mpi;
-    if scale_out && args.method == super::count::MethodArg::Memo {
+    if scale_out && args.method == count::MethodArg::Memo {
         return Err(bad_input("--shard and --mpi count with the plain search: not --method memo"));
     }
     if let Some(k) = args.sample {
-        return super::count::sample(&args, &doc, config, k);
+        return count::sample(&args, &doc, config, k);
     }
     if (args.count || args.zdd.is_some()) && !scale_out {
-        return super::count::run(&args, &doc, config);
+        return count::run(&args, &doc, config);
     }
     if let Some(shard) = args.shard {
-        return crate::shard::run_shard(&args, &doc, config, shard);
+        if args.all || args.limit.is_some() {
+            return Err(bad_input("--shard counts solutions: it does not take --all or --limit"));
+        }
+        let run = ShardRun {
+            shard,
+            split_depth: args.split_depth,
+            threads: args.threads.max(1),
+            output: args.output.as_deref(),
+            stats: args.stats,
+        };
+        return crate::shard::run_shard(&run, &doc, config);
     }
     if args.mpi {
-        return crate::cluster::run(&args, &doc, config);
+        if !args.count || args.all || args.limit.is_some() || args.shard.is_some() {
+            return Err(bad_input("--mpi counts solutions: use it with --count only"));
+        }
+        let run = MpiRun {
+            time_limit: args.time_limit,
+            resume: args.resume.as_deref(),
+            checkpoint: args.checkpoint.as_deref(),
+            format: args.format,
+            stats: args.stats,
+        };
+        return crate::cluster::run(&run, &doc, config);
     }
     if !args.all && !args.count {
         // The first solution only (unless --limit asks for none).
@@ -332,12 +308,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut output = Output {
         doc: &doc,
-        out: BufWriter::new(std::io::stdout()),
+        stream: Stream::new(true),
         format: args.format,
         print: !args.count,
         json: Vec::new(),
-        printed: 0,
-        error: None,
     };
     if args.threads == 1 {
         let mut solver = Solver::with_config(&doc.problem, config);
@@ -353,10 +327,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let output = Mutex::new(output);
     let progress = Mutex::new(Progress::new(args.format));
-    let report = |p: parallel::Progress| {
-        lock(&progress)
-            .update(p.fraction, || format!("{} solutions, {} nodes", p.solutions, p.nodes))
-    };
+    let report = |p| lock(&progress).parallel(p);
     let search = ParallelSearch::new(&doc.problem, config, args.threads);
     let (outcome, stats) = if args.count {
         // Counts only: the units may be counted on the bit-set kernel.
@@ -378,7 +349,7 @@ fn check_min_cost_args(args: &Args) -> anyhow::Result<()> {
         (args.threads != 1, "--threads"),
         (args.shard.is_some(), "--shard"),
         (args.mpi, "--mpi"),
-        (args.method != super::count::MethodArg::Auto, "--method"),
+        (args.method != count::MethodArg::Auto, "--method"),
         (args.memo_limit.is_some(), "--memo-limit"),
         (args.zdd.is_some(), "--zdd"),
         (args.sample.is_some(), "--sample"),
@@ -408,9 +379,9 @@ fn first_bounded_item(problem: &Problem) -> String {
 /// the original problem. The rounds stop with the search's stop flag: `--time-limit` is armed
 /// here, so that it covers the preprocessing and the search.
 fn preprocess(args: &Args, doc: &Document) -> anyhow::Result<Document> {
-    util::arm_time_limit(args.time_limit)?;
+    arm_time_limit(args.time_limit)?;
     let original = &doc.problem;
-    let config = PreConfig { max_rounds: None, cancel: Some(util::stop_flag()) };
+    let config = PreConfig { max_rounds: None, cancel: Some(stop_flag()) };
     let r = pre::reduce_with(original, &config).map_err(|e| match e {
         PreError::Bounds { item } => bad_input(format!(
             "--pre handles only items covered exactly once, and item `{item}` has bounds"
@@ -418,19 +389,11 @@ fn preprocess(args: &Args, doc: &Document) -> anyhow::Result<Document> {
         other => bad_input(format!("--pre: {other}")),
     })?;
     if args.stats {
-        eprintln!(
-            "pre: removed {} of {} options and {} of {} items in {} round{}{}",
-            r.removed_options.len(),
-            original.option_count(),
-            r.removed_items.len(),
-            original.item_count(),
-            r.rounds,
-            if r.rounds == 1 { "" } else { "s" },
-            match r.infeasible {
-                Some(i) => format!("; primary item `{}` is in no option", original.item_name(i)),
-                None => String::new(),
-            },
-        );
+        let infeasible = match r.infeasible {
+            Some(i) => format!("; primary item `{}` is in no option", original.item_name(i)),
+            None => String::new(),
+        };
+        eprintln!("pre: {}{infeasible}", super::pre::summary(original, &r));
     }
     let from = |f: &dyn Fn(usize) -> usize| -> Vec<usize> {
         r.option_map.iter().map(|o| f(o.index())).collect()
@@ -459,52 +422,48 @@ fn min_cost(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitC
     };
     let MinCost { best, stop, stats } = &result;
     let complete = result.is_complete();
-    let mut out = BufWriter::new(std::io::stdout().lock());
     match args.format {
         OutputFormat::Text => {
-            for (n, solution) in best.iter().enumerate() {
-                if n > 0 {
-                    writeln!(out)?;
-                }
-                writeln!(out, "cost {}", solution.cost)?;
-                for &option in &solution.options {
-                    writeln!(out, "{}", doc.label(option))?;
+            let mut stream = Stream::new(true);
+            for solution in best {
+                let text = format!("cost {}\n{}", solution.cost, labels(doc, &solution.options));
+                if stream.answer(&text).is_break() {
+                    break;
                 }
             }
+            stream.close()?;
         }
         OutputFormat::Json => {
             let solutions: Vec<_> = best
                 .iter()
                 .map(|s| {
-                    let options: Vec<usize> =
-                        s.options.iter().map(|o| doc.input_index[o.index()]).collect();
+                    let options = input_numbers(doc, &s.options);
                     serde_json::json!({ "cost": s.cost, "options": options })
                 })
                 .collect();
-            let value = serde_json::json!({
-                "solutions": solutions,
-                "complete": complete,
-                "stop": util::stop_name(*stop),
-                "stats": util::stats_json(stats),
-            });
-            writeln!(out, "{value}")?;
+            let answer = serde_json::json!({ "solutions": solutions });
+            output::print_json(&output::with_end(answer, *stop, stats))?;
         }
     }
-    out.flush()?;
-    drop(out);
     if args.stats {
-        util::print_stats(stats);
+        output::print_stats(stats);
     }
     if best.is_empty() && complete && args.format == OutputFormat::Text {
         eprintln!("no solution");
     }
-    util::report_stop(*stop);
+    output::report_stop(*stop);
     if !complete && !best.is_empty() {
         eprintln!("not proven: the costs above are the best found so far; cheaper may exist");
     }
-    Ok(util::exit_code(!best.is_empty(), *stop))
+    Ok(output::exit_code(!best.is_empty(), *stop))
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
+/// The labels of `options`, one a line, as in the input.
+fn labels(doc: &Document, options: &[OptionId]) -> String {
+    options.iter().map(|&o| format!("{}\n", doc.label(o))).collect()
+}
+
+/// The numbers of `options` among the input's options (from 0), as JSON answers give them.
+fn input_numbers(doc: &Document, options: &[OptionId]) -> Vec<usize> {
+    options.iter().map(|o| doc.input_index[o.index()]).collect()
 }

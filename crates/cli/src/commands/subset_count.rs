@@ -5,8 +5,9 @@ use std::process::ExitCode;
 
 use dancecard_search::subset;
 
-use crate::commands::watch;
-use crate::util::{self, bad_input, OutputFormat};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
+use crate::{exit, input};
 
 /// Count the subsets of N prices (the empty one included) whose total is at most a budget M.
 #[derive(Debug, clap::Args)]
@@ -18,7 +19,7 @@ Examples:
   echo '5 1000 100 1500 500 500 1000' | dancecard subset-count    # 8
   dancecard subset-count prices.txt --format json
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     /// The input; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
@@ -28,14 +29,14 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = util::read_text(util::input_name(&args.file))?;
+    let (text, name) = input::read_text(args.file.as_deref())?;
     let (prices, budget) = subset::parse(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let count = subset::count_within(&prices, budget).map_err(|e| bad_input(e.to_string()))?;
     match args.format {
-        OutputFormat::Text => watch::print(&format!("{count}\n"))?,
-        OutputFormat::Json => watch::print_json(
+        OutputFormat::Text => output::print(&format!("{count}\n"))?,
+        OutputFormat::Json => output::print_json(
             &serde_json::json!({ "count": count, "items": prices.len(), "budget": budget }),
         )?,
     }
-    Ok(ExitCode::from(util::FOUND))
+    Ok(ExitCode::from(exit::FOUND))
 }

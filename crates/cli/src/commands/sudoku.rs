@@ -9,18 +9,21 @@ use dancecard_models::sudoku::{self, Error, Method, Options, Puzzle, Report, Sha
 use dancecard_models::Model;
 use rayon::prelude::*;
 
-use crate::util::{self, bad_input, OutputFormat, Progress};
+use crate::input::bad_input;
+use crate::output::OutputFormat;
+use crate::progress::Progress;
+use crate::{exit, input, stop};
 
 /// Solve sudoku puzzles (4x4 to 25x25, rectangular boxes too): one solved line per puzzle.
 #[derive(Debug, clap::Args)]
-#[command(after_help = concat!("Input (detected): one puzzle a line, row by row, `.` or `0` for a blank, 1-9 then
-A-Z for values above 9 (16, 81, 256 or 625 symbols; text after the puzzle, after a
-space or a `:`, and lines starting with `#` are ignored); or grids of whitespace-separated numbers, one
-row a line, 0 for a blank. An invalid puzzle (wrong length, bad symbol, clashing
-givens) is reported on stderr with its line; the others are still solved, and the
-exit code is 1 (as when a puzzle has no solution, except with --count or --unique).
-Output has one line per puzzle, in input order: a blank line for a puzzle that is
-invalid or (without --count or --unique) has no solution.
+#[command(after_help = concat!("Input (detected): one puzzle a line, row by row, `.` or `0` for a blank, 1-9 then A-Z
+for values above 9 (16, 81, 256 or 625 symbols; text after the puzzle, after a space
+or a `:`, and lines starting with `#` are ignored); or grids of whitespace-separated
+numbers, one row a line, 0 for a blank. An invalid puzzle (wrong length, bad symbol,
+clashing givens) is reported on stderr with its line; the others are still solved, and
+the exit code is 1 (as when a puzzle has no solution, except with --count or
+--unique). Output has one line per puzzle, in input order: a blank line for a puzzle
+that is invalid or (without --count or --unique) has no solution.
 
 Examples:
   dancecard sudoku puzzles.txt                       # one solved line per puzzle
@@ -36,7 +39,7 @@ A puzzle whose search --node-limit, --time-limit or Ctrl-C stops gets what was f
 blank line when solving, a lower bound when counting) and an `incomplete` note on stderr;
 after --time-limit or Ctrl-C the output stops there.
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     /// The puzzle file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
@@ -58,14 +61,14 @@ pub(crate) struct Args {
     pub(crate) stats: bool,
     /// Stop after this many seconds in all: the puzzles solved so far are printed, then the
     /// run stops, marked incomplete (exit code 3).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
     /// Stop each puzzle's search after N nodes: its answer is partial, marked incomplete
     /// (exit code 3).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: Option<u64>,
     /// Solve the puzzles of the file on N threads (0: one per core).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::util::parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::input::parse_threads, allow_negative_numbers = true)]
     pub(crate) threads: usize,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
@@ -104,12 +107,12 @@ enum Mode {
 }
 
 pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
-    args.threads = util::threads_or_cores(args.threads);
+    args.threads = input::threads_or_cores(args.threads);
     let shape = match &args.shape {
         Some(text) => Some(text.parse::<Shape>().map_err(|e| bad_input(format!("--box: {e}")))?),
         None => None,
     };
-    let (bytes, name) = util::read_input(util::input_name(&args.file))?;
+    let (bytes, name) = input::read_input(args.file.as_deref())?;
     let text = String::from_utf8_lossy(&bytes);
     let entries = sudoku::parse_puzzles(&text, shape);
     if entries.is_empty() {
@@ -141,7 +144,7 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Mode::Solve
     };
-    let mut options = Options::new(args.method.into()).cancel(util::stop_flag());
+    let mut options = Options::new(args.method.into()).cancel(stop::stop_flag());
     options.max_nodes = args.node_limit;
     options.limit = match mode {
         Mode::Solve => Some(1),
@@ -152,7 +155,7 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     options.skip_solution = mode != Mode::Solve && args.format == OutputFormat::Text;
     // Per-puzzle times are shown by `--stats` and in JSON only.
     options.skip_timing = !args.stats && args.format == OutputFormat::Text;
-    util::arm_time_limit(args.time_limit)?;
+    stop::arm_time_limit(args.time_limit)?;
     let started = Instant::now();
     let reports = solve_all(&valid, &options, args.threads, args.format);
     let elapsed = started.elapsed();
@@ -265,15 +268,15 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         )?;
     }
     if stopped {
-        let why = if util::interrupted() { "interrupted" } else { "the time limit was reached" };
+        let why = if stop::interrupted() { "interrupted" } else { "the time limit was reached" };
         writeln!(err, "incomplete: {why}; the results above are partial")?;
     }
     err.flush()?;
-    if stopped && util::interrupted() {
-        return Ok(ExitCode::from(util::INTERRUPTED));
+    if stopped && stop::interrupted() {
+        return Ok(ExitCode::from(exit::INTERRUPTED));
     }
     if stopped || limited {
-        return Ok(ExitCode::from(util::LIMITED));
+        return Ok(ExitCode::from(exit::LIMITED));
     }
     Ok(exit(valid.is_empty(), failed > 0))
 }
@@ -281,11 +284,11 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
 /// The exit code: 2 when no puzzle could be read, 1 when some puzzle failed, else 0.
 fn exit(nothing_valid: bool, some_failed: bool) -> ExitCode {
     if nothing_valid {
-        ExitCode::from(util::BAD_INPUT)
+        ExitCode::from(exit::BAD_INPUT)
     } else if some_failed {
-        ExitCode::from(util::NOT_FOUND)
+        ExitCode::from(exit::NOT_FOUND)
     } else {
-        ExitCode::from(util::FOUND)
+        ExitCode::from(exit::FOUND)
     }
 }
 
@@ -304,7 +307,7 @@ fn error_line(e: &Error) -> Option<usize> {
 fn stop_text(report: &Report) -> &'static str {
     match report.stop {
         Stop::NodeLimit => "the node limit was reached",
-        Stop::Cancelled if util::interrupted() => "interrupted",
+        Stop::Cancelled if stop::interrupted() => "interrupted",
         Stop::Cancelled => "the time limit was reached",
         _ => "stopped",
     }
@@ -329,7 +332,7 @@ fn solve_all(
         None
     };
     let mut solver = sudoku::Solver::new();
-    let stop = util::stop_flag();
+    let stop = stop::stop_flag();
     for batch in puzzles.chunks(BATCH) {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             break;

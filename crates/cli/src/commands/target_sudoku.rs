@@ -8,8 +8,9 @@ use dancecard_engine::Stop;
 use dancecard_models::target::{Grid, TargetLimits, TargetMethod, TargetSudoku};
 use dancecard_models::Model;
 
-use super::watch;
-use crate::util::{self, bad_input, OutputFormat};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat};
+use crate::{exit, input, stop};
 
 /// `--method`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -50,7 +51,7 @@ time: --node-limit, --time-limit or Ctrl-C stop the search, which then prints th
 found so far (a lower bound; nothing, and `null` in JSON, if no grid was found yet), says so
 on stderr, and exits 3 (130 after Ctrl-C).
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     /// The puzzle file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
@@ -72,10 +73,10 @@ pub(crate) struct Args {
     #[arg(long)]
     pub(crate) emit_dlx: bool,
     /// Stop after N search nodes (the branch and bound's, or the exact cover's levels).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: Option<u64>,
     /// Stop after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
 }
 
@@ -90,18 +91,18 @@ fn grid_text(grid: &Grid) -> String {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (bytes, name) = util::read_input(util::input_name(&args.file))?;
+    let (bytes, name) = input::read_input(args.file.as_deref())?;
     let text =
         String::from_utf8(bytes).map_err(|_| bad_input(format!("{name}: not UTF-8 text")))?;
     let puzzle = TargetSudoku::parse(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     if args.emit_dlx {
-        return watch::emit_dlx(&match args.method {
+        return output::emit_dlx(&match args.method {
             MethodArg::Bb => puzzle.problem(),
             MethodArg::Xc => puzzle.cost_problem(),
         });
     }
-    let time_limit = util::time_limit(args.time_limit)?;
-    let cancel = util::stop_flag();
+    let time_limit = stop::time_limit(args.time_limit)?;
+    let cancel = stop::stop_flag();
     let started = Instant::now();
     let limits = TargetLimits {
         max_nodes: args.node_limit,
@@ -118,13 +119,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             if let (true, Some(best)) = (args.grid, &result.best) {
                 s.push_str(&grid_text(&best.grid));
             }
-            watch::print(&s)?;
+            output::print(&s)?;
         }
-        OutputFormat::Json => watch::print_json(&serde_json::json!({
+        OutputFormat::Json => output::print_json(&serde_json::json!({
             "score": score,
             "grid": result.best.as_ref().map(|b| b.grid),
             "complete": result.is_complete(),
-            "stop": util::stop_name(result.stop),
+            "stop": output::stop_name(result.stop),
             "stats": { "nodes": result.nodes, "seconds": seconds },
         }))?,
     }
@@ -132,7 +133,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("nodes {} seconds {seconds:.3}", result.nodes);
     }
     if !result.is_complete() {
-        let why = match util::refine(result.stop) {
+        let why = match stop::refine(result.stop) {
             Stop::NodeLimit => "the node limit was reached",
             Stop::TimeLimit => "the time limit was reached",
             _ => "interrupted",
@@ -142,8 +143,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             eprintln!("incomplete: {why} before a first grid was found; no score");
         }
-        return Ok(util::exit_code(false, result.stop));
+        return Ok(output::exit_code(false, result.stop));
     }
-    let code = if result.best.is_some() { util::FOUND } else { util::NOT_FOUND };
+    let code = if result.best.is_some() { exit::FOUND } else { exit::NOT_FOUND };
     Ok(ExitCode::from(code))
 }

@@ -1,6 +1,5 @@
 //! `dancecard tile`: tilings of a board by polyominoes.
 
-use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::process::ExitCode;
@@ -10,8 +9,10 @@ use dancecard_engine::{Stats, Stop};
 use dancecard_models::tiling::{self, Board, Piece, Tiling};
 use dancecard_models::Model;
 
-use super::watch;
-use crate::util::{self, bad_input, OutputFormat, Progress};
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat, Stream};
+use crate::progress::Progress;
+use crate::{search, stop};
 
 /// How to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -46,7 +47,8 @@ Examples:
   dancecard tile --board 4x5 --pieces tetrominoes --emit-dlx > t.dlx
   dancecard tile --board 10x10 --pieces dominoes --count --method dlx --time-limit 5
 
-", crate::util::exit_codes_help!()))]
+", crate::exit::exit_codes_help!()))]
+#[command(mut_arg("limit", |a| a.help("Stop after N tilings (a count with a limit runs on dlx)")))]
 pub(crate) struct Args {
     /// The board: RxC or a file of ASCII art.
     #[arg(long, value_name = "RxC|FILE")]
@@ -72,20 +74,8 @@ pub(crate) struct Args {
     /// The method.
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     pub(crate) method: Method,
-    /// Stop after N tilings (a count with a limit runs on dlx).
-    #[arg(long, value_name = "N")]
-    pub(crate) limit: Option<u128>,
     #[command(flatten)]
-    pub(crate) limits: util::Limits,
-    /// Print nodes, updates, solutions and seconds on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
-    /// Print the exact cover problem in Knuth's DLX format instead of solving.
-    #[arg(long)]
-    pub(crate) emit_dlx: bool,
+    pub(crate) model: search::ModelArgs,
 }
 
 /// Reads a text file given on the command line.
@@ -128,20 +118,20 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         .flips(!args.no_flip)
         .build()
         .map_err(|e| bad_input(e.to_string()))?;
-    if args.emit_dlx {
-        return watch::emit_dlx(tiling.exact_cover());
+    if args.model.emit_dlx {
+        return output::emit_dlx(tiling.exact_cover());
     }
     let dp_fits = !args.once && tiling.board().is_rectangle();
-    args.limits.arm()?;
+    args.model.limits.arm()?;
     match args.method {
         Method::Dp if args.distinct => {
             Err(bad_input("--distinct needs --method dlx (the profile DP counts all tilings)"))
         }
         Method::Dp if !args.count => Err(bad_input("the profile DP only counts: add --count")),
-        Method::Dp if args.limit.is_some() => {
+        Method::Dp if args.model.limit.is_some() => {
             Err(bad_input("--limit needs --method dlx (the profile DP counts all tilings)"))
         }
-        Method::Dp if args.limits.node_limit.is_some() => {
+        Method::Dp if args.model.limits.node_limit.is_some() => {
             Err(bad_input("--node-limit needs --method dlx (the profile DP has no search nodes)"))
         }
         Method::Dp => count_dp(&args, &tiling),
@@ -151,8 +141,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             if args.count
                 && !args.distinct
                 && dp_fits
-                && args.limit.is_none()
-                && args.limits.node_limit.is_none() =>
+                && args.model.limit.is_none()
+                && args.model.limits.node_limit.is_none() =>
         {
             count_dp(&args, &tiling)
         }
@@ -163,22 +153,22 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 fn count_dp(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let flag = util::stop_flag();
+    let flag = stop::stop_flag();
     let count = match tiling.count_dp_with(Some(&flag)) {
         Ok(n) => n,
         Err(tiling::TilingError::Dp(tiling::DpError::Cancelled)) => {
             // The DP has no partial count: say so, and how it stopped.
-            if args.format == OutputFormat::Json {
-                watch::print_json(&serde_json::json!({
+            if args.model.format == OutputFormat::Json {
+                output::print_json(&serde_json::json!({
                     "method": "dp",
                     "count": null,
                     "complete": false,
-                    "stop": util::stop_name(Stop::Cancelled),
+                    "stop": output::stop_name(Stop::Cancelled),
                 }))?;
             }
-            util::report_stop(Stop::Cancelled);
+            output::report_stop(Stop::Cancelled);
             eprintln!("(the profile DP has no partial count)");
-            return Ok(util::exit_code(false, Stop::Cancelled));
+            return Ok(output::exit_code(false, Stop::Cancelled));
         }
         Err(e) => return Err(bad_input(e.to_string())),
     };
@@ -195,40 +185,27 @@ fn report_count(
     stats: &Stats,
     stop: Stop,
 ) -> anyhow::Result<ExitCode> {
-    match args.format {
-        OutputFormat::Text => {
-            let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
-            watch::print(&format!("{shown}\n"))?;
-        }
-        OutputFormat::Json => watch::print_json(&serde_json::json!({
-            "method": method,
-            "count_method": count_method,
-            "count": util::u128_json(total),
-            "distinct": distinct.map(util::u128_json),
-            "complete": watch::complete(stop),
-            "stop": util::stop_name(stop),
-            "stats": util::stats_json(stats),
-        }))?,
-    }
-    if args.stats {
-        util::print_stats(stats);
-        eprintln!("counted by {count_method}");
-    }
-    util::report_stop(stop);
-    Ok(util::exit_code(true, stop))
+    let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
+    let answer = serde_json::json!({
+        "method": method,
+        "count_method": count_method,
+        "count": output::count_json(total),
+        "distinct": distinct.map(output::count_json),
+    });
+    args.model.report_count(shown, answer, count_method, stats, stop)
 }
 
 fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
-    let mut progress = Progress::new(args.format);
+    let mut progress = Progress::new(args.model.format);
     let canon = tiling.canonicalizer();
     let mut distinct = 0u128;
     let mut options = Vec::new();
-    let config = watch::config(args.limit, &args.limits);
+    let config = search::config(args.model.limit, &args.model.limits);
     if !args.distinct {
-        let (outcome, stats, by) = watch::count(tiling.exact_cover(), config, &mut progress)?;
+        let (outcome, stats, by) = search::count(tiling.exact_cover(), config, &mut progress)?;
         return report_count(args, "dlx", by.name(), outcome.solutions, None, &stats, outcome.stop);
     }
-    let (outcome, stats) = watch::search(tiling.exact_cover(), config, &mut progress, |s| {
+    let (outcome, stats) = search::search(tiling.exact_cover(), config, &mut progress, |s| {
         if args.distinct {
             options.clear();
             options.extend(s.options());
@@ -241,55 +218,37 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
 }
 
 fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
-    let limit = if args.all { args.limit } else { Some(args.limit.map_or(1, |l| l.min(1))) };
-    let mut progress = Progress::new(args.format);
-    let mut out = BufWriter::new(std::io::stdout().lock());
-    let mut error: Option<std::io::Error> = None;
+    let limit =
+        if args.all { args.model.limit } else { Some(args.model.limit.map_or(1, |l| l.min(1))) };
+    let mut progress = Progress::new(args.model.format);
+    let mut stream = Stream::new(true);
     let mut json: Vec<Vec<String>> = Vec::new();
-    let mut printed = 0u64;
-    let (stats, stop) = {
-        let config = watch::config(limit, &args.limits);
-        let (outcome, stats) = watch::search(tiling.exact_cover(), config, &mut progress, |s| {
-            let art = tiling.render(&tiling.decode(&s.to_vec()));
-            if args.format == OutputFormat::Json {
-                json.push(art.lines().map(str::to_owned).collect());
-                return ControlFlow::Continue(());
-            }
-            let sep = if printed > 0 { "\n" } else { "" };
-            printed += 1;
-            match write!(out, "{sep}{art}") {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(e) => {
-                    error = Some(e);
-                    ControlFlow::Break(())
-                }
-            }
-        });
-        (stats, outcome.stop)
-    };
-    if let Some(e) = error {
-        return Err(e.into());
-    }
-    out.flush()?;
-    drop(out);
+    let config = search::config(limit, &args.model.limits);
+    let (outcome, stats) = search::search(tiling.exact_cover(), config, &mut progress, |s| {
+        let art = tiling.render(&tiling.decode(&s.to_vec()));
+        if args.model.format == OutputFormat::Json {
+            json.push(art.lines().map(str::to_owned).collect());
+            return ControlFlow::Continue(());
+        }
+        stream.answer(&art)
+    });
+    stream.close()?;
+    let stop = outcome.stop;
     let found = stats.solutions > 0;
-    match args.format {
+    match args.model.format {
         OutputFormat::Text => {
             if !found && stop == Stop::Exhausted {
                 eprintln!("no tiling");
             }
         }
-        OutputFormat::Json => watch::print_json(&serde_json::json!({
-            "solutions": json,
-            "count": util::u128_json(stats.solutions),
-            "complete": watch::complete(stop),
-            "stop": util::stop_name(stop),
-            "stats": util::stats_json(&stats),
-        }))?,
+        OutputFormat::Json => output::print_json(&output::with_end(
+            serde_json::json!({ "solutions": json, "count": output::count_json(stats.solutions) }),
+            stop,
+            &stats,
+        ))?,
     }
-    if args.stats {
-        util::print_stats(&stats);
+    if args.model.stats {
+        output::print_stats(&stats);
     }
-    util::report_stop(stop);
-    Ok(util::exit_code(found, stop))
+    Ok(output::finish(found, stop))
 }

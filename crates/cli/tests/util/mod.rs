@@ -37,3 +37,39 @@ pub(crate) fn ground_truth(name: &str) -> Vec<Vec<String>> {
         .map(|l| l.split('\t').map(str::to_owned).collect())
         .collect()
 }
+
+/// Runs `dancecard ARGS PATH` to its end, PATH a file under `testdata/`.
+pub(crate) fn run_on(args: &[&str], path: &str) -> std::process::Output {
+    dancecard().args(args).arg(testdata(path)).output().expect("dancecard runs")
+}
+
+/// Runs `dancecard ARGS` to its end with `input` on its standard input.
+pub(crate) fn run_with(args: &[&str], input: impl Into<Vec<u8>>) -> std::process::Output {
+    dancecard().args(args).write_stdin(input).output().expect("dancecard runs")
+}
+
+/// A temporary file holding `text` (removed when dropped).
+pub(crate) fn temp_file(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().expect("a temporary file");
+    std::io::Write::write_all(&mut f, text.as_bytes()).expect("the temporary file is written");
+    f
+}
+
+/// The rows of a ground-truth file (see [`ground_truth`]) whose first field, a number, is at
+/// most `max`, with that number.
+pub(crate) fn ground_truth_up_to(name: &str, max: usize) -> Vec<(usize, Vec<String>)> {
+    ground_truth(name)
+        .into_iter()
+        .map(|row| (row[0].parse().expect("the first field is a number"), row))
+        .filter(|&(n, _)| n <= max)
+        .collect()
+}
+
+/// Checks that a command failed with exit code `code`, printing nothing on stdout and saying
+/// `wanted` on stderr.
+pub(crate) fn assert_fails(out: &std::process::Output, code: i32, wanted: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    assert_eq!(stdout(out), "", "{err}");
+    assert!(err.contains(wanted), "{err}");
+}

@@ -1,10 +1,12 @@
-//! The JSON shapes of the answers. Stats, stop reasons and big counts are written exactly as
-//! `dancecard solve --format json` writes them, so that one client reads both.
+//! The JSON shapes of the answers. Stats, stop reasons and big counts are
+//! [`dancecard_format::json`]'s, the vocabulary `dancecard --format json` writes too, so that
+//! one client reads both.
 //!
 //! Small values are `serde_json::Value`s; what grows with the input (the problem's items and
 //! options) is written straight into the [`Reply`], entry by entry.
 
-use dancecard_engine::{Event, ItemKind, OptionId, Stats, Stop};
+use dancecard_engine::{Event, ItemKind, OptionId, Stop};
+pub(crate) use dancecard_format::json::{count, stats};
 use dancecard_format::Document;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -14,36 +16,9 @@ use super::reply::{Full, Reply};
 /// The stop reason of an answer cut short by [`ServerConfig::max_reply_bytes`](crate::ServerConfig).
 pub(crate) const REPLY_LIMIT: &str = "reply-limit";
 
-/// `{"nodes": N, "updates": N, "solutions": N, "seconds": S}`.
-pub(crate) fn stats(stats: &Stats) -> Value {
-    json!({
-        "nodes": stats.nodes,
-        "updates": stats.updates,
-        "solutions": count(stats.solutions),
-        "seconds": stats.elapsed.as_secs_f64(),
-    })
-}
-
-/// A count as a JSON number when it fits in `u64`, else as a decimal string (JSON numbers
-/// past 2^64 are not portable).
-pub(crate) fn count(n: u128) -> Value {
-    match u64::try_from(n) {
-        Ok(n) => Value::from(n),
-        Err(_) => Value::from(n.to_string()),
-    }
-}
-
-/// A stop reason: `exhausted`, `solution-limit`, `node-limit`, `time-limit`, `cancelled` or
-/// `visitor`.
+/// A stop reason: [`Stop::name`].
 pub(crate) fn stop_name(stop: Stop) -> &'static str {
-    match stop {
-        Stop::Exhausted => "exhausted",
-        Stop::SolutionLimit => "solution-limit",
-        Stop::NodeLimit => "node-limit",
-        Stop::TimeLimit => "time-limit",
-        Stop::Cancelled => "cancelled",
-        Stop::Visitor => "visitor",
-    }
+    stop.name()
 }
 
 /// An option as the API numbers it: its index among the options of the input (from 0), as

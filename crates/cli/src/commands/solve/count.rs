@@ -5,14 +5,18 @@ use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use dancecard_engine::parallel::{self, ParallelSearch};
+use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::{
     Config, CountMethod, Counted, MemoConfig, MemoError, MemoStats, Solver, Stats, Stop,
 };
 use dancecard_format::Document;
 
-use super::solve::Args;
-use crate::util::{self, bad_input, OutputFormat, Progress};
+use super::{input_numbers, labels, Args};
+use crate::input;
+use crate::input::bad_input;
+use crate::output::{self, OutputFormat, Stream};
+use crate::progress::lock;
+use crate::progress::Progress;
 
 /// `--method` of `solve --count`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -38,7 +42,7 @@ impl From<MethodArg> for CountMethod {
 
 /// The memo settings of `args`.
 fn memo_config(args: &Args, zdd: bool) -> MemoConfig {
-    MemoConfig { limit_bytes: args.memo_limit.unwrap_or_else(util::default_memo_limit), zdd }
+    MemoConfig { limit_bytes: args.memo_limit.unwrap_or_else(input::default_memo_limit), zdd }
 }
 
 /// A memo error as the user sees it.
@@ -66,7 +70,7 @@ pub(crate) fn run(args: &Args, doc: &Document, config: Config) -> anyhow::Result
         // The ZDD is the memoised search's.
         let mut solver = Solver::with_config(&doc.problem, config);
         let counted = solver
-            .count_by(CountMethod::Memo, &memo, &mut |s| tick(&mut progress, s))
+            .count_by(CountMethod::Memo, &memo, &mut |s| progress.tick(s))
             .map_err(memo_error)?;
         (counted, *solver.stats())
     } else if args.threads > 1 {
@@ -74,7 +78,7 @@ pub(crate) fn run(args: &Args, doc: &Document, config: Config) -> anyhow::Result
     } else {
         let mut solver = Solver::with_config(&doc.problem, config);
         let counted =
-            solver.count_by(method, &memo, &mut |s| tick(&mut progress, s)).map_err(memo_error)?;
+            solver.count_by(method, &memo, &mut |s| progress.tick(s)).map_err(memo_error)?;
         (counted, *solver.stats())
     };
     progress.finish();
@@ -114,31 +118,18 @@ fn count_threads(
         // machine: both threads meet the same subproblems, and the table's locks cost more
         // than the work they share), so `--threads` applies to the plain search only.
         let counted = solver
-            .count_by(CountMethod::Memo, memo, &mut |s| tick(&mut *progress, s))
+            .count_by(CountMethod::Memo, memo, &mut |s| progress.tick(s))
             .map_err(memo_error)?;
         let counted = Counted { reason, estimate, ..counted };
         return Ok((counted, *solver.stats()));
     }
     let shared = Mutex::new(&mut *progress);
-    let report = |p: parallel::Progress| {
-        if let Ok(mut bar) = shared.lock() {
-            bar.update(p.fraction, || format!("{} solutions, {} nodes", p.solutions, p.nodes));
-        }
-    };
+    let report = |p| lock(&shared).parallel(p);
     let (outcome, stats) =
         ParallelSearch::new(&doc.problem, config, args.threads).count_with_progress(&report);
     let counted =
         Counted { outcome, method: CountMethod::Search, reason, memo: None, estimate, zdd: None };
     Ok((counted, stats))
-}
-
-/// The progress bar's tick.
-fn tick(progress: &mut Progress, solver: &Solver) -> std::ops::ControlFlow<()> {
-    let stats = solver.stats();
-    progress.update(solver.progress(), || {
-        format!("{} solutions, {} nodes", stats.solutions, stats.nodes)
-    });
-    std::ops::ControlFlow::Continue(())
 }
 
 /// The memo's counters as JSON.
@@ -157,29 +148,23 @@ fn memo_json(m: &MemoStats) -> serde_json::Value {
 /// Prints the count (text or JSON), the stats and the stop reason; the exit code.
 fn report(args: &Args, counted: &Counted, stats: &Stats) -> anyhow::Result<ExitCode> {
     let outcome = counted.outcome;
-    let complete = matches!(outcome.stop, Stop::Exhausted | Stop::SolutionLimit);
-    let mut out = BufWriter::new(std::io::stdout().lock());
     match args.format {
-        OutputFormat::Text => writeln!(out, "{}", outcome.solutions)?,
-        OutputFormat::Json => {
-            let value = serde_json::json!({
+        OutputFormat::Text => output::print(&format!("{}\n", outcome.solutions))?,
+        OutputFormat::Json => output::print_json(&output::with_end(
+            serde_json::json!({
                 "solutions": [],
-                "count": util::u128_json(outcome.solutions),
-                "complete": complete,
-                "stop": util::stop_name(outcome.stop),
+                "count": output::count_json(outcome.solutions),
                 "method": counted.method.name(),
                 "reason": counted.reason,
                 "memo": counted.memo.as_ref().map(memo_json),
                 "zdd_nodes": counted.zdd.as_ref().map(|z| z.node_count()),
-                "stats": util::stats_json(stats),
-            });
-            writeln!(out, "{value}")?;
-        }
+            }),
+            outcome.stop,
+            stats,
+        ))?,
     }
-    out.flush()?;
-    drop(out);
     if args.stats {
-        util::print_stats(stats);
+        output::print_stats(stats);
         if let Some(m) = &counted.memo {
             eprintln!(
                 "method memo hits {} entries {} clears {} peak-bytes {} plain-nodes {} zdd-nodes {}",
@@ -192,8 +177,7 @@ fn report(args: &Args, counted: &Counted, stats: &Stats) -> anyhow::Result<ExitC
             eprintln!("why: {}", counted.reason);
         }
     }
-    util::report_stop(outcome.stop);
-    Ok(util::exit_code(true, outcome.stop))
+    Ok(output::finish(true, outcome.stop))
 }
 
 /// `dancecard solve --sample K`: K solutions drawn uniformly at random (with replacement), from
@@ -210,50 +194,41 @@ pub(crate) fn sample(
     let memo = memo_config(args, true);
     let mut progress = Progress::new(args.format);
     let mut solver = Solver::with_config(&doc.problem, config);
-    let counted = solver
-        .count_by(CountMethod::Memo, &memo, &mut |s| tick(&mut progress, s))
-        .map_err(memo_error)?;
+    let counted =
+        solver.count_by(CountMethod::Memo, &memo, &mut |s| progress.tick(s)).map_err(memo_error)?;
     progress.finish();
     let Some(zdd) = counted.zdd.as_ref() else {
         // Stopped by a limit or Ctrl-C before the ZDD was whole: nothing to draw from.
-        util::report_stop(counted.outcome.stop);
+        output::report_stop(counted.outcome.stop);
         eprintln!("(no sample: the ZDD of all solutions was not finished)");
-        return Ok(util::exit_code(false, counted.outcome.stop));
+        return Ok(output::exit_code(false, counted.outcome.stop));
     };
     let samples = zdd.sample(k, args.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut out = BufWriter::new(std::io::stdout().lock());
     match args.format {
         OutputFormat::Text => {
-            for (n, s) in samples.iter().enumerate() {
-                if n > 0 {
-                    writeln!(out)?;
-                }
-                for &o in s {
-                    writeln!(out, "{}", doc.label(o))?;
+            let mut stream = Stream::new(true);
+            for s in &samples {
+                if stream.answer(&labels(doc, s)).is_break() {
+                    break;
                 }
             }
+            stream.close()?;
         }
         OutputFormat::Json => {
-            let json: Vec<Vec<usize>> = samples
-                .iter()
-                .map(|s| s.iter().map(|o| doc.input_index[o.index()]).collect())
-                .collect();
-            let value = serde_json::json!({
+            let json: Vec<Vec<usize>> = samples.iter().map(|s| input_numbers(doc, s)).collect();
+            output::print_json(&serde_json::json!({
                 "samples": json,
-                "count": util::u128_json(counted.outcome.solutions),
+                "count": output::count_json(counted.outcome.solutions),
                 "seed": args.seed,
                 "zdd_nodes": zdd.node_count(),
-            });
-            writeln!(out, "{value}")?;
+            }))?;
         }
     }
-    out.flush()?;
-    drop(out);
     if args.stats {
-        util::print_stats(solver.stats());
+        output::print_stats(solver.stats());
     }
     if samples.is_empty() {
         eprintln!("no solution: nothing to sample");
     }
-    Ok(util::exit_code(!samples.is_empty(), Stop::Exhausted))
+    Ok(output::exit_code(!samples.is_empty(), Stop::Exhausted))
 }

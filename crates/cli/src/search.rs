@@ -1,0 +1,110 @@
+//! Exact cover searches of the model commands (`queens`, `tile`, `langford`): the search
+//! configuration of the command line's limits, and searches and counts that drive the
+//! progress bar.
+
+use std::ops::ControlFlow;
+use std::process::ExitCode;
+
+use dancecard_engine::{
+    Config, CountMethod, MemoConfig, Outcome, Problem, Solution, Solver, Stats, Stop,
+};
+use dancecard_models::watch::Callbacks;
+use serde_json::Value;
+
+use crate::input::default_memo_limit;
+use crate::output::{self, OutputFormat};
+use crate::progress::Progress;
+use crate::stop::{stop_flag, Limits};
+
+/// The flags of the model commands (`queens`, `tile`, `langford`), flattened into their
+/// `Args` (a command words `--limit` and `--stats` for its model with `mut_arg`).
+#[derive(Debug, clap::Args)]
+pub(crate) struct ModelArgs {
+    /// Stop after N solutions.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u128>)]
+    pub(crate) limit: Option<u128>,
+    #[command(flatten)]
+    pub(crate) limits: Limits,
+    /// Print nodes, updates, solutions and seconds on stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+    /// Print the exact cover problem in Knuth's DLX format instead of solving.
+    #[arg(long)]
+    pub(crate) emit_dlx: bool,
+}
+
+impl ModelArgs {
+    /// Prints a model command's count and ends: `shown` in text (the count, or the count up
+    /// to symmetry with `--distinct`), else `answer` with how the search ended; the stats
+    /// line and the method that counted with `--stats`; the stop report; the exit code.
+    pub(crate) fn report_count(
+        &self,
+        shown: u128,
+        answer: Value,
+        count_method: &str,
+        stats: &Stats,
+        stop: Stop,
+    ) -> anyhow::Result<ExitCode> {
+        match self.format {
+            OutputFormat::Text => output::print(&format!("{shown}\n"))?,
+            OutputFormat::Json => output::print_json(&output::with_end(answer, stop, stats))?,
+        }
+        if self.stats {
+            output::print_stats(stats);
+            eprintln!("counted by {count_method}");
+        }
+        Ok(output::finish(true, stop))
+    }
+}
+
+/// Searches `problem`, handing each solution to `on_solution` and updating the progress
+/// bar. The search loop is the one compiled in `dancecard-models` (optimised even in debug
+/// builds).
+pub(crate) fn search<F>(
+    problem: &Problem,
+    config: Config,
+    progress: &mut Progress,
+    mut on_solution: F,
+) -> (Outcome, Stats)
+where
+    F: FnMut(Solution<'_>) -> ControlFlow<()>,
+{
+    let mut tick = |solver: &Solver| progress.tick(solver);
+    let callbacks = Callbacks { solution: &mut on_solution, tick: &mut tick };
+    let result = dancecard_models::watch::search(problem, config, callbacks);
+    progress.finish();
+    result
+}
+
+/// Counts the solutions of `problem`, updating the progress bar, by whichever method pays
+/// ([`CountMethod::Auto`]: the plain search, which may run on the engine's bit-set kernels,
+/// or the memoised search). The limits of `config` apply as to any count. Returns the
+/// outcome, the stats of the method that counted, and that method.
+pub(crate) fn count(
+    problem: &Problem,
+    config: Config,
+    progress: &mut Progress,
+) -> anyhow::Result<(Outcome, Stats, CountMethod)> {
+    let mut solver = Solver::with_config(problem, config);
+    let memo = MemoConfig { limit_bytes: default_memo_limit(), zdd: false };
+    let counted = solver
+        .count_by(CountMethod::Auto, &memo, &mut |solver| progress.tick(solver))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    progress.finish();
+    Ok((counted.outcome, *solver.stats(), counted.method))
+}
+
+/// A search configuration that stops after `limit` solutions (if any), after the node limit
+/// of `limits` (if any), and on the [`stop_flag`] (Ctrl-C, and the time limit that
+/// [`Limits::arm`] armed).
+pub(crate) fn config(limit: Option<u128>, limits: &Limits) -> Config {
+    Config {
+        max_solutions: limit,
+        max_nodes: limits.node_limit,
+        cancel: Some(stop_flag()),
+        ..Config::default()
+    }
+}
