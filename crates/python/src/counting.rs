@@ -25,6 +25,7 @@ use pyo3::prelude::*;
 
 use crate::args;
 use crate::interrupt::run_interruptible;
+use crate::labels::Labels;
 use crate::problem::{PyProblem, PySolutions};
 
 /// The memo's limit when none is given: 2 GiB, or a quarter of the machine's memory when that
@@ -163,7 +164,27 @@ pub(crate) fn count(
     Ok((counted, stats))
 }
 
-/// What a memoised count did besides counting: `dancecard.MemoStats` (`Stats.memo`).
+/// What a memoised count did besides counting (Knuth's DLX6): the table's work.
+///
+/// Found in Stats.memo after a count by the memoised search (count(method="memo"), or
+/// "auto" when it chose it), zdd() or sample(); None after a plain search.
+///
+/// Attributes:
+///     nodes, hits, entries: the memoised search's nodes, those found in the table, and
+///         the remaining problems counted in full.
+///     clears, peak_bytes: how often the table was emptied to stay within memo_limit,
+///         and the most bytes it took.
+///     plain_nodes: the nodes the plain search would have spent on the same tree.
+///     zdd_nodes: ZDD nodes built.
+///
+/// Example:
+///     >>> import dancecard
+///     >>> p = dancecard.tile("4x4", "dominoes").problem
+///     >>> p.count(method="memo")
+///     36
+///     >>> m = p.stats.memo
+///     >>> m.hits > 0, m.nodes < m.plain_nodes
+///     (True, True)
 #[pyclass(frozen, module = "dancecard", name = "MemoStats")]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PyMemoStats(pub(crate) MemoStats);
@@ -224,12 +245,22 @@ impl PyMemoStats {
     }
 }
 
-/// The ZDD of all the solutions of a problem: `dancecard.Zdd`, made by `Problem.zdd`.
+/// The ZDD (zero-suppressed decision diagram) of all the solutions of a problem, made by
+/// Problem.zdd().
 ///
-/// Every path from the root to ⊤ is one solution and every solution one path (the diagram is
-/// Knuth's DLX6's: not ordered, not reduced); `count` adds up the paths, `solutions` lists
-/// them, `sample` draws them exactly uniformly, `to_text` and `write` give Knuth's ZDDREAD
-/// format.
+/// Every path from the root to the true sink is one solution and every solution one path
+/// (the diagram is Knuth's DLX6's: not ordered, not reduced). count() adds up the paths,
+/// solutions() lists them, sample() draws them exactly uniformly, to_text() and write()
+/// give the text format of Knuth's ZDDREAD programs. Solutions list options as the problem
+/// does: numbers in increasing order, or names for options given as a dict.
+///
+/// Example:
+///     >>> import dancecard
+///     >>> z = dancecard.Problem("a b", options=["a", "b", "a b"]).zdd()
+///     >>> z.count(), sorted(z.solutions())
+///     (2, [[0, 1], [2]])
+///     >>> len(z.sample(5, seed=1))
+///     5
 #[pyclass(frozen, module = "dancecard", name = "Zdd")]
 #[derive(Debug)]
 pub(crate) struct PyZdd {
@@ -238,11 +269,18 @@ pub(crate) struct PyZdd {
     index: Arc<Vec<usize>>,
     /// The count of the memoised search that built it (for `__repr__`).
     solutions: u128,
+    /// The names of the options, when the problem's options were given as a dict.
+    labels: Option<Arc<Labels>>,
 }
 
 impl PyZdd {
-    pub(crate) fn new(zdd: Zdd, index: Arc<Vec<usize>>, solutions: u128) -> PyZdd {
-        PyZdd { zdd: Arc::new(zdd), index, solutions }
+    pub(crate) fn new(
+        zdd: Zdd,
+        index: Arc<Vec<usize>>,
+        solutions: u128,
+        labels: Option<Arc<Labels>>,
+    ) -> PyZdd {
+        PyZdd { zdd: Arc::new(zdd), index, solutions, labels }
     }
 
     /// `k` samples from `seed`, each as the given numbers of its options, in increasing order.
@@ -304,13 +342,14 @@ impl PyZdd {
     /// problem numbers them), in the diagram's order.
     fn solutions(&self) -> PyResult<PySolutions> {
         let (zdd, index) = (self.zdd.clone(), self.index.clone());
-        PySolutions::producer(None, move |emit| {
+        let it = PySolutions::producer(None, move |emit| {
             for s in zdd.solutions() {
                 if emit(PyProblem::numbers(&index, &s)).is_break() {
                     break;
                 }
             }
-        })
+        })?;
+        Ok(it.labelled(self.labels.clone()))
     }
 
     /// `k` solutions (an int from 0 to 2**24) drawn independently and exactly uniformly (with
@@ -322,8 +361,9 @@ impl PyZdd {
         py: Python<'_>,
         #[pyo3(from_py_with = read_k)] k: usize,
         #[pyo3(from_py_with = read_seed)] seed: u64,
-    ) -> PyResult<Vec<Vec<usize>>> {
-        self.draw(py, k, seed)
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        let drawn = self.draw(py, k, seed)?;
+        Labels::solutions(self.labels.as_deref(), py, &drawn)
     }
 
     /// The diagram in the text format of Knuth's ZDDREAD programs, as his DLX6 writes it (and
@@ -358,8 +398,18 @@ impl PyZdd {
     }
 }
 
-/// Knuth's Monte Carlo estimate of the plain search's tree: `dancecard.Estimate`, made by
-/// `Problem.estimate`.
+/// Knuth's Monte Carlo estimate of the plain search's tree, made by Problem.estimate().
+///
+/// Random root-to-leaf probes, each weighted by the product of the branching degrees along
+/// its path, estimate the tree's nodes, updates and solutions without searching it (an
+/// unbiased estimate, with its standard error); auto and reason tell which method
+/// count(method="auto") picks for the problem.
+///
+/// Example:
+///     >>> import dancecard
+///     >>> e = dancecard.queens.problem(8).estimate(probes=2000, seed=1)
+///     >>> e.probes, 20 < e.solutions < 500, e.auto in ("search", "memo")
+///     (2000, True, True)
 #[pyclass(frozen, module = "dancecard", name = "Estimate")]
 #[derive(Clone, Debug)]
 pub(crate) struct PyEstimate {
@@ -388,7 +438,7 @@ pub(crate) fn estimate(
 
 #[pymethods]
 impl PyEstimate {
-    /// Probes made.
+    /// The number of probes made.
     #[getter]
     fn probes(&self) -> u64 {
         self.estimate.probes

@@ -234,13 +234,35 @@ fn read_result(path: &Path) -> Result<ShardResult, Unreadable> {
     ShardResult::parse(&bytes).map_err(|e| Unreadable::Refused(e.to_string()))
 }
 
-/// The total count of the shard result files `files` (paths: `str`, `bytes` or
-/// `os.PathLike`), written by `Problem.count(shard=(i, n), output=...)` or by `dancecard
-/// solve --count --shard I/N --output FILE`: every shard of one search, each exactly once and
-/// complete, as `dancecard merge` checks. A file that cannot be read raises `OSError`; one
-/// that is not an intact shard result (edited by hand, damaged) a `ValueError` naming it; a
-/// set that is not one whole search a `ValueError` listing every problem (missing, duplicate
-/// or incomplete shards, files of another search).
+/// The total count of the shard result files of one search, as `dancecard merge` adds them.
+///
+/// Arguments:
+///     files: an iterable of paths (str, bytes or os.PathLike), written by
+///         Problem.count(shard=(i, n), output=...) or by `dancecard solve --count --shard
+///         I/N --output FILE`, in any mix: every shard of one search (the same problem,
+///         heuristic, split depth, number of shards and version), each exactly once and
+///         complete.
+///
+/// Returns:
+///     The count of the whole search (an int).
+///
+/// Raises:
+///     OSError: for a file that cannot be read.
+///     ValueError: for a file that is not an intact shard result (not JSON, another kind
+///         of file, edited by hand or damaged: its checksum does not match), naming it; or
+///         for a set that is not one whole search, listing every problem (missing,
+///         duplicate or incomplete shards, files of another search).
+///     TypeError: for files that are not an iterable of paths.
+///
+/// Example:
+///     >>> import dancecard, os, tempfile
+///     >>> p = dancecard.queens.problem(8)
+///     >>> d = tempfile.mkdtemp()
+///     >>> files = [os.path.join(d, f"{i}.json") for i in range(3)]
+///     >>> sum(p.count(shard=(i, 3), output=f) for i, f in enumerate(files))
+///     92
+///     >>> dancecard.merge(files)
+///     92
 #[pyfunction]
 #[pyo3(signature = (files))]
 pub(crate) fn merge(

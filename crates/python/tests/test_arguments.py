@@ -206,19 +206,25 @@ SLIDE_HEURISTIC = choice("manhattan", "linear-conflict")
 ALGORITHM = choice("ida", "astar", "bidir", "bfs", "iddfs")
 BOX = kind("box or None", ok={"none"}, value=STRINGS, extra={"valid": ("2x2", OK)})
 
-# Item names: a str (split at whitespace) or an iterable of str (a dict: its keys).
-NAMES_OK = {"empty_str", "huge_str", "nul", "empty_list", "dict", "np_str"}
+# Items: a str of names (split at whitespace) or an iterable of hashable items (a dict: its
+# keys; numpy's ints are items too, #21), but not unhashable ones.
+NAMES_OK = {"empty_str", "huge_str", "nul", "empty_list", "dict", "np_str", "np_array"}
 NAMES = kind("names", ok=NAMES_OK, value={"surrogate", "huge_lines"},
-             extra={"nested_name": ([["a"]], TYPE), "int_name": (["a", 1], TYPE),
+             extra={"nested_name": ([["a"]], TYPE), "int_name": (["c", 1], OK),
+                    "tuple_name": ([("a", 1)], OK), "set_name": ([{1}], TYPE),
                     "colon": (["a:b"], VALUE), "twice": ("a a", VALUE),
                     "surrogate_name": (["a", "\ud800"], VALUE)})
 # The base primary items are "a b": secondary names that repeat them are ValueErrors.
 NAMES_OR_NONE = Kind("names or None", NAMES.ok - {"dict", "np_str"} | {"none"},
                      NAMES.value | {"dict", "np_str"}, NAMES.extra)
+# Options: an iterable of options or a dict from names to options (#21); a dict's values must
+# be options ({"a": 1} is not), and an item that is not declared (numpy's 1) is unknown.
 OPTIONS = kind(
-    "options", ok={"none", "empty_list", "dict", "np_str"},
+    "options", ok={"none", "empty_list", "np_str"}, value={"np_2d"},
     extra={"unknown_item": (["a z"], VALUE), "empty_option": ([[]], VALUE),
-           "color_on_primary": (["a:red"], VALUE), "int_in_option": ([["a", 1]], TYPE),
+           "color_on_primary": (["a:red"], VALUE), "int_in_option": ([["a", 1]], VALUE),
+           "named_options": ({"A": "a", ("B", 1): ["b"]}, OK),
+           "unhashable_in_option": ([["a", ["b"]]], TYPE),
            "option_int": ([1], TYPE), "surrogate_in_option": (["a \ud800"], VALUE),
            "generator": ((o for o in ["a", "b"]), OK)})
 # Costs of Problem(...): the row's base has no option, so that only an empty sequence (or None)
@@ -329,6 +335,12 @@ STATE_TEXT = kind("state text", ok={"empty_str", "huge_str", "huge_lines", "nul"
                   extra={"toy": ("a b\na\nb\n", OK), "bad": ("a\nz\n", VALUE)})
 STATE_SECONDARY = kind("state secondary", ok={"none"}, value={"empty_list", "dict", "np_str"},
                        extra={"names": (["x"], VALUE)})
+# The labels of a problem whose items are objects or whose options were a dict (#21): None, or
+# (items, colors, option names); the toy's items are names and it has six options.
+STATE_LABELS = kind(
+    "state labels", ok={"none"}, value={"empty_list", "dict", "np_str", "np_array", "np_2d", "nested"},
+    extra={"option_names": ((None, [], list("ABCDEF")), OK), "short": ((None, [], ["A"]), VALUE),
+           "items_for_names": ((["x"], [], None), VALUE), "bad_colors": ((None, 5, None), TYPE)})
 STATE_NUMBERING = kind(
     "state numbering", ok={"none"}, value={"empty_list", "np_2d", "dict"},
     extra={"in_order": ((range(6), 6), OK), "zero_rows": (([5, 0, 2, 4, 1, 9], 10), OK),
@@ -681,8 +693,9 @@ ROWS: Dict[str, Row] = {
     "dancecard._native._problem_from_state": Row(
         call=lambda **kw: _native._problem_from_state(**kw),
         params={"version": STATE_VERSION, "text": STATE_TEXT, "secondary": STATE_SECONDARY,
-                "numbering": STATE_NUMBERING},
-        base={"version": 1, "text": toy().to_dlx(), "secondary": None, "numbering": None}),
+                "numbering": STATE_NUMBERING, "labels": STATE_LABELS},
+        base={"version": 1, "text": toy().to_dlx(), "secondary": None, "numbering": None,
+              "labels": None}),
     "dancecard._native.sudoku_search": Row(
         call=lambda **kw: _native.sudoku_search(**kw),
         params={"puzzle": PUZZLE, "limit": U64_OR_NONE, "method": METHOD, "box": BOX},
