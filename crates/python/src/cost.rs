@@ -195,6 +195,9 @@ pub(crate) fn min_cost(
 #[pyclass(frozen, module = "dancecard", name = "Reduction")]
 #[derive(Debug)]
 pub(crate) struct PyReduction {
+    /// The reduced problem: the items and options left (names, order, colors and costs
+    /// kept), its options numbered from 0.
+    #[pyo3(get)]
     problem: Py<PyProblem>,
     origins: Vec<usize>,
     removed_options: Vec<usize>,
@@ -209,13 +212,6 @@ pub(crate) struct PyReduction {
 
 #[pymethods]
 impl PyReduction {
-    /// The reduced problem: the items and options left (names, order, colors and costs
-    /// kept), its options numbered from 0.
-    #[getter]
-    fn problem(&self, py: Python<'_>) -> Py<PyProblem> {
-        self.problem.clone_ref(py)
-    }
-
     /// For each option of the reduced problem, its number in the original problem:
     /// `sorted(origins[k] for k in s)` is a solution of the original for every solution `s`
     /// of the reduced problem, and every solution of the original is one of these.

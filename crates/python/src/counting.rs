@@ -17,8 +17,8 @@ use std::sync::Arc;
 
 use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::{
-    Config, CountMethod, Counted, Estimate, MemoConfig, MemoError, MemoStats, Problem, Solver,
-    Stats, Zdd, ZddError,
+    Config, CountMethod, Counted, MemoConfig, MemoError, MemoStats, Problem, Solver, Stats, Zdd,
+    ZddError,
 };
 use pyo3::exceptions::{PyOSError, PyOverflowError, PyRuntimeError};
 use pyo3::prelude::*;
@@ -185,58 +185,38 @@ pub(crate) fn count(
 ///     >>> m = p.stats.memo
 ///     >>> m.hits > 0, m.nodes < m.plain_nodes
 ///     (True, True)
-#[pyclass(frozen, module = "dancecard", name = "MemoStats")]
+#[pyclass(frozen, module = "dancecard", name = "MemoStats", get_all)]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PyMemoStats(pub(crate) MemoStats);
+pub(crate) struct PyMemoStats {
+    /// Nodes of the memoised search (each level entered, hits included, plus one per
+    /// solution leaf, as Knuth's DLX6 counts them).
+    nodes: u64,
+    /// Nodes whose remaining problem was in the table (counted at once).
+    hits: u64,
+    /// Entries written: remaining problems counted in full.
+    entries: u64,
+    /// Times the table was emptied to stay within `memo_limit`.
+    clears: u64,
+    /// The most bytes the table (and the ZDD) took at once.
+    peak_bytes: usize,
+    /// The nodes the plain search would have spent on the same part of the tree (saturates at
+    /// 2**64 - 1).
+    plain_nodes: u64,
+    /// ZDD nodes built (0 when no ZDD was asked for).
+    zdd_nodes: u64,
+}
+
+impl From<MemoStats> for PyMemoStats {
+    fn from(m: MemoStats) -> Self {
+        let MemoStats { nodes, hits, entries, clears, peak_bytes, plain_nodes, zdd_nodes, .. } = m;
+        PyMemoStats { nodes, hits, entries, clears, peak_bytes, plain_nodes, zdd_nodes }
+    }
+}
 
 #[pymethods]
 impl PyMemoStats {
-    /// Nodes of the memoised search (each level entered, hits included, plus one per
-    /// solution leaf, as Knuth's DLX6 counts them).
-    #[getter]
-    fn nodes(&self) -> u64 {
-        self.0.nodes
-    }
-
-    /// Nodes whose remaining problem was in the table (counted at once).
-    #[getter]
-    fn hits(&self) -> u64 {
-        self.0.hits
-    }
-
-    /// Entries written: remaining problems counted in full.
-    #[getter]
-    fn entries(&self) -> u64 {
-        self.0.entries
-    }
-
-    /// Times the table was emptied to stay within `memo_limit`.
-    #[getter]
-    fn clears(&self) -> u64 {
-        self.0.clears
-    }
-
-    /// The most bytes the table (and the ZDD) took at once.
-    #[getter]
-    fn peak_bytes(&self) -> usize {
-        self.0.peak_bytes
-    }
-
-    /// The nodes the plain search would have spent on the same part of the tree (saturates at
-    /// 2**64 - 1).
-    #[getter]
-    fn plain_nodes(&self) -> u64 {
-        self.0.plain_nodes
-    }
-
-    /// ZDD nodes built (0 when no ZDD was asked for).
-    #[getter]
-    fn zdd_nodes(&self) -> u64 {
-        self.0.zdd_nodes
-    }
-
     fn __repr__(&self) -> String {
-        let m = &self.0;
+        let m = self;
         format!(
             "MemoStats(nodes={}, hits={}, entries={}, clears={}, peak_bytes={}, plain_nodes={}, \
              zdd_nodes={})",
@@ -410,11 +390,28 @@ impl PyZdd {
 ///     >>> e = dancecard.queens.problem(8).estimate(probes=2000, seed=1)
 ///     >>> e.probes, 20 < e.solutions < 500, e.auto in ("search", "memo")
 ///     (2000, True, True)
-#[pyclass(frozen, module = "dancecard", name = "Estimate")]
+#[pyclass(frozen, module = "dancecard", name = "Estimate", get_all)]
 #[derive(Clone, Debug)]
 pub(crate) struct PyEstimate {
-    estimate: Estimate,
-    auto: CountMethod,
+    /// The number of probes made.
+    probes: u64,
+    /// The estimated number of nodes of the plain search (as `Stats.nodes` counts them).
+    nodes: f64,
+    /// The standard error of `nodes` (`inf` with one probe).
+    nodes_stderr: f64,
+    /// The estimated number of solutions.
+    solutions: f64,
+    /// The standard error of `solutions` (`inf` with one probe).
+    solutions_stderr: f64,
+    /// The estimated number of updates of the plain search.
+    updates: f64,
+    /// The depth of the deepest probe.
+    max_depth: usize,
+    /// Probes that ended in a solution.
+    solution_probes: u64,
+    /// The method `count(method="auto")` picks for this problem: `"search"` or `"memo"`.
+    auto: &'static str,
+    /// Why `auto` picks that method.
     reason: String,
 }
 
@@ -432,74 +429,26 @@ pub(crate) fn estimate(
         let mut solver = Solver::with_config(problem, config);
         let estimate = solver.estimate(probes, seed);
         let (auto, reason, _) = solver.pick_method(&memo_config(None, false));
-        PyEstimate { estimate, auto, reason }
+        let e = estimate;
+        PyEstimate {
+            probes: e.probes,
+            nodes: e.nodes,
+            nodes_stderr: e.nodes_stderr,
+            solutions: e.solutions,
+            solutions_stderr: e.solutions_stderr,
+            updates: e.updates,
+            max_depth: e.max_depth,
+            solution_probes: e.solution_probes,
+            auto: auto.name(),
+            reason,
+        }
     })
 }
 
 #[pymethods]
 impl PyEstimate {
-    /// The number of probes made.
-    #[getter]
-    fn probes(&self) -> u64 {
-        self.estimate.probes
-    }
-
-    /// The estimated number of nodes of the plain search (as `Stats.nodes` counts them).
-    #[getter]
-    fn nodes(&self) -> f64 {
-        self.estimate.nodes
-    }
-
-    /// The standard error of `nodes` (`inf` with one probe).
-    #[getter]
-    fn nodes_stderr(&self) -> f64 {
-        self.estimate.nodes_stderr
-    }
-
-    /// The estimated number of solutions.
-    #[getter]
-    fn solutions(&self) -> f64 {
-        self.estimate.solutions
-    }
-
-    /// The standard error of `solutions` (`inf` with one probe).
-    #[getter]
-    fn solutions_stderr(&self) -> f64 {
-        self.estimate.solutions_stderr
-    }
-
-    /// The estimated number of updates of the plain search.
-    #[getter]
-    fn updates(&self) -> f64 {
-        self.estimate.updates
-    }
-
-    /// The depth of the deepest probe.
-    #[getter]
-    fn max_depth(&self) -> usize {
-        self.estimate.max_depth
-    }
-
-    /// Probes that ended in a solution.
-    #[getter]
-    fn solution_probes(&self) -> u64 {
-        self.estimate.solution_probes
-    }
-
-    /// The method `count(method="auto")` picks for this problem: `"search"` or `"memo"`.
-    #[getter]
-    fn auto(&self) -> &'static str {
-        self.auto.name()
-    }
-
-    /// Why `auto` picks that method.
-    #[getter]
-    fn reason(&self) -> String {
-        self.reason.clone()
-    }
-
     fn __repr__(&self) -> String {
-        let e = &self.estimate;
+        let e = self;
         format!(
             "Estimate(nodes={:.4e}, nodes_stderr={:.2e}, solutions={:.4e}, \
              solutions_stderr={:.2e}, updates={:.4e}, probes={}, max_depth={}, \
@@ -512,7 +461,7 @@ impl PyEstimate {
             e.probes,
             e.max_depth,
             e.solution_probes,
-            self.auto.name()
+            self.auto
         )
     }
 }

@@ -257,6 +257,9 @@ type NamedPlacement = (String, Vec<(usize, usize)>);
 #[derive(Debug)]
 pub(crate) struct PyTiling {
     tiling: Arc<Tiling>,
+    /// The exact cover problem: option `k` is placement `k` (one option per placement of an
+    /// orientation of a piece).
+    #[pyo3(get)]
     problem: Py<PyProblem>,
 }
 
@@ -357,12 +360,6 @@ impl PyTiling {
 
 #[pymethods]
 impl PyTiling {
-    /// The exact cover problem (one option per placement).
-    #[getter]
-    fn problem(&self, py: Python<'_>) -> Py<PyProblem> {
-        self.problem.clone_ref(py)
-    }
-
     /// The pieces' names (equal pieces merged when copies are unlimited).
     #[getter]
     fn pieces(&self) -> Vec<String> {

@@ -184,7 +184,7 @@ impl PyStats {
     /// The memoised search's counters (`MemoStats`) when it made the count, else `None`.
     #[getter]
     fn memo(&self) -> Option<PyMemoStats> {
-        self.memo.map(PyMemoStats)
+        self.memo.map(PyMemoStats::from)
     }
 
     fn __repr__(&self) -> String {
