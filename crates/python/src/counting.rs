@@ -12,7 +12,6 @@
 use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dancecard_engine::parallel::ParallelSearch;
@@ -24,7 +23,7 @@ use pyo3::exceptions::{PyOSError, PyOverflowError, PyRuntimeError};
 use pyo3::prelude::*;
 
 use crate::args;
-use crate::interrupt::run_interruptible;
+use crate::interrupt::Interruptible;
 use crate::labels::Labels;
 use crate::problem::{PyProblem, PySolutions};
 
@@ -415,18 +414,15 @@ pub(crate) struct PyEstimate {
     reason: String,
 }
 
-/// Estimates the plain search of `problem` under `config` (its cancel flag stops it between
-/// probes) with `probes` probes from `seed`, and asks which method `auto` would pick.
+/// Estimates the plain search that `search` describes (Ctrl-C stops it between probes) with
+/// `probes` probes from `seed`, and asks which method `auto` would pick.
 pub(crate) fn estimate(
     py: Python<'_>,
-    problem: &Problem,
-    config: Config,
-    cancel: &Arc<AtomicBool>,
+    search: Interruptible<'_>,
     probes: u64,
     seed: u64,
 ) -> PyResult<PyEstimate> {
-    run_interruptible(py, cancel, || {
-        let mut solver = Solver::with_config(problem, config);
+    search.solve(py, |mut solver| {
         let estimate = solver.estimate(probes, seed);
         let (auto, reason, _) = solver.pick_method(&memo_config(None, false));
         let e = estimate;

@@ -29,7 +29,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyMemoryView, PyString, PyTuple};
 use crate::args;
 use crate::cost;
 use crate::counting::{self, PyEstimate, PyMemoStats, PyZdd};
-use crate::interrupt::{on_main_thread, read_threads, read_time_limit, run_interruptible, POLL};
+use crate::interrupt::{
+    on_main_thread, read_threads, read_time_limit, run_interruptible, Interruptible, POLL,
+};
 use crate::labels::{self, Labels, LabelsState};
 use crate::scale;
 
@@ -957,15 +959,13 @@ impl PyProblem {
         #[pyo3(from_py_with = scale::read_split_depth)] split_depth: Option<usize>,
         #[pyo3(from_py_with = scale::read_output)] output: Option<PathBuf>,
     ) -> PyResult<u128> {
-        let cancel = Arc::new(AtomicBool::new(false));
         let config = Config {
             heuristic: self::heuristic(heuristic),
             max_nodes,
             time_limit,
-            cancel: Some(cancel.clone()),
             ..Config::default()
         };
-        let problem = &*self.problem;
+        let search = Interruptible::new(&self.problem, config);
         let started = Instant::now();
         let Some((index, shards)) = shard else {
             // As `dancecard solve` refuses --split-depth and --output without --shard: a
@@ -984,6 +984,7 @@ impl PyProblem {
             }
             let memo = counting::memo_config(memo_limit, false);
             let method = counting::method(method);
+            let Interruptible { problem, config, cancel } = search;
             let (counted, stats) = run_interruptible(py, &cancel, || {
                 counting::count(problem, config, threads, method, &memo)
             })?
@@ -1000,7 +1001,7 @@ impl PyProblem {
         }
         let depth = split_depth.unwrap_or(scale::SPLIT_DEPTH);
         let shard = scale::Shard { index, shards, depth, output };
-        let (outcome, stats) = scale::count_shard(py, problem, config, &cancel, threads, &shard)?;
+        let (outcome, stats) = scale::count_shard(py, search, threads, &shard)?;
         let mut recorded =
             PyStats::new(&stats, started.elapsed().as_secs_f64(), Some(outcome.stop));
         recorded.solutions = outcome.solutions;
@@ -1075,13 +1076,8 @@ impl PyProblem {
         #[pyo3(from_py_with = counting::read_seed)] seed: u64,
         #[pyo3(from_py_with = read_heuristic)] heuristic: &str,
     ) -> PyResult<PyEstimate> {
-        let cancel = Arc::new(AtomicBool::new(false));
-        let config = Config {
-            heuristic: self::heuristic(heuristic),
-            cancel: Some(cancel.clone()),
-            ..Config::default()
-        };
-        counting::estimate(py, &self.problem, config, &cancel, probes, seed)
+        let config = Config::with_heuristic(self::heuristic(heuristic));
+        counting::estimate(py, Interruptible::new(&self.problem, config), probes, seed)
     }
 
     /// The `k` least-cost solutions (`k` an int from 1 to 2**20), by Knuth's DLX5 (branch
@@ -1107,12 +1103,10 @@ impl PyProblem {
         #[pyo3(from_py_with = read_max_nodes)] max_nodes: Option<u64>,
         #[pyo3(from_py_with = read_time_limit)] time_limit: Option<Duration>,
     ) -> PyResult<Vec<(u64, Py<PyAny>)>> {
-        let cancel = Arc::new(AtomicBool::new(false));
-        let config =
-            Config { max_nodes, time_limit, cancel: Some(cancel.clone()), ..Config::default() };
+        let config = Config { max_nodes, time_limit, ..Config::default() };
         let started = Instant::now();
         let bound = cost::lower_bound(lower_bound);
-        let found = cost::min_cost(py, &self.problem, config, &cancel, k, bound)?;
+        let found = cost::min_cost(py, Interruptible::new(&self.problem, config), k, bound)?;
         let seconds = started.elapsed().as_secs_f64();
         record(&self.last, PyStats::new(&found.stats, seconds, Some(found.stop)));
         found

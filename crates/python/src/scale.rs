@@ -25,18 +25,17 @@
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use dancecard_engine::parallel::ParallelSearch;
-use dancecard_engine::{Config, Outcome, Problem, Solver, Stats};
+use dancecard_engine::{Config, Outcome, Solver, Stats};
 use dancecard_scale::{merge as merge_results, shard_units, Fingerprint, ShardResult};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::args;
 use crate::counting::os_error;
-use crate::interrupt::run_interruptible;
+use crate::interrupt::{run_interruptible, Interruptible};
 
 /// The split depth of a shard when none is given: `dancecard solve --split-depth`'s default.
 pub(crate) const SPLIT_DEPTH: usize = 4;
@@ -160,20 +159,19 @@ impl Pending {
     }
 }
 
-/// Counts shard `shard` of `problem` by the plain search on `threads` threads under `config`
-/// (whose cancel flag is `cancel`, raised by Ctrl-C), as `dancecard solve --count --shard`
-/// does, and writes its result file if asked. Returns the outcome and the counters.
+/// Counts shard `shard` of the search `search` describes (its problem and configuration;
+/// Ctrl-C stops it) by the plain search on `threads` threads, as `dancecard solve --count
+/// --shard` does, and writes its result file if asked. Returns the outcome and the counters.
 pub(crate) fn count_shard(
     py: Python<'_>,
-    problem: &Problem,
-    config: Config,
-    cancel: &Arc<AtomicBool>,
+    search: Interruptible<'_>,
     threads: usize,
     shard: &Shard,
 ) -> PyResult<(Outcome, Stats)> {
     let pending = shard.output.as_deref().map(|path| Pending::create(py, path)).transpose()?;
+    let Interruptible { problem, config, cancel } = search;
     let heuristic = config.heuristic;
-    let counted = run_interruptible(py, cancel, || {
+    let counted = run_interruptible(py, &cancel, || {
         let fingerprint = Fingerprint::new(problem, heuristic, shard.depth, shard.shards);
         // The units are listed as the command line lists them (the heuristic alone), with
         // the cancel flag, so that Ctrl-C stops a long listing too.

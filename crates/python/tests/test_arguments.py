@@ -512,6 +512,17 @@ def in_scratch(call):
     return run
 
 
+# The arguments of dancecard.slide.solve and of the native function behind it.
+SLIDE_ARGUMENTS = dict(
+    params={"state": SLIDE_STATE, "goal": GOAL, "heuristic": SLIDE_HEURISTIC,
+            "algorithm": ALGORITHM, "max_nodes": U64_OR_NONE},
+    base={"state": SOLVED_SLIDE, "goal": "blank-last", "heuristic": "manhattan",
+          "algorithm": "ida", "max_nodes": None})
+
+# The arguments of dancecard.sudoku.solve and is_unique.
+SUDOKU_ARGUMENTS = dict(params={"puzzle": PUZZLE, "box": BOX, "method": METHOD},
+                        base={"puzzle": "." * 16, "box": None, "method": "fast"})
+
 ROWS: Dict[str, Row] = {
     # dancecard.Problem
     "dancecard.Problem": Row(
@@ -616,27 +627,17 @@ ROWS: Dict[str, Row] = {
     "dancecard.queens.problem": Row(call=lambda **kw: queens.problem(**kw),
                                     params={"n": N256}, base={"n": 6}),
     # dancecard.slide
-    "dancecard.slide.solve": Row(
-        call=lambda **kw: slide.solve(**kw),
-        params={"state": SLIDE_STATE, "goal": GOAL, "heuristic": SLIDE_HEURISTIC,
-                "algorithm": ALGORITHM, "max_nodes": U64_OR_NONE},
-        base={"state": SOLVED_SLIDE, "goal": "blank-last", "heuristic": "manhattan",
-              "algorithm": "ida", "max_nodes": None}),
+    "dancecard.slide.solve": Row(call=lambda **kw: slide.solve(**kw), **SLIDE_ARGUMENTS),
     # A NamedTuple of results, made by solve: it checks nothing, as NamedTuples do not.
     "dancecard.slide.Solution": None,
     # dancecard.sudoku
-    "dancecard.sudoku.solve": Row(
-        call=lambda **kw: sudoku.solve(**kw),
-        params={"puzzle": PUZZLE, "box": BOX, "method": METHOD},
-        base={"puzzle": "." * 16, "box": None, "method": "fast"}),
+    "dancecard.sudoku.solve": Row(call=lambda **kw: sudoku.solve(**kw), **SUDOKU_ARGUMENTS),
     "dancecard.sudoku.count": Row(
         call=lambda **kw: sudoku.count(**kw),
         params={"puzzle": PUZZLE, "limit": U64_OR_NONE, "box": BOX, "method": METHOD},
         base={"puzzle": "1" + "." * 15, "limit": None, "box": None, "method": "fast"}),
-    "dancecard.sudoku.is_unique": Row(
-        call=lambda **kw: sudoku.is_unique(**kw),
-        params={"puzzle": PUZZLE, "box": BOX, "method": METHOD},
-        base={"puzzle": "." * 16, "box": None, "method": "fast"}),
+    "dancecard.sudoku.is_unique": Row(call=lambda **kw: sudoku.is_unique(**kw),
+                                      **SUDOKU_ARGUMENTS),
     # dancecard._native: the functions behind the Python modules' wrappers.
     "dancecard._native.queens_count": Row(
         call=lambda **kw: _native.queens_count(**kw),
@@ -646,12 +647,8 @@ ROWS: Dict[str, Row] = {
                                               params={"n": N32}, base={"n": 6}),
     "dancecard._native.queens_problem": Row(call=lambda **kw: _native.queens_problem(**kw),
                                             params={"n": N256}, base={"n": 6}),
-    "dancecard._native.slide_solve": Row(
-        call=lambda **kw: _native.slide_solve(**kw),
-        params={"state": SLIDE_STATE, "goal": GOAL, "heuristic": SLIDE_HEURISTIC,
-                "algorithm": ALGORITHM, "max_nodes": U64_OR_NONE},
-        base={"state": SOLVED_SLIDE, "goal": "blank-last", "heuristic": "manhattan",
-              "algorithm": "ida", "max_nodes": None}),
+    "dancecard._native.slide_solve": Row(call=lambda **kw: _native.slide_solve(**kw),
+                                         **SLIDE_ARGUMENTS),
     "dancecard._native._problem_from_state": Row(
         call=lambda **kw: _native._problem_from_state(**kw),
         params={"version": STATE_VERSION, "text": STATE_TEXT, "secondary": STATE_SECONDARY,
