@@ -293,11 +293,13 @@ def main():
         r = part_ratio["first nodes"]
         seconds["python"] = seconds["count()"] * r
         ratio = {name: seconds["python"] / seconds[name] for name in runs}
-        print(f"  first {py_nodes} nodes: pure Python {fmt(part_seconds['python'])}, dancecard "
-              f"{fmt(part_seconds['first nodes'])} ({r:.0f}x)")
+        part_line = (f"  first {py_nodes} nodes: pure Python {fmt(part_seconds['python'])}, "
+                     f"dancecard {fmt(part_seconds['first nodes'])} ({r:.0f}x)")
         label = "extrapolated"
     assert results["count()"] == 9356, results["count()"]
     print(f"pent6x10: 9356 solutions, {total_nodes} nodes")
+    if not args.full:
+        print(part_line)
     print(f"  pure-Python array DLX        {fmt(seconds['python']):>12}   ({label})")
     for name in runs:
         print(f"  dancecard {name:<18} {fmt(seconds[name]):>12}   {ratio[name]:6.0f}x faster")
