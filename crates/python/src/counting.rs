@@ -25,7 +25,7 @@ use pyo3::prelude::*;
 use crate::args;
 use crate::interrupt::Interruptible;
 use crate::labels::Labels;
-use crate::problem::{PyProblem, PySolutions};
+use crate::problem::{OptionMap, PyProblem, PySolutions};
 
 /// The memo's limit when none is given: 2 GiB, or a quarter of the machine's memory when that
 /// is less (as the command line's `--memo-limit`).
@@ -244,27 +244,20 @@ impl PyMemoStats {
 #[derive(Debug)]
 pub(crate) struct PyZdd {
     zdd: Arc<Zdd>,
-    /// For each option of the engine's problem, its number among the options given.
-    index: Arc<Vec<usize>>,
+    /// How the problem numbers and names its options.
+    map: OptionMap,
     /// The count of the memoised search that built it (for `__repr__`).
     solutions: u128,
-    /// The names of the options, when the problem's options were given as a dict.
-    labels: Option<Arc<Labels>>,
 }
 
 impl PyZdd {
-    pub(crate) fn new(
-        zdd: Zdd,
-        index: Arc<Vec<usize>>,
-        solutions: u128,
-        labels: Option<Arc<Labels>>,
-    ) -> PyZdd {
-        PyZdd { zdd: Arc::new(zdd), index, solutions, labels }
+    pub(crate) fn new(zdd: Zdd, map: OptionMap, solutions: u128) -> PyZdd {
+        PyZdd { zdd: Arc::new(zdd), map, solutions }
     }
 
     /// `k` samples from `seed`, each as the given numbers of its options, in increasing order.
     pub(crate) fn draw(&self, py: Python<'_>, k: usize, seed: u64) -> PyResult<Vec<Vec<usize>>> {
-        let (zdd, index) = (&*self.zdd, &*self.index);
+        let (zdd, index) = (&*self.zdd, &*self.map.index);
         // At most MAX_SAMPLES descents of the diagram: a fraction of a second, no search.
         py.allow_threads(|| {
             let samples = zdd.sample(k, seed)?;
@@ -275,7 +268,7 @@ impl PyZdd {
 
     /// The diagram in Knuth's format (options numbered from 1 in input order).
     fn write_to<W: Write>(&self, out: &mut W) -> std::io::Result<()> {
-        let index = &*self.index;
+        let index = &*self.map.index;
         self.zdd.write_knuth(out, |o| index[o.index()] as u64 + 1)
     }
 }
@@ -320,7 +313,7 @@ impl PyZdd {
     /// Every solution, lazily (each a list of option numbers in increasing order, as the
     /// problem numbers them), in the diagram's order.
     fn solutions(&self) -> PyResult<PySolutions> {
-        let (zdd, index) = (self.zdd.clone(), self.index.clone());
+        let (zdd, index) = (self.zdd.clone(), self.map.index.clone());
         let it = PySolutions::producer(None, move |emit| {
             for s in zdd.solutions() {
                 if emit(PyProblem::numbers(&index, &s)).is_break() {
@@ -328,7 +321,7 @@ impl PyZdd {
                 }
             }
         })?;
-        Ok(it.labelled(self.labels.clone()))
+        Ok(it.labelled(self.map.labels.clone()))
     }
 
     /// `k` solutions (an int from 0 to 2**24) drawn independently and exactly uniformly (with
@@ -342,7 +335,7 @@ impl PyZdd {
         #[pyo3(from_py_with = read_seed)] seed: u64,
     ) -> PyResult<Vec<Py<PyAny>>> {
         let drawn = self.draw(py, k, seed)?;
-        Labels::solutions(self.labels.as_deref(), py, &drawn)
+        Labels::solutions(self.map.labels.as_deref(), py, &drawn)
     }
 
     /// The diagram in the text format of Knuth's ZDDREAD programs, as his DLX6 writes it (and

@@ -259,14 +259,22 @@ fn record(last: &LastStats, stats: PyStats) {
 #[derive(Debug)]
 pub(crate) struct PyProblem {
     problem: Arc<Problem>,
-    /// For each option of `problem`, its number among the options given.
-    index: Arc<Vec<usize>>,
+    /// How the caller numbers and names the options (and the items).
+    map: OptionMap,
     /// How many options were given (rows of a matrix, rows of zeros included).
     given: usize,
+    last: LastStats,
+}
+
+/// How the caller numbers and names the options of an engine problem (and its items): what
+/// a problem and its ZDD need to answer in the caller's terms.
+#[derive(Clone, Debug)]
+pub(crate) struct OptionMap {
+    /// For each option of the engine's problem, its number among the options given.
+    pub(crate) index: Arc<Vec<usize>>,
     /// The caller's objects behind the names of items, colors and options (`None`: the
     /// items are their names and the options are numbered).
-    labels: Option<Arc<Labels>>,
-    last: LastStats,
+    pub(crate) labels: Option<Arc<Labels>>,
 }
 
 /// Reads argument `heuristic`: `"mrv"` or `"leftmost"` (see [`heuristic`]).
@@ -651,22 +659,21 @@ impl PyProblem {
     fn with_index(problem: Problem, index: Vec<usize>, given: usize) -> Self {
         PyProblem {
             problem: Arc::new(problem),
-            index: Arc::new(index),
+            map: OptionMap { index: Arc::new(index), labels: None },
             given,
-            labels: None,
             last: Arc::new(Mutex::new(None)),
         }
     }
 
     /// The same problem, its items, colors or options named by the caller's objects.
     pub(crate) fn labelled(mut self, labels: Option<Labels>) -> Self {
-        self.labels = labels.map(Arc::new);
+        self.map.labels = labels.map(Arc::new);
         self
     }
 
     /// The caller's objects behind the names (`None`: names and numbers).
     pub(crate) fn labels(&self) -> Option<&Labels> {
-        self.labels.as_deref()
+        self.map.labels.as_deref()
     }
 
     /// A solution (or any list of option numbers) as the caller calls the options.
@@ -793,7 +800,7 @@ impl PyProblem {
         };
         let mut out = (0..self.given).map(|_| empty()).collect::<PyResult<Vec<_>>>()?;
         for o in self.problem.options() {
-            out[self.index[o.index()]] = match labels {
+            out[self.map.index[o.index()]] = match labels {
                 Some(l) => l.option_items(py, &self.problem, o)?,
                 None => PyString::new(py, &self.problem.option_text(o)).into_any().unbind(),
             };
@@ -806,7 +813,7 @@ impl PyProblem {
     fn costs(&self) -> Vec<u64> {
         let mut out = vec![0; self.given];
         for o in self.problem.options() {
-            out[self.index[o.index()]] = self.problem.option_cost(o);
+            out[self.map.index[o.index()]] = self.problem.option_cost(o);
         }
         out
     }
@@ -853,9 +860,9 @@ impl PyProblem {
         } else {
             (write_dlx(p), None)
         };
-        let numbered_in_order = self.given == self.index.len()
-            && self.index.iter().enumerate().all(|(k, &given)| k == given);
-        let numbering = (!numbered_in_order).then(|| (self.index.to_vec(), self.given));
+        let numbered_in_order = self.given == self.map.index.len()
+            && self.map.index.iter().enumerate().all(|(k, &given)| k == given);
+        let numbering = (!numbered_in_order).then(|| (self.map.index.to_vec(), self.given));
         let state: State = (STATE_VERSION, text, secondary, numbering);
         let state = match self.labels() {
             None => state.into_pyobject(py)?,
@@ -879,7 +886,7 @@ impl PyProblem {
         };
         let Some(options) = args::in_body(py, "options", read)? else { return Ok(false) };
         let mut by_given = vec![None; self.given];
-        for (k, &g) in self.index.iter().enumerate() {
+        for (k, &g) in self.map.index.iter().enumerate() {
             by_given[g] = OptionId::new(k);
         }
         let ids: Option<Vec<OptionId>> =
@@ -912,7 +919,7 @@ impl PyProblem {
         })?;
         let stop = if found.is_some() { Stop::SolutionLimit } else { Stop::Exhausted };
         record(&self.last, PyStats::new(&stats, started.elapsed().as_secs_f64(), Some(stop)));
-        found.map(|s| self.out(py, &PyProblem::numbers(&self.index, &s))).transpose()
+        found.map(|s| self.out(py, &PyProblem::numbers(&self.map.index, &s))).transpose()
     }
 
     /// The number of solutions. `threads`: 0 for one per core, at most 1024. With
@@ -1043,7 +1050,7 @@ impl PyProblem {
                 stop_name(Some(counted.outcome.stop))
             ))
         })?;
-        Ok(PyZdd::new(zdd, self.index.clone(), counted.outcome.solutions, self.labels.clone()))
+        Ok(PyZdd::new(zdd, self.map.clone(), counted.outcome.solutions))
     }
 
     /// `k` solutions (an int from 0 to 2**24) drawn independently and exactly uniformly (with
@@ -1112,7 +1119,7 @@ impl PyProblem {
         found
             .best
             .iter()
-            .map(|s| Ok((s.cost, self.out(py, &PyProblem::numbers(&self.index, &s.options))?)))
+            .map(|s| Ok((s.cost, self.out(py, &PyProblem::numbers(&self.map.index, &s.options))?)))
             .collect()
     }
 
@@ -1132,7 +1139,14 @@ impl PyProblem {
         py: Python<'_>,
         #[pyo3(from_py_with = cost::read_max_rounds)] max_rounds: Option<u32>,
     ) -> PyResult<cost::PyReduction> {
-        cost::reduce(py, &self.problem, &self.index, self.given, max_rounds, self.labels.clone())
+        cost::reduce(
+            py,
+            &self.problem,
+            &self.map.index,
+            self.given,
+            max_rounds,
+            self.map.labels.clone(),
+        )
     }
 
     /// All solutions (at most `limit`, an int below 2**128, or None) as a lazy iterator
@@ -1149,9 +1163,9 @@ impl PyProblem {
             max_solutions: limit,
             ..Config::default()
         };
-        let (problem, index) = (self.problem.clone(), self.index.clone());
+        let (problem, index) = (self.problem.clone(), self.map.index.clone());
         let it = PySolutions::engine(problem, index, config, Some(self.last.clone()), None)?;
-        Ok(it.labelled(self.labels.clone()))
+        Ok(it.labelled(self.map.labels.clone()))
     }
 }
 
@@ -1163,7 +1177,7 @@ impl PyProblem {
         map: Option<Py<PyAny>>,
     ) -> PyResult<PySolutions> {
         let config = Config { max_solutions: limit, ..Config::default() };
-        let (problem, index) = (self.problem.clone(), self.index.clone());
+        let (problem, index) = (self.problem.clone(), self.map.index.clone());
         PySolutions::engine(problem, index, config, Some(self.last.clone()), map)
     }
 
