@@ -16,6 +16,12 @@ the ratio is measured on that identical work, and the pure-Python time of the wh
 extrapolated from it (printed as such). With --quick, the budget is smaller and each
 measurement is taken once.
 
+Both sides are timed by one rule (#22): REPEAT rounds, each running the pure-Python solver
+and then each of the package's runs once, alternating, so that both see the same machine
+and the same warmth; every time printed is the median over the rounds, and every ratio the
+median of the rounds' ratios (the median of alternating pairs). The output says so, and
+prints the command that made it.
+
 The package counts by the plain search (``count(method="search")``): the default, ``auto``,
 may count by memoisation instead (Knuth's DLX6), another tree with far fewer nodes, which
 is not what this compares.
@@ -28,13 +34,18 @@ Usage: python bench/bench.py [--quick] [--full] [--cpu] [--nodes N] [--repeat R]
 
 import argparse
 import platform
+import statistics
 import sys
 import time
 from pathlib import Path
 
 import dancecard
 
-REPO = Path(__file__).resolve().parents[3]
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[2]
+# The problem builders the tests use (tests/problems.py: plain Python).
+sys.path.insert(0, str(HERE.parent / "tests"))
+from problems import domino_options  # noqa: E402
 
 
 class Budget(Exception):
@@ -153,14 +164,9 @@ def parse_dlx(text):
 
 
 def dominoes(rows, cols):
-    names = [f"{r},{c}" for r in range(rows) for c in range(cols)]
-    options = []
-    for r in range(rows):
-        for c in range(cols):
-            if c + 1 < cols:
-                options.append([f"{r},{c}", f"{r},{c + 1}"])
-            if r + 1 < rows:
-                options.append([f"{r},{c}", f"{r + 1},{c}"])
+    """Items and options of the domino tilings of rows x cols, options as item numbers from 1
+    (the tests' builder, numbered as parse_dlx numbers)."""
+    names, options = domino_options(rows, cols)
     number = {name: k + 1 for k, name in enumerate(names)}
     return names, [[number[t] for t in o] for o in options]
 
@@ -185,13 +191,29 @@ def pure_python(names, options, budget=None):
     return solutions, dlx.nodes
 
 
-def best_of(repeat, fn):
-    times = []
+def timed(fn):
+    """(result, seconds) of one call."""
+    started = clock()
+    result = fn()
+    return result, clock() - started
+
+
+def rounds(repeat, python, package):
+    """Times ``python`` (the pure-Python run, or None) and each of ``package`` (name -> run)
+    in ``repeat`` alternating rounds: each round runs ``python`` once, then each package run
+    once. Returns (the last results by name, "python" included; the median seconds by name;
+    the median by package name of the rounds' ratios python / package)."""
+    runs = ([("python", python)] if python else []) + list(package.items())
+    results, times, ratios = {}, {name: [] for name, _ in runs}, {name: [] for name in package}
     for _ in range(repeat):
-        started = clock()
-        result = fn()
-        times.append(clock() - started)
-    return result, min(times)
+        for name, run in runs:
+            results[name], seconds = timed(run)
+            times[name].append(seconds)
+        if python:
+            for name in package:
+                ratios[name].append(times["python"][-1] / times[name][-1])
+    medians = {name: statistics.median(t) for name, t in times.items()}
+    return results, medians, {name: statistics.median(r) for name, r in ratios.items() if r}
 
 
 def package_problem(names, options):
@@ -207,7 +229,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="small budget, one run each")
     parser.add_argument("--full", action="store_true", help="run pure Python on all of pent6x10")
     parser.add_argument("--nodes", type=int, help="pure-Python node budget on pent6x10")
-    parser.add_argument("--repeat", type=int, help="runs of each measurement (best is kept)")
+    parser.add_argument("--repeat", type=int,
+                        help="alternating rounds (the median of each time and ratio is kept)")
     parser.add_argument("--cpu", action="store_true",
                         help="measure CPU time instead of wall time (steadier on a busy "
                         "machine; not for the two-thread runs, whose CPU time adds up)")
@@ -217,54 +240,69 @@ def main():
     repeat = args.repeat or (1 if args.quick else 3)
     budget = args.nodes or (20_000 if args.quick else 200_000)
 
+    command = "python " + " ".join([sys.argv[0]] + sys.argv[1:])
     print(f"dancecard {dancecard.__version__}, Python {platform.python_version()}, "
-          f"{platform.machine()}; best of {repeat}; {'CPU' if CPU else 'wall-clock'} time")
+          f"{platform.machine()}; {'CPU' if CPU else 'wall-clock'} time")
+    print(f"statistic: median of {repeat} alternating round(s) (pure Python, then the "
+          "package's runs); ratios: median of the rounds' ratios")
+    print(f"command: {command}")
     print()
 
     # 6x8 dominoes: both searches in full.
     names, options = dominoes(6, 8)
-    (py_count, py_nodes), py_time = best_of(repeat, lambda: pure_python(names, options))
     problem = package_problem(names, options)
-    dc_count, dc_time = best_of(repeat, lambda: problem.count(method="search"))
-    assert py_count == dc_count == 167_089, (py_count, dc_count)
+    runs = {"count()": lambda: problem.count(method="search")}
+    if not CPU:
+        runs["count(threads=2)"] = lambda: problem.count(threads=2, method="search")
+    runs["solutions() loop"] = lambda: sum(1 for _ in problem.solutions())
+    results, seconds, ratio = rounds(repeat, lambda: pure_python(names, options), runs)
+    py_count, py_nodes = results["python"]
+    assert py_count == results["count()"] == results["solutions() loop"] == 167_089
+    problem.count(method="search")
     assert py_nodes == problem.stats.nodes, (py_nodes, problem.stats.nodes)
-    _, dc2_time = best_of(repeat, lambda: problem.count(threads=2, method="search")) if not CPU else (0, 0)
-    _, iter_time = best_of(repeat, lambda: sum(1 for _ in problem.solutions()))
-    print(f"6x8 dominoes: {dc_count} solutions, {py_nodes} nodes")
-    print(f"  pure-Python array DLX        {fmt(py_time):>12}")
-    print(f"  dancecard count()            {fmt(dc_time):>12}   {py_time / dc_time:6.0f}x faster")
-    if dc2_time:
-        print(f"  dancecard count(threads=2)   {fmt(dc2_time):>12}   {py_time / dc2_time:6.0f}x faster")
-    print(f"  dancecard solutions() loop   {fmt(iter_time):>12}   {py_time / iter_time:6.0f}x faster"
-          "  (every solution as a Python list)")
+    print(f"6x8 dominoes: {py_count} solutions, {py_nodes} nodes")
+    print(f"  pure-Python array DLX        {fmt(seconds['python']):>12}")
+    for name in runs:
+        note = "  (every solution as a Python list)" if name == "solutions() loop" else ""
+        print(f"  dancecard {name:<18} {fmt(seconds[name]):>12}   {ratio[name]:6.0f}x faster{note}")
     print()
 
     # Pentominoes on 6x10.
     names, options = parse_dlx((REPO / "testdata" / "instances" / "pent6x10.dlx").read_text())
     problem = package_problem(names, options)
-    dc_count, dc_time = best_of(repeat, lambda: problem.count(method="search"))
-    total_nodes = problem.stats.nodes
-    assert dc_count == 9356, dc_count
-    _, dc2_time = best_of(repeat, lambda: problem.count(threads=2, method="search")) if not CPU else (0, 0)
-    print(f"pent6x10: {dc_count} solutions, {total_nodes} nodes")
+    runs = {"count()": lambda: problem.count(method="search")}
+    if not CPU:
+        runs["count(threads=2)"] = lambda: problem.count(threads=2, method="search")
     if args.full:
-        (py_count, py_nodes), py_time = best_of(1, lambda: pure_python(names, options))
-        assert (py_count, py_nodes) == (dc_count, total_nodes), (py_count, py_nodes)
+        results, seconds, ratio = rounds(repeat, lambda: pure_python(names, options), runs)
+        problem.count(method="search")
+        total_nodes = problem.stats.nodes
+        assert results["python"] == (9356, total_nodes), results["python"]
         label = "measured"
     else:
-        # The same first `budget` nodes in both, then scale dancecard's full time by the ratio.
-        (_, py_nodes), py_part = best_of(1, lambda: pure_python(names, options, budget))
-        _, dc_part = best_of(repeat, lambda: problem.count(max_nodes=py_nodes, method="search"))
+        # The same first `budget` nodes in both, alternating; then dancecard's whole tree, and
+        # the pure-Python time of the whole tree as dancecard's times the median ratio.
+        part = {"first nodes": lambda: problem.count(max_nodes=budget, method="search")}
+        results, part_seconds, part_ratio = rounds(
+            repeat, lambda: pure_python(names, options, budget), part)
+        py_nodes = results["python"][1]
         assert problem.stats.nodes == py_nodes, (problem.stats.nodes, py_nodes)
-        ratio = py_part / dc_part
-        py_time = dc_time * ratio
-        print(f"  first {py_nodes} nodes: pure Python {fmt(py_part)}, dancecard {fmt(dc_part)}"
-              f" ({ratio:.0f}x)")
+        results, seconds, _ = rounds(repeat, None, runs)
+        problem.count(method="search")
+        total_nodes = problem.stats.nodes
+        r = part_ratio["first nodes"]
+        seconds["python"] = seconds["count()"] * r
+        ratio = {name: seconds["python"] / seconds[name] for name in runs}
+        part_line = (f"  first {py_nodes} nodes: pure Python {fmt(part_seconds['python'])}, "
+                     f"dancecard {fmt(part_seconds['first nodes'])} ({r:.0f}x)")
         label = "extrapolated"
-    print(f"  pure-Python array DLX        {fmt(py_time):>12}   ({label})")
-    print(f"  dancecard count()            {fmt(dc_time):>12}   {py_time / dc_time:6.0f}x faster")
-    if dc2_time:
-        print(f"  dancecard count(threads=2)   {fmt(dc2_time):>12}   {py_time / dc2_time:6.0f}x faster")
+    assert results["count()"] == 9356, results["count()"]
+    print(f"pent6x10: 9356 solutions, {total_nodes} nodes")
+    if not args.full:
+        print(part_line)
+    print(f"  pure-Python array DLX        {fmt(seconds['python']):>12}   ({label})")
+    for name in runs:
+        print(f"  dancecard {name:<18} {fmt(seconds[name]):>12}   {ratio[name]:6.0f}x faster")
     return 0
 
 

@@ -20,13 +20,14 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dancecard_engine::pre::{self, PreConfig};
-use dancecard_engine::{Config, LowerBound, MinCost, Problem, Solver};
+use dancecard_engine::{LowerBound, MinCost, Problem};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyMapping, PyString};
 
 use crate::args;
-use crate::interrupt::run_interruptible;
+use crate::interrupt::{run_interruptible, Interruptible};
+use crate::labels::{Bounds, Labels};
 use crate::problem::PyProblem;
 
 /// The most solutions `min_cost` keeps: the engine reserves room for `k` of them at once, so
@@ -96,13 +97,10 @@ pub(crate) fn read_costs(
     Ok(Some(out))
 }
 
-/// Item bounds as given: the item's name, and `(lo, hi)`.
-pub(crate) type Bounds = Vec<(String, u32, u32)>;
-
-/// Reads argument `bounds` of `Problem`: `None`, or a mapping (a `dict`) from primary item
-/// names to an int `m` (exactly `m` times: `m:m`) or a pair `(lo, hi)` of ints from 0 to
-/// 2**32 - 1 (any iterable of two, numpy's too). Whether the names are primary items and
-/// the bounds meet (`hi > 0`, `lo <= hi`) the builder says.
+/// Reads argument `bounds` of `Problem`: `None`, or a mapping (a `dict`) from primary items
+/// to an int `m` (exactly `m` times: `m:m`) or a pair `(lo, hi)` of ints from 0 to
+/// 2**32 - 1 (any iterable of two, numpy's too). Whether the keys are primary items and
+/// the bounds meet (`hi > 0`, `lo <= hi`) the builder says ([`crate::labels::build`]).
 pub(crate) fn read_bounds(obj: &Bound<'_, PyAny>) -> PyResult<Option<Bounds>> {
     const EXPECTED: &str = "a dict from primary item names to an int or a pair (lo, hi), or None";
     const BOUND: &str = "an int from 0 to 2**32 - 1 or a pair (lo, hi) of them";
@@ -119,11 +117,13 @@ pub(crate) fn read_bounds(obj: &Bound<'_, PyAny>) -> PyResult<Option<Bounds>> {
     let mut out = Vec::new();
     for pair in map.items()?.iter() {
         let (key, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract()?;
-        let key = key.downcast_into::<PyString>().map_err(|e| {
-            args::wrong_type(&args::WHOLE, "item names (str) as keys", &e.into_inner())
-        })?;
-        let name = args::str_of(&key, "bounds", &args::WHOLE)?.into_owned();
-        let place = format!("bounds[{}]", args::quoted(&name));
+        let place = match key.downcast::<PyString>() {
+            Ok(name) => {
+                format!("bounds[{}]", args::quoted(&args::str_of(name, "bounds", &args::WHOLE)?))
+            }
+            Err(_) => format!("bounds[{}]", key.repr()?),
+        };
+        let name = key.unbind();
         // A sequence is a pair; anything else must be an int.
         let Ok(values) = args::items(&value, &place, BOUND) else {
             let m = int(&value, &place, BOUND)?;
@@ -144,39 +144,56 @@ pub(crate) fn read_bounds(obj: &Bound<'_, PyAny>) -> PyResult<Option<Bounds>> {
 }
 
 /// The bounds of a problem's primary items, those other than `1:1`, in declaration order:
-/// the `Problem.bounds` property (what `bounds=` takes back).
-pub(crate) fn bounds_dict<'py>(py: Python<'py>, problem: &Problem) -> PyResult<Bound<'py, PyDict>> {
+/// the `Problem.bounds` property (what `bounds=` takes back), the items as the caller gave
+/// them.
+pub(crate) fn bounds_dict<'py>(
+    py: Python<'py>,
+    problem: &Problem,
+    labels: Option<&Labels>,
+) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     for i in problem.items() {
         if let Some((lo, hi)) = problem.item_bounds(i).filter(|&b| b != (1, 1)) {
-            dict.set_item(problem.item_name(i), (lo, hi))?;
+            dict.set_item(Labels::item(labels, py, problem.item_name(i)), (lo, hi))?;
         }
     }
     Ok(dict)
 }
 
-/// Runs [`Solver::min_cost_with`] on `problem` with the GIL released, stopped by Ctrl-C
-/// (`config`'s cancel flag must be `cancel`). A problem with bounds is a `ValueError` with
-/// the engine's message.
+/// Runs [`Solver::min_cost_with`](dancecard_engine::Solver::min_cost_with) as `search`
+/// says, with the GIL released, stopped by Ctrl-C. A problem with bounds is a `ValueError`
+/// with the engine's message.
 pub(crate) fn min_cost(
     py: Python<'_>,
-    problem: &Problem,
-    config: Config,
-    cancel: &Arc<AtomicBool>,
+    search: Interruptible<'_>,
     k: usize,
     bound: LowerBound,
 ) -> PyResult<MinCost> {
-    let found = run_interruptible(py, cancel, || {
-        Solver::with_config(problem, config).min_cost_with(k, bound)
-    })?;
+    let found = search.solve(py, |mut solver| solver.min_cost_with(k, bound))?;
     found.map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// What `Problem.pre` made: `dancecard.Reduction`, the reduced problem and how its options
-/// map back to the original's.
+/// What Problem.pre() made: the reduced problem, how its options map back to the
+/// original's, and what was removed.
+///
+/// The reduced problem has the same solutions as the original once its options are mapped
+/// back by origins: sorted(r.origins[k] for k in s) for each solution s of r.problem (for
+/// options given as a dict, the names themselves carry over).
+///
+/// Example:
+///     >>> import dancecard
+///     >>> p = dancecard.Problem("a b c", options=["a b", "b c", "c"])
+///     >>> r = p.pre()
+///     >>> r.origins, r.removed_options, r.removed_items, r.complete
+///     ([0, 2], [1], ['b'], True)
+///     >>> [sorted(r.origins[k] for k in s) for s in r.problem.solutions()]
+///     [[0, 2]]
 #[pyclass(frozen, module = "dancecard", name = "Reduction")]
 #[derive(Debug)]
 pub(crate) struct PyReduction {
+    /// The reduced problem: the items and options left (names, order, colors and costs
+    /// kept), its options numbered from 0.
+    #[pyo3(get)]
     problem: Py<PyProblem>,
     origins: Vec<usize>,
     removed_options: Vec<usize>,
@@ -185,36 +202,31 @@ pub(crate) struct PyReduction {
     complete: bool,
     infeasible: Option<String>,
     given: usize,
+    /// The caller's objects behind the original problem's names.
+    labels: Option<Arc<Labels>>,
 }
 
 #[pymethods]
 impl PyReduction {
-    /// The reduced problem: the items and options left (names, order, colors and costs
-    /// kept), its options numbered from 0.
-    #[getter]
-    fn problem(&self, py: Python<'_>) -> Py<PyProblem> {
-        self.problem.clone_ref(py)
-    }
-
     /// For each option of the reduced problem, its number in the original problem:
     /// `sorted(origins[k] for k in s)` is a solution of the original for every solution `s`
     /// of the reduced problem, and every solution of the original is one of these.
     #[getter]
-    fn origins(&self) -> Vec<usize> {
-        self.origins.clone()
+    fn origins(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Labels::options(self.labels.as_deref(), py, &self.origins)
     }
 
     /// The options removed (numbers in the original problem), in the order they went.
     #[getter]
-    fn removed_options(&self) -> Vec<usize> {
-        self.removed_options.clone()
+    fn removed_options(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        Labels::options(self.labels.as_deref(), py, &self.removed_options)
     }
 
     /// The items removed (names), in the order they went: implied by a primary item (every
     /// option of that item holds it uncolored), or left in no option.
     #[getter]
-    fn removed_items(&self) -> Vec<String> {
-        self.removed_items.clone()
+    fn removed_items(&self, py: Python<'_>) -> Vec<Py<PyAny>> {
+        self.removed_items.iter().map(|n| Labels::item(self.labels.as_deref(), py, n)).collect()
     }
 
     /// The rounds made, the last one (which changed nothing) included: 2 on the pentominoes
@@ -234,8 +246,8 @@ impl PyReduction {
     /// A primary item found in no option (its name), or `None`: with one, the problem has
     /// no solution, and the reduced problem is that item alone.
     #[getter]
-    fn infeasible(&self) -> Option<String> {
-        self.infeasible.clone()
+    fn infeasible(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.infeasible.as_ref().map(|n| Labels::item(self.labels.as_deref(), py, n))
     }
 
     fn __repr__(&self) -> String {
@@ -259,6 +271,7 @@ pub(crate) fn reduce(
     index: &[usize],
     given: usize,
     max_rounds: Option<u32>,
+    labels: Option<Arc<Labels>>,
 ) -> PyResult<PyReduction> {
     let cancel = Arc::new(AtomicBool::new(false));
     let config = PreConfig { max_rounds, cancel: Some(cancel.clone()) };
@@ -266,14 +279,17 @@ pub(crate) fn reduce(
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let name = |i| problem.item_name(i).to_owned();
     let removed_items = reduced.removed_items.iter().map(|x| name(x.item)).collect();
+    let origins: Vec<usize> = reduced.option_map.iter().map(|o| index[o.index()]).collect();
+    let kept = labels.as_deref().map(|l| l.reduced(py, &origins));
     Ok(PyReduction {
-        origins: reduced.option_map.iter().map(|o| index[o.index()]).collect(),
+        problem: Py::new(py, PyProblem::from_problem(reduced.problem).labelled(kept))?,
+        origins,
         removed_options: reduced.removed_options.iter().map(|x| index[x.option.index()]).collect(),
         removed_items,
         rounds: reduced.rounds,
         complete: !reduced.stopped,
         infeasible: reduced.infeasible.map(name),
         given,
-        problem: Py::new(py, PyProblem::from_problem(reduced.problem))?,
+        labels,
     })
 }

@@ -12,20 +12,20 @@
 use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::{
-    Config, CountMethod, Counted, Estimate, MemoConfig, MemoError, MemoStats, Problem, Solver,
-    Stats, Zdd, ZddError,
+    Config, CountMethod, Counted, MemoConfig, MemoError, MemoStats, Problem, Solver, Stats, Zdd,
+    ZddError,
 };
 use pyo3::exceptions::{PyOSError, PyOverflowError, PyRuntimeError};
 use pyo3::prelude::*;
 
 use crate::args;
-use crate::interrupt::run_interruptible;
-use crate::problem::{PyProblem, PySolutions};
+use crate::interrupt::Interruptible;
+use crate::labels::Labels;
+use crate::problem::{OptionMap, PyProblem, PySolutions};
 
 /// The memo's limit when none is given: 2 GiB, or a quarter of the machine's memory when that
 /// is less (as the command line's `--memo-limit`).
@@ -163,59 +163,59 @@ pub(crate) fn count(
     Ok((counted, stats))
 }
 
-/// What a memoised count did besides counting: `dancecard.MemoStats` (`Stats.memo`).
-#[pyclass(frozen, module = "dancecard", name = "MemoStats")]
+/// What a memoised count did besides counting (Knuth's DLX6): the table's work.
+///
+/// Found in Stats.memo after a count by the memoised search (count(method="memo"), or
+/// "auto" when it chose it), zdd() or sample(); None after a plain search.
+///
+/// Attributes:
+///     nodes, hits, entries: the memoised search's nodes, those found in the table, and
+///         the remaining problems counted in full.
+///     clears, peak_bytes: how often the table was emptied to stay within memo_limit,
+///         and the most bytes it took.
+///     plain_nodes: the nodes the plain search would have spent on the same tree.
+///     zdd_nodes: ZDD nodes built.
+///
+/// Example:
+///     >>> import dancecard
+///     >>> p = dancecard.tile("4x4", "dominoes").problem
+///     >>> p.count(method="memo")
+///     36
+///     >>> m = p.stats.memo
+///     >>> m.hits > 0, m.nodes < m.plain_nodes
+///     (True, True)
+#[pyclass(frozen, module = "dancecard", name = "MemoStats", get_all)]
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct PyMemoStats(pub(crate) MemoStats);
+pub(crate) struct PyMemoStats {
+    /// Nodes of the memoised search (each level entered, hits included, plus one per
+    /// solution leaf, as Knuth's DLX6 counts them).
+    nodes: u64,
+    /// Nodes whose remaining problem was in the table (counted at once).
+    hits: u64,
+    /// Entries written: remaining problems counted in full.
+    entries: u64,
+    /// Times the table was emptied to stay within `memo_limit`.
+    clears: u64,
+    /// The most bytes the table (and the ZDD) took at once.
+    peak_bytes: usize,
+    /// The nodes the plain search would have spent on the same part of the tree (saturates at
+    /// 2**64 - 1).
+    plain_nodes: u64,
+    /// ZDD nodes built (0 when no ZDD was asked for).
+    zdd_nodes: u64,
+}
+
+impl From<MemoStats> for PyMemoStats {
+    fn from(m: MemoStats) -> Self {
+        let MemoStats { nodes, hits, entries, clears, peak_bytes, plain_nodes, zdd_nodes, .. } = m;
+        PyMemoStats { nodes, hits, entries, clears, peak_bytes, plain_nodes, zdd_nodes }
+    }
+}
 
 #[pymethods]
 impl PyMemoStats {
-    /// Nodes of the memoised search (each level entered, hits included, plus one per
-    /// solution leaf, as Knuth's DLX6 counts them).
-    #[getter]
-    fn nodes(&self) -> u64 {
-        self.0.nodes
-    }
-
-    /// Nodes whose remaining problem was in the table (counted at once).
-    #[getter]
-    fn hits(&self) -> u64 {
-        self.0.hits
-    }
-
-    /// Entries written: remaining problems counted in full.
-    #[getter]
-    fn entries(&self) -> u64 {
-        self.0.entries
-    }
-
-    /// Times the table was emptied to stay within `memo_limit`.
-    #[getter]
-    fn clears(&self) -> u64 {
-        self.0.clears
-    }
-
-    /// The most bytes the table (and the ZDD) took at once.
-    #[getter]
-    fn peak_bytes(&self) -> usize {
-        self.0.peak_bytes
-    }
-
-    /// The nodes the plain search would have spent on the same part of the tree (saturates at
-    /// 2**64 - 1).
-    #[getter]
-    fn plain_nodes(&self) -> u64 {
-        self.0.plain_nodes
-    }
-
-    /// ZDD nodes built (0 when no ZDD was asked for).
-    #[getter]
-    fn zdd_nodes(&self) -> u64 {
-        self.0.zdd_nodes
-    }
-
     fn __repr__(&self) -> String {
-        let m = &self.0;
+        let m = self;
         format!(
             "MemoStats(nodes={}, hits={}, entries={}, clears={}, peak_bytes={}, plain_nodes={}, \
              zdd_nodes={})",
@@ -224,30 +224,40 @@ impl PyMemoStats {
     }
 }
 
-/// The ZDD of all the solutions of a problem: `dancecard.Zdd`, made by `Problem.zdd`.
+/// The ZDD (zero-suppressed decision diagram) of all the solutions of a problem, made by
+/// Problem.zdd().
 ///
-/// Every path from the root to ⊤ is one solution and every solution one path (the diagram is
-/// Knuth's DLX6's: not ordered, not reduced); `count` adds up the paths, `solutions` lists
-/// them, `sample` draws them exactly uniformly, `to_text` and `write` give Knuth's ZDDREAD
-/// format.
+/// Every path from the root to the true sink is one solution and every solution one path
+/// (the diagram is Knuth's DLX6's: not ordered, not reduced). count() adds up the paths,
+/// solutions() lists them, sample() draws them exactly uniformly, to_text() and write()
+/// give the text format of Knuth's ZDDREAD programs. Solutions list options as the problem
+/// does: numbers in increasing order, or names for options given as a dict.
+///
+/// Example:
+///     >>> import dancecard
+///     >>> z = dancecard.Problem("a b", options=["a", "b", "a b"]).zdd()
+///     >>> z.count(), sorted(z.solutions())
+///     (2, [[0, 1], [2]])
+///     >>> len(z.sample(5, seed=1))
+///     5
 #[pyclass(frozen, module = "dancecard", name = "Zdd")]
 #[derive(Debug)]
 pub(crate) struct PyZdd {
     zdd: Arc<Zdd>,
-    /// For each option of the engine's problem, its number among the options given.
-    index: Arc<Vec<usize>>,
+    /// How the problem numbers and names its options.
+    map: OptionMap,
     /// The count of the memoised search that built it (for `__repr__`).
     solutions: u128,
 }
 
 impl PyZdd {
-    pub(crate) fn new(zdd: Zdd, index: Arc<Vec<usize>>, solutions: u128) -> PyZdd {
-        PyZdd { zdd: Arc::new(zdd), index, solutions }
+    pub(crate) fn new(zdd: Zdd, map: OptionMap, solutions: u128) -> PyZdd {
+        PyZdd { zdd: Arc::new(zdd), map, solutions }
     }
 
     /// `k` samples from `seed`, each as the given numbers of its options, in increasing order.
     pub(crate) fn draw(&self, py: Python<'_>, k: usize, seed: u64) -> PyResult<Vec<Vec<usize>>> {
-        let (zdd, index) = (&*self.zdd, &*self.index);
+        let (zdd, index) = (&*self.zdd, &*self.map.index);
         // At most MAX_SAMPLES descents of the diagram: a fraction of a second, no search.
         py.allow_threads(|| {
             let samples = zdd.sample(k, seed)?;
@@ -258,7 +268,7 @@ impl PyZdd {
 
     /// The diagram in Knuth's format (options numbered from 1 in input order).
     fn write_to<W: Write>(&self, out: &mut W) -> std::io::Result<()> {
-        let index = &*self.index;
+        let index = &*self.map.index;
         self.zdd.write_knuth(out, |o| index[o.index()] as u64 + 1)
     }
 }
@@ -303,14 +313,15 @@ impl PyZdd {
     /// Every solution, lazily (each a list of option numbers in increasing order, as the
     /// problem numbers them), in the diagram's order.
     fn solutions(&self) -> PyResult<PySolutions> {
-        let (zdd, index) = (self.zdd.clone(), self.index.clone());
-        PySolutions::producer(None, move |emit| {
+        let (zdd, index) = (self.zdd.clone(), self.map.index.clone());
+        let it = PySolutions::producer(None, move |emit| {
             for s in zdd.solutions() {
                 if emit(PyProblem::numbers(&index, &s)).is_break() {
                     break;
                 }
             }
-        })
+        })?;
+        Ok(it.labelled(self.map.labels.clone()))
     }
 
     /// `k` solutions (an int from 0 to 2**24) drawn independently and exactly uniformly (with
@@ -322,8 +333,9 @@ impl PyZdd {
         py: Python<'_>,
         #[pyo3(from_py_with = read_k)] k: usize,
         #[pyo3(from_py_with = read_seed)] seed: u64,
-    ) -> PyResult<Vec<Vec<usize>>> {
-        self.draw(py, k, seed)
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        let drawn = self.draw(py, k, seed)?;
+        Labels::solutions(self.map.labels.as_deref(), py, &drawn)
     }
 
     /// The diagram in the text format of Knuth's ZDDREAD programs, as his DLX6 writes it (and
@@ -358,98 +370,74 @@ impl PyZdd {
     }
 }
 
-/// Knuth's Monte Carlo estimate of the plain search's tree: `dancecard.Estimate`, made by
-/// `Problem.estimate`.
-#[pyclass(frozen, module = "dancecard", name = "Estimate")]
+/// Knuth's Monte Carlo estimate of the plain search's tree, made by Problem.estimate().
+///
+/// Random root-to-leaf probes, each weighted by the product of the branching degrees along
+/// its path, estimate the tree's nodes, updates and solutions without searching it (an
+/// unbiased estimate, with its standard error); auto and reason tell which method
+/// count(method="auto") picks for the problem.
+///
+/// Example:
+///     >>> import dancecard
+///     >>> e = dancecard.queens.problem(8).estimate(probes=2000, seed=1)
+///     >>> e.probes, 20 < e.solutions < 500, e.auto in ("search", "memo")
+///     (2000, True, True)
+#[pyclass(frozen, module = "dancecard", name = "Estimate", get_all)]
 #[derive(Clone, Debug)]
 pub(crate) struct PyEstimate {
-    estimate: Estimate,
-    auto: CountMethod,
+    /// The number of probes made.
+    probes: u64,
+    /// The estimated number of nodes of the plain search (as `Stats.nodes` counts them).
+    nodes: f64,
+    /// The standard error of `nodes` (`inf` with one probe).
+    nodes_stderr: f64,
+    /// The estimated number of solutions.
+    solutions: f64,
+    /// The standard error of `solutions` (`inf` with one probe).
+    solutions_stderr: f64,
+    /// The estimated number of updates of the plain search.
+    updates: f64,
+    /// The depth of the deepest probe.
+    max_depth: usize,
+    /// Probes that ended in a solution.
+    solution_probes: u64,
+    /// The method `count(method="auto")` picks for this problem: `"search"` or `"memo"`.
+    auto: &'static str,
+    /// Why `auto` picks that method.
     reason: String,
 }
 
-/// Estimates the plain search of `problem` under `config` (its cancel flag stops it between
-/// probes) with `probes` probes from `seed`, and asks which method `auto` would pick.
+/// Estimates the plain search that `search` describes (Ctrl-C stops it between probes) with
+/// `probes` probes from `seed`, and asks which method `auto` would pick.
 pub(crate) fn estimate(
     py: Python<'_>,
-    problem: &Problem,
-    config: Config,
-    cancel: &Arc<AtomicBool>,
+    search: Interruptible<'_>,
     probes: u64,
     seed: u64,
 ) -> PyResult<PyEstimate> {
-    run_interruptible(py, cancel, || {
-        let mut solver = Solver::with_config(problem, config);
+    search.solve(py, |mut solver| {
         let estimate = solver.estimate(probes, seed);
         let (auto, reason, _) = solver.pick_method(&memo_config(None, false));
-        PyEstimate { estimate, auto, reason }
+        let e = estimate;
+        PyEstimate {
+            probes: e.probes,
+            nodes: e.nodes,
+            nodes_stderr: e.nodes_stderr,
+            solutions: e.solutions,
+            solutions_stderr: e.solutions_stderr,
+            updates: e.updates,
+            max_depth: e.max_depth,
+            solution_probes: e.solution_probes,
+            auto: auto.name(),
+            reason,
+        }
     })
 }
 
 #[pymethods]
 impl PyEstimate {
-    /// Probes made.
-    #[getter]
-    fn probes(&self) -> u64 {
-        self.estimate.probes
-    }
-
-    /// The estimated number of nodes of the plain search (as `Stats.nodes` counts them).
-    #[getter]
-    fn nodes(&self) -> f64 {
-        self.estimate.nodes
-    }
-
-    /// The standard error of `nodes` (`inf` with one probe).
-    #[getter]
-    fn nodes_stderr(&self) -> f64 {
-        self.estimate.nodes_stderr
-    }
-
-    /// The estimated number of solutions.
-    #[getter]
-    fn solutions(&self) -> f64 {
-        self.estimate.solutions
-    }
-
-    /// The standard error of `solutions` (`inf` with one probe).
-    #[getter]
-    fn solutions_stderr(&self) -> f64 {
-        self.estimate.solutions_stderr
-    }
-
-    /// The estimated number of updates of the plain search.
-    #[getter]
-    fn updates(&self) -> f64 {
-        self.estimate.updates
-    }
-
-    /// The depth of the deepest probe.
-    #[getter]
-    fn max_depth(&self) -> usize {
-        self.estimate.max_depth
-    }
-
-    /// Probes that ended in a solution.
-    #[getter]
-    fn solution_probes(&self) -> u64 {
-        self.estimate.solution_probes
-    }
-
-    /// The method `count(method="auto")` picks for this problem: `"search"` or `"memo"`.
-    #[getter]
-    fn auto(&self) -> &'static str {
-        self.auto.name()
-    }
-
-    /// Why `auto` picks that method.
-    #[getter]
-    fn reason(&self) -> String {
-        self.reason.clone()
-    }
-
     fn __repr__(&self) -> String {
-        let e = &self.estimate;
+        let e = self;
         format!(
             "Estimate(nodes={:.4e}, nodes_stderr={:.2e}, solutions={:.4e}, \
              solutions_stderr={:.2e}, updates={:.4e}, probes={}, max_depth={}, \
@@ -462,7 +450,7 @@ impl PyEstimate {
             e.probes,
             e.max_depth,
             e.solution_probes,
-            self.auto.name()
+            self.auto
         )
     }
 }

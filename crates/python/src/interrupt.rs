@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
+use dancecard_engine::{Config, Problem, Solver};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
@@ -58,6 +59,38 @@ where
     py.allow_threads(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))).map_err(
         |panic| PyRuntimeError::new_err(format!("the search failed: {}", panic_message(&*panic))),
     )
+}
+
+/// A search of a problem that Ctrl-C can stop: its configuration holds `cancel`, the flag
+/// that [`run_interruptible`] raises when a signal handler raises.
+#[derive(Debug)]
+pub(crate) struct Interruptible<'a> {
+    /// The problem searched.
+    pub(crate) problem: &'a Problem,
+    /// The search's configuration, whose cancel flag is `cancel`.
+    pub(crate) config: Config,
+    /// The cancel flag.
+    pub(crate) cancel: Arc<AtomicBool>,
+}
+
+impl<'a> Interruptible<'a> {
+    /// A search of `problem` under `config`, given a fresh cancel flag.
+    pub(crate) fn new(problem: &'a Problem, config: Config) -> Self {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let config = Config { cancel: Some(cancel.clone()), ..config };
+        Interruptible { problem, config, cancel }
+    }
+
+    /// Runs `work` on a solver of the problem under the configuration, with the GIL
+    /// released ([`run_interruptible`]).
+    pub(crate) fn solve<T, F>(self, py: Python<'_>, work: F) -> PyResult<T>
+    where
+        F: FnOnce(Solver) -> T + Send,
+        T: Send,
+    {
+        let Interruptible { problem, config, cancel } = self;
+        run_interruptible(py, &cancel, || work(Solver::with_config(problem, config)))
+    }
 }
 
 /// Runs `work` on a helper thread with the GIL released, checking for signals every [`POLL`];

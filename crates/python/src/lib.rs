@@ -40,6 +40,7 @@ mod args;
 mod cost;
 mod counting;
 mod interrupt;
+mod labels;
 mod models;
 mod problem;
 mod scale;

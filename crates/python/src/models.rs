@@ -31,8 +31,25 @@ fn read_dlx_n(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     args::usize_in(obj, "n", &args::WHOLE, 1, MAX_DLX_N)
 }
 
-/// Counts the solutions of `n`-queens with the bit-set counter: the total, or with
-/// `distinct` the number up to the board's symmetries.
+/// Counts the solutions of n-queens with the bit-set counter: the engine of
+/// dancecard.queens.count().
+///
+/// Arguments:
+///     n: the side of the board, an int from 1 to 32.
+///     threads: threads to count on, 0 for one per core (at most 1024).
+///     distinct: count up to the board's eight symmetries.
+///
+/// Returns:
+///     The number of solutions (or of distinct ones).
+///
+/// Raises:
+///     ValueError: unless 1 <= n <= 32 and 0 <= threads <= 1024.
+///     TypeError: for arguments of the wrong type.
+///
+/// Example:
+///     >>> from dancecard import _native
+///     >>> _native.queens_count(8), _native.queens_count(8, 2, True)
+///     (92, 12)
 #[pyfunction]
 #[pyo3(signature = (n, threads = 1, distinct = false))]
 pub(crate) fn queens_count(
@@ -53,8 +70,23 @@ pub(crate) fn queens_count(
     Ok(if distinct { count.distinct } else { count.total })
 }
 
-/// The solutions of `n`-queens in lexicographic order, lazily: each the file of the queen on
-/// each rank.
+/// The solutions of n-queens in lexicographic order, lazily: the engine of
+/// dancecard.queens.solutions().
+///
+/// Arguments:
+///     n: the side of the board, an int from 1 to 32.
+///
+/// Returns:
+///     A SolutionIterator of lists of n ints: the file of the queen on each rank.
+///
+/// Raises:
+///     ValueError: unless 1 <= n <= 32.
+///     TypeError: unless n is an int.
+///
+/// Example:
+///     >>> from dancecard import _native
+///     >>> list(_native.queens_solutions(4))
+///     [[1, 3, 0, 2], [2, 0, 3, 1]]
 #[pyfunction]
 pub(crate) fn queens_solutions(
     #[pyo3(from_py_with = read_bits_n)] n: usize,
@@ -64,8 +96,25 @@ pub(crate) fn queens_solutions(
     })
 }
 
-/// The exact cover model of `n`-queens (ranks and files primary, in organ-pipe order;
-/// diagonals secondary); option `rank * n + file` is the queen on that square.
+/// The exact cover model of n-queens: the engine of dancecard.queens.problem().
+///
+/// Ranks and files are primary items (in organ-pipe order), diagonals secondary; option
+/// rank * n + file puts the queen on that square.
+///
+/// Arguments:
+///     n: the side of the board, an int from 1 to 256.
+///
+/// Returns:
+///     A Problem.
+///
+/// Raises:
+///     ValueError: unless 1 <= n <= 256.
+///     TypeError: unless n is an int.
+///
+/// Example:
+///     >>> from dancecard import _native
+///     >>> _native.queens_problem(4).first()
+///     [1, 7, 8, 14]
 #[pyfunction]
 pub(crate) fn queens_problem(#[pyo3(from_py_with = read_dlx_n)] n: usize) -> PyResult<PyProblem> {
     let queens = Queens::new(n).map_err(|e| args::invalid("n", e))?;
@@ -188,15 +237,62 @@ fn read_pieces(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Piece>> {
 /// A placement as Python sees it: the piece's name and the cells it covers.
 type NamedPlacement = (String, Vec<(usize, usize)>);
 
-/// A polyomino tiling problem: `dancecard.Tiling`, made by `dancecard.tile`.
+/// Tilings of a board by polyominoes, made by tile(): an exact cover problem with one
+/// primary item per cell (and one per piece when each is used once) and one option per
+/// placement of an orientation of a piece.
+///
+/// count() counts the tilings as Problem.count() does, count_distinct() up to the board's
+/// symmetries, count_dp() by the profile dynamic program (long rectangles); solutions()
+/// lists them as placements, decode() and render() turn a solution of problem into
+/// placements or a drawing.
+///
+/// Example:
+///     >>> import dancecard
+///     >>> t = dancecard.tile((4, 4), "dominoes")
+///     >>> t.count(), t.count_dp(), t.count_distinct()
+///     (36, 36, 9)
+///     >>> t.decode(t.problem.first())[0]
+///     ('D', [(0, 0), (0, 1)])
 #[pyclass(frozen, module = "dancecard", name = "Tiling")]
 #[derive(Debug)]
 pub(crate) struct PyTiling {
     tiling: Arc<Tiling>,
+    /// The exact cover problem: option `k` is placement `k` (one option per placement of an
+    /// orientation of a piece).
+    #[pyo3(get)]
     problem: Py<PyProblem>,
 }
 
-/// Builds the tiling of `board` by `pieces` (see `dancecard.tile`).
+/// Tilings of a board by polyominoes: the exact cover problem, to count and list them.
+///
+/// Arguments:
+///     board: "6x10", (6, 10) (any pair of ints), or ASCII art ("#" a cell, "." no cell,
+///         one line a row); at most 65,536 cells.
+///     pieces: a set name ("dominoes", "trominoes", "tetrominoes", "pentominoes",
+///         "hexominoes", "monomino"), ASCII art (pieces separated by blank lines, each
+///         optionally after a line holding its name), or a dict from names to cells
+///         [(row, column), ...] (ints from 0 to 2**63 - 1) or to art.
+///     once: use every piece exactly once (else any number of copies).
+///     flips: whether pieces may be turned over (keyword only).
+///
+/// Returns:
+///     A Tiling: its problem (one primary item per cell, and one per piece with once),
+///     count(), count_distinct(), count_dp(), solutions(), decode() and render().
+///
+/// Raises:
+///     ValueError: for a bad board or piece, or pieces that cannot cover the board's area.
+///     TypeError: for arguments of the wrong type.
+///
+/// Example:
+///     >>> import dancecard
+///     >>> t = dancecard.tile("2x3", "dominoes")
+///     >>> t.count(), t.pieces
+///     (3, ['D'])
+///     >>> print(t.render(t.problem.first()), end="")
+///     AAB
+///     CCB
+///     >>> dancecard.tile("6x10", "pentominoes", once=True).count_distinct()
+///     2339
 #[pyfunction]
 #[pyo3(signature = (board, pieces, once = false, *, flips = true))]
 pub(crate) fn tile(
@@ -264,12 +360,6 @@ impl PyTiling {
 
 #[pymethods]
 impl PyTiling {
-    /// The exact cover problem (one option per placement).
-    #[getter]
-    fn problem(&self, py: Python<'_>) -> Py<PyProblem> {
-        self.problem.clone_ref(py)
-    }
-
     /// The pieces' names (equal pieces merged when copies are unlimited).
     #[getter]
     fn pieces(&self) -> Vec<String> {
@@ -407,9 +497,31 @@ fn read_target(obj: &Bound<'_, PyAny>) -> PyResult<TargetSudoku> {
     TargetSudoku::from_grid(cells).map_err(|e| args::invalid("grid", e))
 }
 
-/// Solves a target sudoku: `(score, grid)` for a completion of maximum score, or `None`.
+/// The target sudoku (NOIP 2009): the completion of a 9x9 sudoku with the largest score.
 ///
-/// Ctrl-C stops the branch and bound and raises `KeyboardInterrupt`.
+/// The score of a grid is the sum of digit times weight: 10 on the centre square, one less
+/// per ring out, 6 on the border. A branch and bound finds the best completion, with the
+/// GIL released; Ctrl-C stops it (KeyboardInterrupt).
+///
+/// Arguments:
+///     grid: 9 lines of 9 digits ("0" or "." blank), or 9 rows of 9 ints from 0 (blank)
+///         to 9 (a 2-D numpy array will do).
+///
+/// Returns:
+///     (score, grid), grid as 9 rows of 9 ints; or None when the puzzle has no completion.
+///
+/// Raises:
+///     ValueError: for a grid that is not 9x9, holds values out of range, or whose givens
+///         clash.
+///     TypeError: for a grid of another type.
+///
+/// Example:
+///     >>> import dancecard
+///     >>> line = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+///     >>> text = "\n".join(line[r * 9:r * 9 + 9] for r in range(9))
+///     >>> score, grid = dancecard.target_sudoku(text)
+///     >>> score, grid[0]
+///     (2861, [4, 8, 3, 9, 2, 1, 6, 5, 7])
 #[pyfunction]
 pub(crate) fn target_sudoku(
     py: Python<'_>,

@@ -22,20 +22,41 @@ use dancecard_format::{
     parse_dlx, parse_dlx_with, parse_matrix, write_dlx, Document, Limits, ParseError,
 };
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyMemoryView, PyString, PyTuple};
 
 use crate::args;
 use crate::cost;
 use crate::counting::{self, PyEstimate, PyMemoStats, PyZdd};
-use crate::interrupt::{on_main_thread, read_threads, read_time_limit, run_interruptible, POLL};
+use crate::interrupt::{
+    on_main_thread, read_threads, read_time_limit, run_interruptible, Interruptible, POLL,
+};
+use crate::labels::{self, Labels, LabelsState};
 use crate::scale;
 
 pyo3::create_exception!(
     dancecard,
     DlxParseError,
     PyValueError,
-    "Input text that is not a valid problem; `line` and `column` (from 1) say where."
+    "Input text that is not a valid problem: a ValueError whose line and column (from 1) say
+where.
+
+Raised by Problem.from_dlx() and Problem.from_matrix() (for the matrix's text form); the
+message names the line and column too, and says what was expected and what was found.
+
+Attributes:
+    line: the line of the error, from 1.
+    column: the column of the error, from 1.
+
+Example:
+    >>> import dancecard
+    >>> try:
+    ...     dancecard.Problem.from_dlx('a b\\na c\\n')
+    ... except dancecard.DlxParseError as e:
+    ...     print(e.line, e.column)
+    2 3
+"
 );
 
 /// A `DlxParseError` (a `ValueError`) with the parser's message and `line`/`column` attributes.
@@ -49,7 +70,26 @@ fn parse_error(py: Python<'_>, e: &ParseError) -> PyErr {
     err
 }
 
-/// What a search did: `dancecard.Stats`.
+/// What a search did: its counters, as Knuth's DLX1 counts them, and why it ended.
+///
+/// Every search of a Problem sets Problem.stats (and an iterator's stats): first(),
+/// count(), solutions(), zdd(), sample() and min_cost(). A memoised count (Knuth's DLX6)
+/// counts its own nodes: see method and memo.
+///
+/// Attributes:
+///     nodes, updates, solutions, seconds: the counters (see each).
+///     complete: whether the whole tree was explored (a count is then exact).
+///     stop: why the search ended.
+///     method, reason, memo: how a count was made (the plain or the memoised search).
+///
+/// Example:
+///     >>> import dancecard
+///     >>> p = dancecard.Problem("a b", options=["a", "b", "a b"])
+///     >>> p.count(method="search")
+///     2
+///     >>> s = p.stats
+///     >>> s.nodes, s.updates, s.solutions, s.complete, s.stop, s.method
+///     (4, 4, 2, True, 'exhausted', 'search')
 #[pyclass(frozen, module = "dancecard", name = "Stats")]
 #[derive(Clone, Debug)]
 pub(crate) struct PyStats {
@@ -146,7 +186,7 @@ impl PyStats {
     /// The memoised search's counters (`MemoStats`) when it made the count, else `None`.
     #[getter]
     fn memo(&self) -> Option<PyMemoStats> {
-        self.memo.map(PyMemoStats)
+        self.memo.map(PyMemoStats::from)
     }
 
     fn __repr__(&self) -> String {
@@ -169,73 +209,72 @@ fn record(last: &LastStats, stats: PyStats) {
     *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(stats);
 }
 
-/// An exact cover problem: `dancecard.Problem(primary, secondary=None, options=None,
-/// costs=None, bounds=None)`.
+/// An exact cover problem: items, and options that each cover some of them.
 ///
-/// Items are names (a string is split at whitespace); each option is a list of item names or
-/// one string of names, `x:red` giving secondary item `x` the color `red`. Options are
-/// numbered from 0 in the order given, and solutions are lists of these numbers. `costs`
-/// gives each option a cost (for `min_cost`), `bounds` primary items multiplicities (Knuth's
-/// DLX3: covered from `lo` to `hi` times).
+/// A solution is a set of options that covers every primary item exactly once, and every
+/// secondary item at most once, or by options that all give it the same color.
+///
+/// Arguments:
+///     primary: the primary items: a str of names separated by whitespace, or an iterable
+///         of items of any hashable type (str, int, tuple, frozenset...).
+///     secondary: the secondary items, in the same forms, or None.
+///     options: an iterable of options, or a dict from option names (any hashable) to
+///         options, or None. Each option is a str of names or an iterable of items. A
+///         secondary item takes a color as "x:red" (a str item) or as a pair
+///         (item, color) that is not itself an item.
+///     costs: None, or one int per option (from 0 to 2**64 - 1, their sum too), its cost
+///         for min_cost().
+///     bounds: None, or a dict from primary items to an int m (covered exactly m times)
+///         or a pair (lo, hi) of ints from 0 to 2**32 - 1 (lo <= hi, hi >= 1): Knuth's
+///         DLX3 multiplicities, which count(), first() and solutions() take.
+///
+/// Options are numbered from 0 in the order given; solutions are lists of these numbers in
+/// increasing order, or, for options given as a dict, lists of their names in the dict's
+/// order. Items that are all str are kept as names (to_dlx() writes them); other items
+/// are named "#0", "#1"... inside, and every property that reports items (primary,
+/// secondary, options, bounds, a Reduction's removed_items) gives the objects back.
+///
+/// Raises:
+///     ValueError: for a repeated or invalid name, an unknown item, an empty option, an
+///         option without a primary item, a color on a primary item, a number of costs
+///         other than the number of options, costs that add up past 2**64 - 1, or bounds
+///         that no count meets or on an item that is not primary.
+///     TypeError: for values that are not items (unhashable), options, ints or pairs.
+///
+/// A problem pickles (and copy.deepcopy copies it) with its items, options, option
+/// numbers and search tree, not its stats.
+///
+/// Example:
+///     >>> import dancecard
+///     >>> p = dancecard.Problem("a b c d e f g",
+///     ...                       options=["c e", "a d g", "b c f", "a d f", "b g", "d e g"])
+///     >>> p.first(), p.count()
+///     ([0, 3, 4], 1)
+///     >>> cells = [(0, 0), (0, 1), (1, 0), (1, 1)]
+///     >>> q = dancecard.Problem(cells, options={"top": cells[:2], "bottom": cells[2:],
+///     ...                                       "left": cells[::2], "right": cells[1::2]})
+///     >>> list(q.solutions())
+///     [['top', 'bottom'], ['left', 'right']]
 #[pyclass(frozen, module = "dancecard", name = "Problem")]
 #[derive(Debug)]
 pub(crate) struct PyProblem {
     problem: Arc<Problem>,
-    /// For each option of `problem`, its number among the options given.
-    index: Arc<Vec<usize>>,
+    /// How the caller numbers and names the options (and the items).
+    map: OptionMap,
     /// How many options were given (rows of a matrix, rows of zeros included).
     given: usize,
     last: LastStats,
 }
 
-/// Names from argument `name` (or from its option `option`): a string is split at
-/// whitespace, any other iterable (but `bytes`) gives one name per item.
-fn names(obj: &Bound<'_, PyAny>, name: &str, option: Option<usize>) -> PyResult<Vec<String>> {
-    const EXPECTED: &str = "a str of names or an iterable of str";
-    let whole = args::Index { name, at: [option, None] };
-    if let Ok(s) = obj.downcast::<PyString>() {
-        let text = args::str_of(s, name, &whole)?;
-        return Ok(text.split_whitespace().map(str::to_owned).collect());
-    }
-    let mut out = Vec::new();
-    for (i, item) in args::items(obj, &whole, EXPECTED)?.enumerate() {
-        let item = item?;
-        let at = match option {
-            Some(k) => args::Index::two(name, k, i),
-            None => args::Index::one(name, i),
-        };
-        let s = item.downcast::<PyString>().map_err(|_| args::wrong_type(&at, "a str", &item))?;
-        out.push(args::str_of(s, name, &at)?.into_owned());
-    }
-    Ok(out)
-}
-
-/// Reads argument `primary`: item names.
-fn read_primary(obj: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    names(obj, "primary", None)
-}
-
-/// Reads argument `secondary`: item names, or `None`.
-fn read_secondary(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<String>>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    names(obj, "secondary", None).map(Some)
-}
-
-/// Reads argument `options`: an iterable of options, each a str of names or an iterable of
-/// names; or `None`.
-fn read_options(obj: &Bound<'_, PyAny>) -> PyResult<Option<Vec<Vec<String>>>> {
-    if obj.is_none() {
-        return Ok(None);
-    }
-    // A string is iterable, but its characters are not options (`args::items` refuses it).
-    let expected = "an iterable of options (each a str of names or an iterable of str) or None";
-    let mut out = Vec::new();
-    for (k, option) in args::items(obj, &args::WHOLE, expected)?.enumerate() {
-        out.push(names(&option?, "options", Some(k))?);
-    }
-    Ok(Some(out))
+/// How the caller numbers and names the options of an engine problem (and its items): what
+/// a problem and its ZDD need to answer in the caller's terms.
+#[derive(Clone, Debug)]
+pub(crate) struct OptionMap {
+    /// For each option of the engine's problem, its number among the options given.
+    pub(crate) index: Arc<Vec<usize>>,
+    /// The caller's objects behind the names of items, colors and options (`None`: the
+    /// items are their names and the options are numbered).
+    pub(crate) labels: Option<Arc<Labels>>,
 }
 
 /// Reads argument `heuristic`: `"mrv"` or `"leftmost"` (see [`heuristic`]).
@@ -291,6 +330,33 @@ fn matrix_cell(v: &Bound<'_, PyAny>, r: usize, c: usize) -> PyResult<bool> {
     Ok(args::int_in(v, "rows", &at, (0, 1), EXPECTED)? == 1)
 }
 
+/// A 2-D array of ints or bools as nested lists, taken whole by the array's `tolist` (far
+/// faster than reading its cells one by one as array scalars): a numpy `ndarray` (anything
+/// with `ndim == 2`, a `dtype` of kind `b`, `i` or `u`, and `tolist`), or a `memoryview` of
+/// two dimensions (the buffer protocol). `None` for anything else, read row by row: numpy
+/// is not needed, and an array of floats keeps its cells' own types in messages.
+fn array_rows<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = obj.py();
+    let ndim = obj.getattr(intern!(py, "ndim")).ok().and_then(|n| n.extract::<usize>().ok());
+    if ndim != Some(2) {
+        return Ok(None);
+    }
+    let integral = obj.is_instance_of::<PyMemoryView>()
+        || obj
+            .getattr(intern!(py, "dtype"))
+            .and_then(|d| d.getattr(intern!(py, "kind")))
+            .ok()
+            .and_then(|k| k.extract::<String>().ok())
+            .is_some_and(|k| matches!(k.as_str(), "b" | "i" | "u"));
+    if !integral {
+        return Ok(None);
+    }
+    match obj.call_method0(intern!(py, "tolist")) {
+        Ok(rows) => Ok(Some(rows)),
+        Err(_) => Ok(None),
+    }
+}
+
 /// Reads argument `rows` of `Problem.from_matrix`: the problem it holds.
 fn read_matrix(obj: &Bound<'_, PyAny>) -> PyResult<PyProblem> {
     if let Some(bytes) = text_bytes(obj, "rows") {
@@ -304,6 +370,8 @@ fn read_matrix(obj: &Bound<'_, PyAny>) -> PyResult<PyProblem> {
             .unwrap_or(doc.input_index.len());
         return Ok(PyProblem::from_document(doc, given));
     }
+    let listed = array_rows(obj)?;
+    let obj = listed.as_ref().unwrap_or(obj);
     let expected = "rows of 0/1 values, or the matrix as text";
     let mut b = ProblemBuilder::new();
     let mut items = Vec::new();
@@ -362,9 +430,34 @@ fn read_option_numbers(obj: &Bound<'_, PyAny>, max: usize) -> PyResult<Option<Ve
     Ok(Some(out))
 }
 
+/// Reads argument `options` of `Problem.is_solution` for options given as a dict: option
+/// names, each turned into its number by `numbers` (a name that is no option's gives
+/// `usize::MAX`, which numbers no option). Reads at most `max` of them (more are no solution:
+/// `None` then).
+fn read_option_names(
+    obj: &Bound<'_, PyAny>,
+    numbers: &Bound<'_, PyDict>,
+    max: usize,
+) -> PyResult<Option<Vec<usize>>> {
+    let mut out = Vec::new();
+    for (i, v) in args::items(obj, &args::WHOLE, "a sequence of option names")?.enumerate() {
+        if i == max {
+            return Ok(None);
+        }
+        let v = v?;
+        let k = match v.hash() {
+            Ok(_) => numbers.get_item(&v)?.map(|k| k.extract()).transpose()?,
+            Err(_) => None,
+        };
+        out.push(k.unwrap_or(usize::MAX));
+    }
+    Ok(Some(out))
+}
+
 /// The state of a pickled `Problem` (see [`_problem_from_state`]): [`STATE_VERSION`], the DLX
 /// text, the secondary items of a problem that the text cannot hold, and the numbering of
-/// the options ([`Numbering`]; `None`: in order, from 0).
+/// the options ([`Numbering`]; `None`: in order, from 0); then, for a problem with
+/// [`Labels`] only, their state.
 type State = (u32, String, Option<Vec<String>>, Option<Numbering>);
 
 /// The number of each option among those given, and how many were given (a matrix's rows of
@@ -431,29 +524,75 @@ fn read_state_numbering(obj: &Bound<'_, PyAny>) -> PyResult<Option<Numbering>> {
     Ok(Some((numbers, given)))
 }
 
-/// The problem of a pickled state (`Problem.__reduce__`): not part of the API, but its name
+/// The problem of a pickled state (Problem.__reduce__): not for direct use, but its name
 /// and arguments are in every pickle, so they stay.
 ///
-/// - `text` is the problem's DLX text ([`write_dlx`]), read without the parser's bounds on
-///   input (every problem the engine holds comes back, however large); or empty for a
-///   problem without primary items (and so without options), whose secondary items, if
-///   any, are in `secondary`: the DLX text cannot hold them (a line of items starting with
-///   `|` is a comment).
-/// - `numbering` is `None` when the options are numbered in order from 0; else `(index,
-///   given)`: `given` options were given, and `index[k]` is the number of the text's option
-///   `k` among them (distinct numbers below `given`).
+/// Arguments:
+///     version: the state's version, 1 (a pickle of another version is refused).
+///     text: the problem's DLX text (to_dlx()), read without the parser's bounds on input;
+///         or "" for a problem without primary items (and so without options).
+///     secondary: for such a problem, its secondary items' names (the DLX text cannot hold
+///         them), else None.
+///     numbering: None when the options are numbered in order from 0; else (index, given):
+///         given options were given, and index[k] is the number of the text's option k
+///         among them (distinct numbers below given).
+///     labels: None, or (items, colors, options) for a problem whose items are objects or
+///         whose options were a dict: the objects of the items and colors named "#k", and
+///         the options' names.
 ///
-/// A state that does not hold together is a `ValueError` naming the argument at fault.
+/// Returns:
+///     The Problem.
+///
+/// Raises:
+///     ValueError: for a state that does not hold together, naming the argument at fault.
+///     TypeError: for arguments of the wrong type.
 #[pyfunction]
-#[pyo3(signature = (version, text, secondary, numbering))]
+#[pyo3(signature = (version, text, secondary, numbering, labels = None))]
 pub(crate) fn _problem_from_state(
     py: Python<'_>,
     #[pyo3(from_py_with = read_state_version)] version: u32,
     #[pyo3(from_py_with = read_state_text)] text: String,
     #[pyo3(from_py_with = read_state_secondary)] secondary: Option<Vec<String>>,
     #[pyo3(from_py_with = read_state_numbering)] numbering: Option<Numbering>,
+    #[pyo3(from_py_with = read_state_labels)] labels: Option<LabelsState>,
 ) -> PyResult<PyProblem> {
     debug_assert_eq!(version, STATE_VERSION);
+    let problem = problem_from_state(py, text, secondary, numbering)?;
+    let Some(labels) = labels else { return Ok(problem) };
+    let labels = Labels::from_state(labels, &problem.problem, problem.given)
+        .map_err(|e| args::invalid("labels", e))?;
+    Ok(problem.labelled(Some(labels)))
+}
+
+/// Reads argument `labels` of `_problem_from_state`: `None`, or a triple `(items, colors,
+/// options)`: the objects of the items named `#k` (or `None`), of the colors, and the names
+/// of the options (or `None`).
+fn read_state_labels(obj: &Bound<'_, PyAny>) -> PyResult<Option<LabelsState>> {
+    const EXPECTED: &str = "a triple (items, colors, options) or None";
+    if obj.is_none() {
+        return Ok(None);
+    }
+    // Read no further than one value too many.
+    let values = args::items(obj, &args::WHOLE, EXPECTED)?.take(4).collect::<PyResult<Vec<_>>>()?;
+    let [items, colors, options] = &values[..] else {
+        let shown = args::values_shown(values.len());
+        return Err(args::wrong_value("labels", &args::WHOLE, EXPECTED, &shown));
+    };
+    let objects = |v: &Bound<'_, PyAny>, k: usize| -> PyResult<Vec<Py<PyAny>>> {
+        let place = args::Index::one("labels", k);
+        args::items(v, &place, "a sequence of objects")?.map(|o| Ok(o?.unbind())).collect()
+    };
+    let optional = |v: &Bound<'_, PyAny>, k| (!v.is_none()).then(|| objects(v, k)).transpose();
+    Ok(Some((optional(items, 0)?, objects(colors, 1)?, optional(options, 2)?)))
+}
+
+/// The problem of a pickle's state, without its labels (see [`_problem_from_state`]).
+fn problem_from_state(
+    py: Python<'_>,
+    text: String,
+    secondary: Option<Vec<String>>,
+    numbering: Option<Numbering>,
+) -> PyResult<PyProblem> {
     let (problem, input_index) = match (text.is_empty(), secondary) {
         (true, secondary) => {
             let mut b = ProblemBuilder::new();
@@ -520,10 +659,26 @@ impl PyProblem {
     fn with_index(problem: Problem, index: Vec<usize>, given: usize) -> Self {
         PyProblem {
             problem: Arc::new(problem),
-            index: Arc::new(index),
+            map: OptionMap { index: Arc::new(index), labels: None },
             given,
             last: Arc::new(Mutex::new(None)),
         }
+    }
+
+    /// The same problem, its items, colors or options named by the caller's objects.
+    pub(crate) fn labelled(mut self, labels: Option<Labels>) -> Self {
+        self.map.labels = labels.map(Arc::new);
+        self
+    }
+
+    /// The caller's objects behind the names (`None`: names and numbers).
+    pub(crate) fn labels(&self) -> Option<&Labels> {
+        self.map.labels.as_deref()
+    }
+
+    /// A solution (or any list of option numbers) as the caller calls the options.
+    fn out(&self, py: Python<'_>, numbers: &[usize]) -> PyResult<Py<PyAny>> {
+        Labels::options(self.labels(), py, numbers)
     }
 
     fn from_document(doc: Document, given: usize) -> Self {
@@ -540,59 +695,75 @@ impl PyProblem {
 
 #[pymethods]
 impl PyProblem {
-    /// `costs`: `None`, or one int per option (from 0 to 2**64 - 1, their sum below 2**64),
-    /// its cost in `min_cost`. `bounds`: `None`, or a dict from primary item names to an int
-    /// `m` (the item is covered exactly `m` times) or a pair `(lo, hi)` of ints below 2**32
-    /// (from `lo` to `hi` times, `0 <= lo <= hi`, `hi >= 1`): Knuth's DLX3 multiplicities,
-    /// which `count`, `first` and `solutions` take (not `min_cost` or `pre`). Both are kept by
-    /// `to_dlx` (`2|a`, `0:3|b` on the item line, `|5` after an option) and by pickling.
+    /// See the class's docstring.
     #[new]
     #[pyo3(signature = (primary, secondary = None, options = None, costs = None, bounds = None))]
     fn new(
         py: Python<'_>,
-        #[pyo3(from_py_with = read_primary)] primary: Vec<String>,
-        #[pyo3(from_py_with = read_secondary)] secondary: Option<Vec<String>>,
-        #[pyo3(from_py_with = read_options)] options: Option<Vec<Vec<String>>>,
+        primary: &Bound<'_, PyAny>,
+        secondary: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyAny>>,
         costs: Option<&Bound<'_, PyAny>>,
-        #[pyo3(from_py_with = cost::read_bounds)] bounds: Option<cost::Bounds>,
+        #[pyo3(from_py_with = cost::read_bounds)] bounds: Option<labels::Bounds>,
     ) -> PyResult<Self> {
-        let options = options.unwrap_or_default();
-        // Read here, not by pyo3: how many costs there must be is the number of options.
-        let costs = args::in_body(py, "costs", cost::read_costs(costs, options.len()))?;
-        let mut b = ProblemBuilder::new();
-        for name in primary {
-            let _ = b.primary(&name).map_err(|e| args::invalid("primary", e))?;
-        }
-        for name in secondary.unwrap_or_default() {
-            let _ = b.secondary(&name).map_err(|e| args::invalid("secondary", e))?;
-        }
-        for (name, lo, hi) in bounds.unwrap_or_default() {
-            let item = b.item_id(&name).ok_or_else(|| {
-                args::invalid("bounds", format!("unknown item {}", args::quoted(&name)))
-            })?;
-            b.set_bounds(item, lo, hi).map_err(|e| args::invalid("bounds", e))?;
-        }
-        for (k, option) in options.iter().enumerate() {
-            let id = b
-                .option_by_names(option.iter().map(String::as_str))
-                .map_err(|e| args::invalid("options", e))?;
-            if let Some(costs) = &costs {
-                b.set_cost(id, costs[k]).map_err(|e| args::invalid("costs", e))?;
-            }
-        }
-        Ok(PyProblem::from_problem(b.build()))
+        let arguments = labels::Arguments {
+            primary,
+            secondary,
+            options,
+            costs,
+            bounds: bounds.unwrap_or_default(),
+        };
+        let (problem, labels) = labels::build(py, &arguments)?;
+        Ok(PyProblem::from_problem(problem).labelled(labels))
     }
 
-    /// A problem in Knuth's DLX format (`str` or `bytes`); `DlxParseError` (a `ValueError`)
-    /// names the line and column of bad input.
+    /// A problem in Knuth's DLX format: a line of items (primary, then `|` and the
+    /// secondary ones), then one option a line (`x:red` gives secondary item `x` a color);
+    /// lines starting with `|` are comments.
+    ///
+    /// Arguments:
+    ///     text: the problem's text, a str or bytes.
+    ///
+    /// Returns:
+    ///     The Problem, its options numbered from 0 in the text's order.
+    ///
+    /// Raises:
+    ///     DlxParseError: (a ValueError) for text that is not a problem, with its line and
+    ///         column.
+    ///     TypeError: for text that is neither str nor bytes.
+    ///
+    /// Example:
+    ///     >>> import dancecard
+    ///     >>> dancecard.Problem.from_dlx("a b | x\na x:red\nb x:red\n").count()
+    ///     1
     #[staticmethod]
     fn from_dlx(#[pyo3(from_py_with = read_dlx)] text: PyProblem) -> PyProblem {
         text
     }
 
-    /// A problem from a 0/1 matrix: rows of 0/1 values (or bools), or the text format (`n m`,
-    /// then `n` rows). Columns are primary items `"1"`, `"2"`...; option `r` is row `r` (from
-    /// 0).
+    /// A problem from a 0/1 matrix: every column a primary item (named "1", "2"...), every
+    /// row an option (option r is row r, from 0; a row of zeros is an option that no
+    /// solution takes).
+    ///
+    /// Arguments:
+    ///     rows: the rows, each a sequence of 0/1 values (ints or bools, numpy's too); a 2-D
+    ///         numpy array of bools or ints (read whole, fast, by its tolist()) or a 2-D
+    ///         memoryview will do; or the text format: a line `n m`, then n rows of m
+    ///         values. numpy is not needed.
+    ///
+    /// Returns:
+    ///     The Problem.
+    ///
+    /// Raises:
+    ///     ValueError: for a value other than 0 or 1, rows of different lengths.
+    ///     DlxParseError: for text that does not parse (with the line and column).
+    ///     TypeError: for rows that are not sequences, or floats.
+    ///
+    /// Example:
+    ///     >>> import dancecard
+    ///     >>> p = dancecard.Problem.from_matrix([[1, 0, 0], [0, 1, 1], [1, 1, 0], [0, 0, 1]])
+    ///     >>> sorted(p.solutions())
+    ///     [[0, 1], [2, 3]]
     #[staticmethod]
     fn from_matrix(#[pyo3(from_py_with = read_matrix)] rows: PyProblem) -> PyProblem {
         rows
@@ -603,26 +774,38 @@ impl PyProblem {
         write_dlx(&self.problem)
     }
 
-    /// The primary items' names, in order.
+    /// The primary items, in order: their names, or the caller's objects.
     #[getter]
-    fn primary(&self) -> Vec<String> {
-        self.item_names(dancecard_engine::ItemKind::Primary)
+    fn primary(&self, py: Python<'_>) -> Vec<Py<PyAny>> {
+        self.items_of(py, dancecard_engine::ItemKind::Primary)
     }
 
-    /// The secondary items' names, in order.
+    /// The secondary items, in order: their names, or the caller's objects.
     #[getter]
-    fn secondary(&self) -> Vec<String> {
-        self.item_names(dancecard_engine::ItemKind::Secondary)
+    fn secondary(&self, py: Python<'_>) -> Vec<Py<PyAny>> {
+        self.items_of(py, dancecard_engine::ItemKind::Secondary)
     }
 
-    /// Each option as text (`a b x:red`), by number (`""` for a matrix row of zeros).
+    /// Each option, by number: as text (`a b x:red`; `""` for a matrix row of zeros) when
+    /// the items are names, else as the list of its items (a colored one as the pair
+    /// `(item, color)`).
     #[getter]
-    fn options(&self) -> Vec<String> {
-        let mut out = vec![String::new(); self.given];
+    fn options(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        let labels = self.labels().filter(|l| Labels::has_items(Some(l)));
+        let empty = || -> PyResult<Py<PyAny>> {
+            Ok(match labels {
+                Some(_) => PyList::empty(py).into_any().unbind(),
+                None => PyString::new(py, "").into_any().unbind(),
+            })
+        };
+        let mut out = (0..self.given).map(|_| empty()).collect::<PyResult<Vec<_>>>()?;
         for o in self.problem.options() {
-            out[self.index[o.index()]] = self.problem.option_text(o);
+            out[self.map.index[o.index()]] = match labels {
+                Some(l) => l.option_items(py, &self.problem, o)?,
+                None => PyString::new(py, &self.problem.option_text(o)).into_any().unbind(),
+            };
         }
-        out
+        Ok(out)
     }
 
     /// Each option's cost, by number (0 unless given; 0 for a matrix row of zeros).
@@ -630,7 +813,7 @@ impl PyProblem {
     fn costs(&self) -> Vec<u64> {
         let mut out = vec![0; self.given];
         for o in self.problem.options() {
-            out[self.index[o.index()]] = self.problem.option_cost(o);
+            out[self.map.index[o.index()]] = self.problem.option_cost(o);
         }
         out
     }
@@ -639,7 +822,7 @@ impl PyProblem {
     /// name, in declaration order (what `bounds=` takes).
     #[getter]
     fn bounds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        cost::bounds_dict(py, &self.problem)
+        cost::bounds_dict(py, &self.problem, self.labels())
     }
 
     /// The counters of the last search (`None` before any).
@@ -663,7 +846,10 @@ impl PyProblem {
     /// tree, so that a copy in another process counts the same shards; `stats` is not kept.
     /// The state is the problem's DLX text (which holds the costs and bounds) and its
     /// numbering (see `_problem_from_state`).
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, State)> {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
         let rebuild = py.import("dancecard._native")?.getattr("_problem_from_state")?;
         let p = &*self.problem;
         // Without primary items there is no option, and the DLX text could not be read back
@@ -674,21 +860,33 @@ impl PyProblem {
         } else {
             (write_dlx(p), None)
         };
-        let numbered_in_order = self.given == self.index.len()
-            && self.index.iter().enumerate().all(|(k, &given)| k == given);
-        let numbering = (!numbered_in_order).then(|| (self.index.to_vec(), self.given));
-        Ok((rebuild, (STATE_VERSION, text, secondary, numbering)))
+        let numbered_in_order = self.given == self.map.index.len()
+            && self.map.index.iter().enumerate().all(|(k, &given)| k == given);
+        let numbering = (!numbered_in_order).then(|| (self.map.index.to_vec(), self.given));
+        let state: State = (STATE_VERSION, text, secondary, numbering);
+        let state = match self.labels() {
+            None => state.into_pyobject(py)?,
+            Some(labels) => {
+                let (v, t, s, n) = state;
+                (v, t, s, n, labels.state(py)).into_pyobject(py)?
+            }
+        };
+        Ok((rebuild, state))
     }
 
-    /// Whether these option numbers form a solution (a number that is no option's makes it
-    /// false; a negative one is a `ValueError`).
+    /// Whether `options` form a solution: option numbers (ints >= 0; one that numbers no
+    /// option makes the answer False, a negative one is a ValueError), or option names for
+    /// options given as a dict (one that names no option makes it False).
     fn is_solution(&self, py: Python<'_>, options: &Bound<'_, PyAny>) -> PyResult<bool> {
         // Read here, not by pyo3, to stop reading past the number of options: an endless
         // iterator is no solution.
-        let read = read_option_numbers(options, self.given);
+        let read = match Labels::option_numbers(self.labels(), py)? {
+            Some(numbers) => read_option_names(options, &numbers, self.given),
+            None => read_option_numbers(options, self.given),
+        };
         let Some(options) = args::in_body(py, "options", read)? else { return Ok(false) };
         let mut by_given = vec![None; self.given];
-        for (k, &g) in self.index.iter().enumerate() {
+        for (k, &g) in self.map.index.iter().enumerate() {
             by_given[g] = OptionId::new(k);
         }
         let ids: Option<Vec<OptionId>> =
@@ -696,14 +894,16 @@ impl PyProblem {
         Ok(ids.is_some_and(|ids| self.problem.verify(&ids).is_ok()))
     }
 
-    /// The first solution in search order, or `None`. `heuristic`: `"mrv"` (the item with
-    /// the fewest options, as Knuth's DLX1) or `"leftmost"`.
+    /// The first solution in search order (its options' numbers in increasing order, or
+    /// names for options given as a dict), or None. `heuristic`: "mrv" (branch on the item
+    /// with the fewest options, as Knuth's DLX1) or "leftmost" (the first uncovered primary
+    /// item). Releases the GIL; Ctrl-C stops it.
     #[pyo3(signature = (heuristic = "mrv"))]
     fn first(
         &self,
         py: Python<'_>,
         #[pyo3(from_py_with = read_heuristic)] heuristic: &str,
-    ) -> PyResult<Option<Vec<usize>>> {
+    ) -> PyResult<Option<Py<PyAny>>> {
         let cancel = Arc::new(AtomicBool::new(false));
         let config = Config {
             heuristic: self::heuristic(heuristic),
@@ -719,7 +919,7 @@ impl PyProblem {
         })?;
         let stop = if found.is_some() { Stop::SolutionLimit } else { Stop::Exhausted };
         record(&self.last, PyStats::new(&stats, started.elapsed().as_secs_f64(), Some(stop)));
-        Ok(found.map(|s| PyProblem::numbers(&self.index, &s)))
+        found.map(|s| self.out(py, &PyProblem::numbers(&self.map.index, &s))).transpose()
     }
 
     /// The number of solutions. `threads`: 0 for one per core, at most 1024. With
@@ -766,15 +966,13 @@ impl PyProblem {
         #[pyo3(from_py_with = scale::read_split_depth)] split_depth: Option<usize>,
         #[pyo3(from_py_with = scale::read_output)] output: Option<PathBuf>,
     ) -> PyResult<u128> {
-        let cancel = Arc::new(AtomicBool::new(false));
         let config = Config {
             heuristic: self::heuristic(heuristic),
             max_nodes,
             time_limit,
-            cancel: Some(cancel.clone()),
             ..Config::default()
         };
-        let problem = &*self.problem;
+        let search = Interruptible::new(&self.problem, config);
         let started = Instant::now();
         let Some((index, shards)) = shard else {
             // As `dancecard solve` refuses --split-depth and --output without --shard: a
@@ -793,6 +991,7 @@ impl PyProblem {
             }
             let memo = counting::memo_config(memo_limit, false);
             let method = counting::method(method);
+            let Interruptible { problem, config, cancel } = search;
             let (counted, stats) = run_interruptible(py, &cancel, || {
                 counting::count(problem, config, threads, method, &memo)
             })?
@@ -809,7 +1008,7 @@ impl PyProblem {
         }
         let depth = split_depth.unwrap_or(scale::SPLIT_DEPTH);
         let shard = scale::Shard { index, shards, depth, output };
-        let (outcome, stats) = scale::count_shard(py, problem, config, &cancel, threads, &shard)?;
+        let (outcome, stats) = scale::count_shard(py, search, threads, &shard)?;
         let mut recorded =
             PyStats::new(&stats, started.elapsed().as_secs_f64(), Some(outcome.stop));
         recorded.solutions = outcome.solutions;
@@ -851,7 +1050,7 @@ impl PyProblem {
                 stop_name(Some(counted.outcome.stop))
             ))
         })?;
-        Ok(PyZdd::new(zdd, self.index.clone(), counted.outcome.solutions))
+        Ok(PyZdd::new(zdd, self.map.clone(), counted.outcome.solutions))
     }
 
     /// `k` solutions (an int from 0 to 2**24) drawn independently and exactly uniformly (with
@@ -866,8 +1065,9 @@ impl PyProblem {
         #[pyo3(from_py_with = counting::read_k)] k: usize,
         #[pyo3(from_py_with = counting::read_seed)] seed: u64,
         #[pyo3(from_py_with = counting::read_memo_limit)] memo_limit: Option<u64>,
-    ) -> PyResult<Vec<Vec<usize>>> {
-        self.zdd(py, memo_limit)?.draw(py, k, seed)
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        let drawn = self.zdd(py, memo_limit)?.draw(py, k, seed)?;
+        Labels::solutions(self.labels(), py, &drawn)
     }
 
     /// Knuth's Monte Carlo estimate of the plain search's tree (`dancecard.Estimate`): `probes`
@@ -883,13 +1083,8 @@ impl PyProblem {
         #[pyo3(from_py_with = counting::read_seed)] seed: u64,
         #[pyo3(from_py_with = read_heuristic)] heuristic: &str,
     ) -> PyResult<PyEstimate> {
-        let cancel = Arc::new(AtomicBool::new(false));
-        let config = Config {
-            heuristic: self::heuristic(heuristic),
-            cancel: Some(cancel.clone()),
-            ..Config::default()
-        };
-        counting::estimate(py, &self.problem, config, &cancel, probes, seed)
+        let config = Config::with_heuristic(self::heuristic(heuristic));
+        counting::estimate(py, Interruptible::new(&self.problem, config), probes, seed)
     }
 
     /// The `k` least-cost solutions (`k` an int from 1 to 2**20), by Knuth's DLX5 (branch
@@ -914,20 +1109,18 @@ impl PyProblem {
         #[pyo3(from_py_with = cost::read_lower_bound)] lower_bound: &str,
         #[pyo3(from_py_with = read_max_nodes)] max_nodes: Option<u64>,
         #[pyo3(from_py_with = read_time_limit)] time_limit: Option<Duration>,
-    ) -> PyResult<Vec<(u64, Vec<usize>)>> {
-        let cancel = Arc::new(AtomicBool::new(false));
-        let config =
-            Config { max_nodes, time_limit, cancel: Some(cancel.clone()), ..Config::default() };
+    ) -> PyResult<Vec<(u64, Py<PyAny>)>> {
+        let config = Config { max_nodes, time_limit, ..Config::default() };
         let started = Instant::now();
         let bound = cost::lower_bound(lower_bound);
-        let found = cost::min_cost(py, &self.problem, config, &cancel, k, bound)?;
+        let found = cost::min_cost(py, Interruptible::new(&self.problem, config), k, bound)?;
         let seconds = started.elapsed().as_secs_f64();
         record(&self.last, PyStats::new(&found.stats, seconds, Some(found.stop)));
-        Ok(found
+        found
             .best
             .iter()
-            .map(|s| (s.cost, PyProblem::numbers(&self.index, &s.options)))
-            .collect())
+            .map(|s| Ok((s.cost, self.out(py, &PyProblem::numbers(&self.map.index, &s.options))?)))
+            .collect()
     }
 
     /// Preprocessing, as Knuth's DLX-PRE and `dancecard pre`: removes, in rounds until one
@@ -946,11 +1139,19 @@ impl PyProblem {
         py: Python<'_>,
         #[pyo3(from_py_with = cost::read_max_rounds)] max_rounds: Option<u32>,
     ) -> PyResult<cost::PyReduction> {
-        cost::reduce(py, &self.problem, &self.index, self.given, max_rounds)
+        cost::reduce(
+            py,
+            &self.problem,
+            &self.map.index,
+            self.given,
+            max_rounds,
+            self.map.labels.clone(),
+        )
     }
 
-    /// All solutions (at most `limit`, an int below 2**128, or `None`) as a lazy iterator:
-    /// each `next` resumes the search.
+    /// All solutions (at most `limit`, an int below 2**128, or None) as a lazy iterator
+    /// (a SolutionIterator): nothing is searched until the first next(), and each next()
+    /// resumes the search. `heuristic` as for first().
     #[pyo3(signature = (limit = None, heuristic = "mrv"))]
     fn solutions(
         &self,
@@ -962,8 +1163,9 @@ impl PyProblem {
             max_solutions: limit,
             ..Config::default()
         };
-        let (problem, index) = (self.problem.clone(), self.index.clone());
-        PySolutions::engine(problem, index, config, Some(self.last.clone()), None)
+        let (problem, index) = (self.problem.clone(), self.map.index.clone());
+        let it = PySolutions::engine(problem, index, config, Some(self.last.clone()), None)?;
+        Ok(it.labelled(self.map.labels.clone()))
     }
 }
 
@@ -975,13 +1177,19 @@ impl PyProblem {
         map: Option<Py<PyAny>>,
     ) -> PyResult<PySolutions> {
         let config = Config { max_solutions: limit, ..Config::default() };
-        let (problem, index) = (self.problem.clone(), self.index.clone());
+        let (problem, index) = (self.problem.clone(), self.map.index.clone());
         PySolutions::engine(problem, index, config, Some(self.last.clone()), map)
     }
 
     fn item_names(&self, kind: dancecard_engine::ItemKind) -> Vec<String> {
         let p = &self.problem;
         p.items().filter(|&i| p.item_kind(i) == kind).map(|i| p.item_name(i).to_owned()).collect()
+    }
+
+    /// The items of a kind, as the caller gave them.
+    fn items_of(&self, py: Python<'_>, kind: dancecard_engine::ItemKind) -> Vec<Py<PyAny>> {
+        let names = self.item_names(kind);
+        names.iter().map(|n| Labels::item(self.labels(), py, n)).collect()
     }
 }
 
@@ -1005,13 +1213,29 @@ const MAX_BATCH: usize = 1024;
 /// dropped, closed or interrupted).
 pub(crate) type Emit<'a> = dyn FnMut(Vec<usize>) -> ControlFlow<()> + 'a;
 
-/// The lazy iterator of `Problem.solutions` (and of the models' solutions):
-/// `dancecard.SolutionIterator`.
+/// The lazy iterator of Problem.solutions() (and of Zdd.solutions(), Tiling.solutions()
+/// and queens.solutions()).
 ///
-/// It owns a search thread, which searches only when asked for a batch: either an engine
-/// [`Solver`] paused at its last solution (resumed by each request), or a model's solver
-/// whose callback blocks until the next request. The calling thread waits for a batch with
-/// the GIL released, looking at signals every [`POLL`] as [`run_interruptible`] does.
+/// Each next() resumes the search where it paused: taking a few solutions computes no
+/// more than those. The search runs with the GIL released, and Ctrl-C stops it
+/// (KeyboardInterrupt; the stats then say "cancelled"). stats holds the counters so far,
+/// close() ends the search.
+///
+/// Example:
+///     >>> import dancecard
+///     >>> it = dancecard.queens.problem(8).solutions(limit=2)
+///     >>> next(it)
+///     [3, 14, 20, 26, 32, 45, 55, 57]
+///     >>> it.stats.solutions, it.stats.stop
+///     (1, 'paused')
+///     >>> it.close()
+///     >>> list(it)
+///     []
+//
+// It owns a search thread, which searches only when asked for a batch: either an engine
+// [`Solver`] paused at its last solution (resumed by each request), or a model's solver
+// whose callback blocks until the next request. The calling thread waits for a batch with
+// the GIL released, looking at signals every [`POLL`] as [`run_interruptible`] does.
 #[pyclass(module = "dancecard", name = "SolutionIterator")]
 #[derive(Debug)]
 pub(crate) struct PySolutions {
@@ -1028,6 +1252,8 @@ pub(crate) struct PySolutions {
     last: Option<LastStats>,
     /// Turns each solution into what the iterator yields (a model's answer).
     map: Option<Py<PyAny>>,
+    /// The names of the options, when the problem's options were given as a dict.
+    labels: Option<Arc<Labels>>,
 }
 
 impl PySolutions {
@@ -1042,7 +1268,14 @@ impl PySolutions {
             stats: None,
             last,
             map,
+            labels: None,
         }
+    }
+
+    /// The same iterator, its solutions listing the options by the names in `labels`.
+    pub(crate) fn labelled(mut self, labels: Option<Arc<Labels>>) -> Self {
+        self.labels = labels;
+        self
     }
 
     /// Starts the search thread running `work` with the ends of the two channels.
@@ -1256,10 +1489,10 @@ impl PySolutions {
             self.fetch(py)?;
         }
         let Some(solution) = self.buffer.pop_front() else { return Ok(None) };
-        let solution = solution.into_pyobject(py)?.into_any();
+        let solution = Labels::options(self.labels.as_deref(), py, &solution)?;
         match &self.map {
             Some(map) => map.call1(py, (solution,)).map(Some),
-            None => Ok(Some(solution.unbind())),
+            None => Ok(Some(solution)),
         }
     }
 

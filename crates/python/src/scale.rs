@@ -25,18 +25,17 @@
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use dancecard_engine::parallel::ParallelSearch;
-use dancecard_engine::{Config, Outcome, Problem, Solver, Stats};
+use dancecard_engine::{Config, Outcome, Solver, Stats};
 use dancecard_scale::{merge as merge_results, shard_units, Fingerprint, ShardResult};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::args;
 use crate::counting::os_error;
-use crate::interrupt::run_interruptible;
+use crate::interrupt::{run_interruptible, Interruptible};
 
 /// The split depth of a shard when none is given: `dancecard solve --split-depth`'s default.
 pub(crate) const SPLIT_DEPTH: usize = 4;
@@ -160,20 +159,19 @@ impl Pending {
     }
 }
 
-/// Counts shard `shard` of `problem` by the plain search on `threads` threads under `config`
-/// (whose cancel flag is `cancel`, raised by Ctrl-C), as `dancecard solve --count --shard`
-/// does, and writes its result file if asked. Returns the outcome and the counters.
+/// Counts shard `shard` of the search `search` describes (its problem and configuration;
+/// Ctrl-C stops it) by the plain search on `threads` threads, as `dancecard solve --count
+/// --shard` does, and writes its result file if asked. Returns the outcome and the counters.
 pub(crate) fn count_shard(
     py: Python<'_>,
-    problem: &Problem,
-    config: Config,
-    cancel: &Arc<AtomicBool>,
+    search: Interruptible<'_>,
     threads: usize,
     shard: &Shard,
 ) -> PyResult<(Outcome, Stats)> {
     let pending = shard.output.as_deref().map(|path| Pending::create(py, path)).transpose()?;
+    let Interruptible { problem, config, cancel } = search;
     let heuristic = config.heuristic;
-    let counted = run_interruptible(py, cancel, || {
+    let counted = run_interruptible(py, &cancel, || {
         let fingerprint = Fingerprint::new(problem, heuristic, shard.depth, shard.shards);
         // The units are listed as the command line lists them (the heuristic alone), with
         // the cancel flag, so that Ctrl-C stops a long listing too.
@@ -234,13 +232,35 @@ fn read_result(path: &Path) -> Result<ShardResult, Unreadable> {
     ShardResult::parse(&bytes).map_err(|e| Unreadable::Refused(e.to_string()))
 }
 
-/// The total count of the shard result files `files` (paths: `str`, `bytes` or
-/// `os.PathLike`), written by `Problem.count(shard=(i, n), output=...)` or by `dancecard
-/// solve --count --shard I/N --output FILE`: every shard of one search, each exactly once and
-/// complete, as `dancecard merge` checks. A file that cannot be read raises `OSError`; one
-/// that is not an intact shard result (edited by hand, damaged) a `ValueError` naming it; a
-/// set that is not one whole search a `ValueError` listing every problem (missing, duplicate
-/// or incomplete shards, files of another search).
+/// The total count of the shard result files of one search, as `dancecard merge` adds them.
+///
+/// Arguments:
+///     files: an iterable of paths (str, bytes or os.PathLike), written by
+///         Problem.count(shard=(i, n), output=...) or by `dancecard solve --count --shard
+///         I/N --output FILE`, in any mix: every shard of one search (the same problem,
+///         heuristic, split depth, number of shards and version), each exactly once and
+///         complete.
+///
+/// Returns:
+///     The count of the whole search (an int).
+///
+/// Raises:
+///     OSError: for a file that cannot be read.
+///     ValueError: for a file that is not an intact shard result (not JSON, another kind
+///         of file, edited by hand or damaged: its checksum does not match), naming it; or
+///         for a set that is not one whole search, listing every problem (missing,
+///         duplicate or incomplete shards, files of another search).
+///     TypeError: for files that are not an iterable of paths.
+///
+/// Example:
+///     >>> import dancecard, os, tempfile
+///     >>> p = dancecard.queens.problem(8)
+///     >>> d = tempfile.mkdtemp()
+///     >>> files = [os.path.join(d, f"{i}.json") for i in range(3)]
+///     >>> sum(p.count(shard=(i, 3), output=f) for i, f in enumerate(files))
+///     92
+///     >>> dancecard.merge(files)
+///     92
 #[pyfunction]
 #[pyo3(signature = (files))]
 pub(crate) fn merge(

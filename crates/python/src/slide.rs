@@ -108,7 +108,31 @@ fn read_max_nodes(obj: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
 /// the nodes expanded and generated.
 type Found = (usize, String, Vec<u32>, u64, u64);
 
-/// Solves a sliding-tile position optimally; `None` when the goal cannot be reached.
+/// Solves a sliding-tile position optimally: the engine of dancecard.slide.solve(), which
+/// wraps its answer in a Solution.
+///
+/// Arguments:
+///     state: the tiles row by row, 0 for the blank (a string of numbers, a flat sequence
+///         or rows); sides 2 to 5.
+///     goal: "blank-first" or "blank-last".
+///     heuristic: "manhattan", "linear-conflict" or "pdb".
+///     algorithm: "ida", "astar", "bidir", "bfs" or "iddfs".
+///     max_nodes: the most nodes to expand, an int from 0 to 2**64 - 1, or None.
+///
+/// Returns:
+///     (length, moves, tiles, expanded, generated), or None when the goal cannot be
+///     reached.
+///
+/// Raises:
+///     ValueError: for a state that is not a permutation of a square board, or an unknown
+///         goal, heuristic or algorithm.
+///     TypeError: for arguments of the wrong type.
+///     RuntimeError: when max_nodes runs out.
+///
+/// Example:
+///     >>> from dancecard import _native
+///     >>> _native.slide_solve("1 2 3 0", "blank-last")
+///     (0, '', [], 0, 0)
 #[pyfunction]
 #[pyo3(signature = (state, goal = "blank-first", heuristic = "linear-conflict", algorithm = "ida", max_nodes = None))]
 pub(crate) fn slide_solve(

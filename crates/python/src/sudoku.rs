@@ -92,10 +92,30 @@ fn read_limit(obj: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
     args::optional_u64(obj, "limit")
 }
 
-/// Solves or counts a sudoku.
+/// Solves or counts a sudoku: the engine of dancecard.sudoku's solve(), count() and
+/// is_unique(), which give its answers their forms.
 ///
-/// Returns `(solutions, first solution's values row by row or None, side, exact)`, where
-/// `exact` is false when the count was cut short.
+/// Arguments:
+///     puzzle: a line of symbols, a text grid of numbers, or rows of ints from 0 (blank)
+///         to 32 (see dancecard.sudoku).
+///     limit: count up to this many solutions, an int from 0 to 2**64 - 1, or None.
+///     method: "fast" (the dedicated solver) or "dlx" (the exact cover model).
+///     box: the box shape "RxC", or None for square boxes.
+///
+/// Returns:
+///     (solutions, values, side, exact): the number of solutions (at most limit), the
+///     first one's values row by row (or None), the grid's side, and whether the search
+///     ran to its end or to limit (false when it was stopped otherwise).
+///
+/// Raises:
+///     ValueError: for a puzzle that cannot be read or whose givens clash, a bad box, an
+///         unknown method or a limit out of range.
+///     TypeError: for arguments of the wrong type.
+///
+/// Example:
+///     >>> from dancecard import _native
+///     >>> _native.sudoku_search("." * 16, 10)
+///     (10, [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], 4, True)
 #[pyfunction]
 // pyo3 shows the default of a raw identifier (`r#box`) as `...`: the text signature says it.
 #[pyo3(

@@ -1,8 +1,16 @@
-"""Shared helpers of the tests: paths into the repository, and problem builders."""
+"""Shared helpers of the tests: paths into the repository, and problem builders (those in
+problems.py, which the benchmark shares)."""
 
+import selectors
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
+
+from problems import domino_options, random_problem  # noqa: F401 - re-exported to the tests
 
 REPO = Path(__file__).resolve().parents[3]
 INSTANCES = REPO / "testdata" / "instances"
@@ -21,36 +29,29 @@ def read_tsv(name):
     return [dict(zip(header, line.split("\t"))) for line in lines[1:]]
 
 
-def domino_options(rows, cols):
-    """Options of the domino tilings of a rows x cols board; items are the cells "r,c"."""
-    cells = [f"{r},{c}" for r in range(rows) for c in range(cols)]
-    options = []
-    for r in range(rows):
-        for c in range(cols):
-            if c + 1 < cols:
-                options.append([f"{r},{c}", f"{r},{c + 1}"])
-            if r + 1 < rows:
-                options.append([f"{r},{c}", f"{r + 1},{c}"])
-    return cells, options
-
-
-def random_problem(rng):
-    """A small random problem from ``rng`` (a ``random.Random``): (primary, secondary,
-    options), with secondary items and colors; the oracle (oracle.py) solves it at once."""
-    n_primary = rng.randint(1, 7)
-    n_secondary = rng.randint(0, 3)
-    primary = [f"p{i}" for i in range(n_primary)]
-    secondary = [f"s{i}" for i in range(n_secondary)]
-    colors = ["red", "blue"]
-    options = []
-    for _ in range(rng.randint(1, 22)):
-        items = rng.sample(primary, rng.randint(1, min(3, n_primary)))
-        if secondary and rng.random() < 0.6:
-            for s in rng.sample(secondary, rng.randint(1, n_secondary)):
-                items.append(s if rng.random() < 0.4 else f"{s}:{rng.choice(colors)}")
-        rng.shuffle(items)
-        options.append(items)
-    return primary, secondary, options
+def interrupt(code, expected="interrupted"):
+    """Runs ``code`` in a child Python process; once it prints "ready", sends it SIGINT half
+    a second later, and checks that it then prints ``expected`` within 5 seconds and exits
+    with status 0. Returns the seconds from the signal to that line."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(0.5)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        with selectors.DefaultSelector() as selector:
+            selector.register(child.stdout, selectors.EVENT_READ)
+            assert selector.select(timeout=5), "no KeyboardInterrupt within 5 s of SIGINT"
+        line = child.stdout.readline().strip()
+        delay = time.monotonic() - sent
+        assert line == expected, (line, child.returncode, child.stderr.read())
+        assert child.wait(timeout=10) == 0
+        return delay
+    finally:
+        child.kill()
+        child.wait()
 
 
 @pytest.fixture

@@ -206,19 +206,25 @@ SLIDE_HEURISTIC = choice("manhattan", "linear-conflict")
 ALGORITHM = choice("ida", "astar", "bidir", "bfs", "iddfs")
 BOX = kind("box or None", ok={"none"}, value=STRINGS, extra={"valid": ("2x2", OK)})
 
-# Item names: a str (split at whitespace) or an iterable of str (a dict: its keys).
-NAMES_OK = {"empty_str", "huge_str", "nul", "empty_list", "dict", "np_str"}
+# Items: a str of names (split at whitespace) or an iterable of hashable items (a dict: its
+# keys; numpy's ints are items too, #21), but not unhashable ones.
+NAMES_OK = {"empty_str", "huge_str", "nul", "empty_list", "dict", "np_str", "np_array"}
 NAMES = kind("names", ok=NAMES_OK, value={"surrogate", "huge_lines"},
-             extra={"nested_name": ([["a"]], TYPE), "int_name": (["a", 1], TYPE),
+             extra={"nested_name": ([["a"]], TYPE), "int_name": (["c", 1], OK),
+                    "tuple_name": ([("a", 1)], OK), "set_name": ([{1}], TYPE),
                     "colon": (["a:b"], VALUE), "twice": ("a a", VALUE),
                     "surrogate_name": (["a", "\ud800"], VALUE)})
 # The base primary items are "a b": secondary names that repeat them are ValueErrors.
 NAMES_OR_NONE = Kind("names or None", NAMES.ok - {"dict", "np_str"} | {"none"},
                      NAMES.value | {"dict", "np_str"}, NAMES.extra)
+# Options: an iterable of options or a dict from names to options (#21); a dict's values must
+# be options ({"a": 1} is not), and an item that is not declared (numpy's 1) is unknown.
 OPTIONS = kind(
-    "options", ok={"none", "empty_list", "dict", "np_str"},
+    "options", ok={"none", "empty_list", "np_str"}, value={"np_2d"},
     extra={"unknown_item": (["a z"], VALUE), "empty_option": ([[]], VALUE),
-           "color_on_primary": (["a:red"], VALUE), "int_in_option": ([["a", 1]], TYPE),
+           "color_on_primary": (["a:red"], VALUE), "int_in_option": ([["a", 1]], VALUE),
+           "named_options": ({"A": "a", ("B", 1): ["b"]}, OK),
+           "unhashable_in_option": ([["a", ["b"]]], TYPE),
            "option_int": ([1], TYPE), "surrogate_in_option": (["a \ud800"], VALUE),
            "generator": ((o for o in ["a", "b"]), OK)})
 # Costs of Problem(...): the row's base has no option, so that only an empty sequence (or None)
@@ -329,6 +335,12 @@ STATE_TEXT = kind("state text", ok={"empty_str", "huge_str", "huge_lines", "nul"
                   extra={"toy": ("a b\na\nb\n", OK), "bad": ("a\nz\n", VALUE)})
 STATE_SECONDARY = kind("state secondary", ok={"none"}, value={"empty_list", "dict", "np_str"},
                        extra={"names": (["x"], VALUE)})
+# The labels of a problem whose items are objects or whose options were a dict (#21): None, or
+# (items, colors, option names); the toy's items are names and it has six options.
+STATE_LABELS = kind(
+    "state labels", ok={"none"}, value={"empty_list", "dict", "np_str", "np_array", "np_2d", "nested"},
+    extra={"option_names": ((None, [], list("ABCDEF")), OK), "short": ((None, [], ["A"]), VALUE),
+           "items_for_names": ((["x"], [], None), VALUE), "bad_colors": ((None, 5, None), TYPE)})
 STATE_NUMBERING = kind(
     "state numbering", ok={"none"}, value={"empty_list", "np_2d", "dict"},
     extra={"in_order": ((range(6), 6), OK), "zero_rows": (([5, 0, 2, 4, 1, 9], 10), OK),
@@ -434,6 +446,12 @@ def no_args(get):
     return Row(call=get)
 
 
+def members(cls, make, names):
+    """Rows for members of class ``cls`` (its public name) that take no argument, each read
+    from an instance that ``make()`` makes."""
+    return {f"{cls}.{name}": no_args(lambda name=name: getattr(make(), name)) for name in names}
+
+
 def problem_method(name, params, base):
     return Row(call=lambda **kw: getattr(toy(), name)(**kw), params=params, base=base)
 
@@ -494,6 +512,17 @@ def in_scratch(call):
     return run
 
 
+# The arguments of dancecard.slide.solve and of the native function behind it.
+SLIDE_ARGUMENTS = dict(
+    params={"state": SLIDE_STATE, "goal": GOAL, "heuristic": SLIDE_HEURISTIC,
+            "algorithm": ALGORITHM, "max_nodes": U64_OR_NONE},
+    base={"state": SOLVED_SLIDE, "goal": "blank-last", "heuristic": "manhattan",
+          "algorithm": "ida", "max_nodes": None})
+
+# The arguments of dancecard.sudoku.solve and is_unique.
+SUDOKU_ARGUMENTS = dict(params={"puzzle": PUZZLE, "box": BOX, "method": METHOD},
+                        base={"puzzle": "." * 16, "box": None, "method": "fast"})
+
 ROWS: Dict[str, Row] = {
     # dancecard.Problem
     "dancecard.Problem": Row(
@@ -508,14 +537,8 @@ ROWS: Dict[str, Row] = {
     "dancecard.Problem.from_matrix": Row(
         call=lambda **kw: dancecard.Problem.from_matrix(**kw), params={"rows": MATRIX},
         base={"rows": [[1, 0], [0, 1]]}),
-    "dancecard.Problem.to_dlx": no_args(lambda: toy().to_dlx),
-    "dancecard.Problem.primary": no_args(lambda: toy().primary),
-    "dancecard.Problem.secondary": no_args(lambda: toy().secondary),
-    "dancecard.Problem.options": no_args(lambda: toy().options),
-    "dancecard.Problem.stats": no_args(lambda: toy().stats),
-    "dancecard.Problem.costs": no_args(lambda: toy().costs),
-    "dancecard.Problem.bounds": no_args(lambda: toy().bounds),
-    "dancecard.Problem.__repr__": no_args(lambda: toy().__repr__),
+    **members("dancecard.Problem", toy, ["to_dlx", "primary", "secondary", "options",
+        "stats", "costs", "bounds", "__repr__", "__reduce__"]),
     "dancecard.Problem.is_solution": problem_method(
         "is_solution", {"options": OPTION_NUMBERS}, {"options": [0, 3, 4]}),
     "dancecard.Problem.first": problem_method(
@@ -531,7 +554,6 @@ ROWS: Dict[str, Row] = {
         base={"threads": 1, "heuristic": "mrv", "max_nodes": None, "time_limit": None,
               "method": "auto", "memo_limit": None, "shard": (0, 1), "split_depth": None,
               "output": None}),
-    "dancecard.Problem.__reduce__": no_args(lambda: toy().__reduce__),
     "dancecard.Problem.zdd": problem_method("zdd", {"memo_limit": ZDD_MEMO_LIMIT},
                                             {"memo_limit": None}),
     "dancecard.Problem.sample": problem_method(
@@ -548,71 +570,34 @@ ROWS: Dict[str, Row] = {
                                             {"max_rounds": None}),
     # dancecard.Reduction: made by Problem.pre only.
     "dancecard.Reduction": Row(call=lambda *a, **kw: dancecard.Reduction(*a, **kw)),
-    "dancecard.Reduction.problem": no_args(lambda: toy().pre().problem),
-    "dancecard.Reduction.origins": no_args(lambda: toy().pre().origins),
-    "dancecard.Reduction.removed_options": no_args(lambda: toy().pre().removed_options),
-    "dancecard.Reduction.removed_items": no_args(lambda: toy().pre().removed_items),
-    "dancecard.Reduction.rounds": no_args(lambda: toy().pre().rounds),
-    "dancecard.Reduction.complete": no_args(lambda: toy().pre().complete),
-    "dancecard.Reduction.infeasible": no_args(lambda: toy().pre().infeasible),
-    "dancecard.Reduction.__repr__": no_args(lambda: toy().pre().__repr__),
+    **members("dancecard.Reduction", lambda: toy().pre(), ["problem", "origins",
+        "removed_options", "removed_items", "rounds", "complete", "infeasible", "__repr__"]),
     # dancecard.Stats and dancecard.SolutionIterator: made by searches only.
     "dancecard.Stats": Row(call=lambda *a, **kw: dancecard.Stats(*a, **kw)),
-    "dancecard.Stats.nodes": no_args(lambda: stats().nodes),
-    "dancecard.Stats.updates": no_args(lambda: stats().updates),
-    "dancecard.Stats.solutions": no_args(lambda: stats().solutions),
-    "dancecard.Stats.seconds": no_args(lambda: stats().seconds),
-    "dancecard.Stats.complete": no_args(lambda: stats().complete),
-    "dancecard.Stats.stop": no_args(lambda: stats().stop),
-    "dancecard.Stats.method": no_args(lambda: stats().method),
-    "dancecard.Stats.reason": no_args(lambda: stats().reason),
-    "dancecard.Stats.memo": no_args(lambda: stats().memo),
-    "dancecard.Stats.__repr__": no_args(lambda: stats().__repr__),
+    **members("dancecard.Stats", stats, ["nodes", "updates", "solutions", "seconds",
+        "complete", "stop", "method", "reason", "memo", "__repr__"]),
     # dancecard.MemoStats, dancecard.Zdd and dancecard.Estimate: made by the package only.
     "dancecard.MemoStats": Row(call=lambda *a, **kw: dancecard.MemoStats(*a, **kw)),
-    "dancecard.MemoStats.nodes": no_args(lambda: memo_stats().nodes),
-    "dancecard.MemoStats.hits": no_args(lambda: memo_stats().hits),
-    "dancecard.MemoStats.entries": no_args(lambda: memo_stats().entries),
-    "dancecard.MemoStats.clears": no_args(lambda: memo_stats().clears),
-    "dancecard.MemoStats.peak_bytes": no_args(lambda: memo_stats().peak_bytes),
-    "dancecard.MemoStats.plain_nodes": no_args(lambda: memo_stats().plain_nodes),
-    "dancecard.MemoStats.zdd_nodes": no_args(lambda: memo_stats().zdd_nodes),
-    "dancecard.MemoStats.__repr__": no_args(lambda: memo_stats().__repr__),
+    **members("dancecard.MemoStats", memo_stats, ["nodes", "hits", "entries", "clears",
+        "peak_bytes", "plain_nodes", "zdd_nodes", "__repr__"]),
     "dancecard.Zdd": Row(call=lambda *a, **kw: dancecard.Zdd(*a, **kw)),
-    "dancecard.Zdd.node_count": no_args(lambda: toy_zdd().node_count),
-    "dancecard.Zdd.count": no_args(lambda: toy_zdd().count),
-    "dancecard.Zdd.solutions": no_args(lambda: toy_zdd().solutions),
-    "dancecard.Zdd.to_text": no_args(lambda: toy_zdd().to_text),
-    "dancecard.Zdd.__repr__": no_args(lambda: toy_zdd().__repr__),
+    **members("dancecard.Zdd", toy_zdd, ["node_count", "count", "solutions", "to_text",
+        "__repr__"]),
     "dancecard.Zdd.sample": Row(call=lambda **kw: toy_zdd().sample(**kw),
                                 params={"k": SAMPLES, "seed": SEED}, base={"k": 3, "seed": 0}),
     "dancecard.Zdd.write": Row(call=in_scratch(lambda **kw: toy_zdd().write(**kw)),
                                params={"path": PATH}, base={"path": "zdd.txt"}),
     "dancecard.Estimate": Row(call=lambda *a, **kw: dancecard.Estimate(*a, **kw)),
-    "dancecard.Estimate.probes": no_args(lambda: estimate().probes),
-    "dancecard.Estimate.nodes": no_args(lambda: estimate().nodes),
-    "dancecard.Estimate.nodes_stderr": no_args(lambda: estimate().nodes_stderr),
-    "dancecard.Estimate.solutions": no_args(lambda: estimate().solutions),
-    "dancecard.Estimate.solutions_stderr": no_args(lambda: estimate().solutions_stderr),
-    "dancecard.Estimate.updates": no_args(lambda: estimate().updates),
-    "dancecard.Estimate.max_depth": no_args(lambda: estimate().max_depth),
-    "dancecard.Estimate.solution_probes": no_args(lambda: estimate().solution_probes),
-    "dancecard.Estimate.auto": no_args(lambda: estimate().auto),
-    "dancecard.Estimate.reason": no_args(lambda: estimate().reason),
-    "dancecard.Estimate.__repr__": no_args(lambda: estimate().__repr__),
+    **members("dancecard.Estimate", estimate, ["probes", "nodes", "nodes_stderr",
+        "solutions", "solutions_stderr", "updates", "max_depth", "solution_probes", "auto",
+        "reason", "__repr__"]),
     "dancecard.SolutionIterator": Row(call=lambda *a, **kw: dancecard.SolutionIterator(*a, **kw)),
-    "dancecard.SolutionIterator.__iter__": no_args(lambda: iterator().__iter__),
-    "dancecard.SolutionIterator.__next__": no_args(lambda: iterator().__next__),
-    "dancecard.SolutionIterator.close": no_args(lambda: iterator().close),
-    "dancecard.SolutionIterator.stats": no_args(lambda: iterator().stats),
+    **members("dancecard.SolutionIterator", iterator, ["__iter__", "__next__", "close",
+        "stats"]),
     # dancecard.Tiling
     "dancecard.Tiling": Row(call=lambda *a, **kw: dancecard.Tiling(*a, **kw)),
-    "dancecard.Tiling.problem": no_args(lambda: dominoes().problem),
-    "dancecard.Tiling.pieces": no_args(lambda: dominoes().pieces),
-    "dancecard.Tiling.once": no_args(lambda: dominoes().once),
-    "dancecard.Tiling.count_distinct": no_args(lambda: dominoes().count_distinct),
-    "dancecard.Tiling.count_dp": no_args(lambda: dominoes().count_dp),
-    "dancecard.Tiling.__repr__": no_args(lambda: dominoes().__repr__),
+    **members("dancecard.Tiling", dominoes, ["problem", "pieces", "once",
+        "count_distinct", "count_dp", "__repr__"]),
     "dancecard.Tiling.decode": tiling_method("decode", {"solution": SOLUTION},
                                              {"solution": [0, 2, 3, 5]}),
     "dancecard.Tiling.render": tiling_method("render", {"solution": SOLUTION},
@@ -642,27 +627,17 @@ ROWS: Dict[str, Row] = {
     "dancecard.queens.problem": Row(call=lambda **kw: queens.problem(**kw),
                                     params={"n": N256}, base={"n": 6}),
     # dancecard.slide
-    "dancecard.slide.solve": Row(
-        call=lambda **kw: slide.solve(**kw),
-        params={"state": SLIDE_STATE, "goal": GOAL, "heuristic": SLIDE_HEURISTIC,
-                "algorithm": ALGORITHM, "max_nodes": U64_OR_NONE},
-        base={"state": SOLVED_SLIDE, "goal": "blank-last", "heuristic": "manhattan",
-              "algorithm": "ida", "max_nodes": None}),
+    "dancecard.slide.solve": Row(call=lambda **kw: slide.solve(**kw), **SLIDE_ARGUMENTS),
     # A NamedTuple of results, made by solve: it checks nothing, as NamedTuples do not.
     "dancecard.slide.Solution": None,
     # dancecard.sudoku
-    "dancecard.sudoku.solve": Row(
-        call=lambda **kw: sudoku.solve(**kw),
-        params={"puzzle": PUZZLE, "box": BOX, "method": METHOD},
-        base={"puzzle": "." * 16, "box": None, "method": "fast"}),
+    "dancecard.sudoku.solve": Row(call=lambda **kw: sudoku.solve(**kw), **SUDOKU_ARGUMENTS),
     "dancecard.sudoku.count": Row(
         call=lambda **kw: sudoku.count(**kw),
         params={"puzzle": PUZZLE, "limit": U64_OR_NONE, "box": BOX, "method": METHOD},
         base={"puzzle": "1" + "." * 15, "limit": None, "box": None, "method": "fast"}),
-    "dancecard.sudoku.is_unique": Row(
-        call=lambda **kw: sudoku.is_unique(**kw),
-        params={"puzzle": PUZZLE, "box": BOX, "method": METHOD},
-        base={"puzzle": "." * 16, "box": None, "method": "fast"}),
+    "dancecard.sudoku.is_unique": Row(call=lambda **kw: sudoku.is_unique(**kw),
+                                      **SUDOKU_ARGUMENTS),
     # dancecard._native: the functions behind the Python modules' wrappers.
     "dancecard._native.queens_count": Row(
         call=lambda **kw: _native.queens_count(**kw),
@@ -672,17 +647,14 @@ ROWS: Dict[str, Row] = {
                                               params={"n": N32}, base={"n": 6}),
     "dancecard._native.queens_problem": Row(call=lambda **kw: _native.queens_problem(**kw),
                                             params={"n": N256}, base={"n": 6}),
-    "dancecard._native.slide_solve": Row(
-        call=lambda **kw: _native.slide_solve(**kw),
-        params={"state": SLIDE_STATE, "goal": GOAL, "heuristic": SLIDE_HEURISTIC,
-                "algorithm": ALGORITHM, "max_nodes": U64_OR_NONE},
-        base={"state": SOLVED_SLIDE, "goal": "blank-last", "heuristic": "manhattan",
-              "algorithm": "ida", "max_nodes": None}),
+    "dancecard._native.slide_solve": Row(call=lambda **kw: _native.slide_solve(**kw),
+                                         **SLIDE_ARGUMENTS),
     "dancecard._native._problem_from_state": Row(
         call=lambda **kw: _native._problem_from_state(**kw),
         params={"version": STATE_VERSION, "text": STATE_TEXT, "secondary": STATE_SECONDARY,
-                "numbering": STATE_NUMBERING},
-        base={"version": 1, "text": toy().to_dlx(), "secondary": None, "numbering": None}),
+                "numbering": STATE_NUMBERING, "labels": STATE_LABELS},
+        base={"version": 1, "text": toy().to_dlx(), "secondary": None, "numbering": None,
+              "labels": None}),
     "dancecard._native.sudoku_search": Row(
         call=lambda **kw: _native.sudoku_search(**kw),
         params={"puzzle": PUZZLE, "limit": U64_OR_NONE, "method": METHOD, "box": BOX},

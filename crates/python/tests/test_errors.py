@@ -64,11 +64,14 @@ def test_builder_errors():
         dancecard.Problem("a", "x", options=["x"])
     with pytest.raises(ValueError, match="option 0 gives a color to primary item `a`"):
         dancecard.Problem("a", options=["a:red"])
-    with pytest.raises(TypeError, match=r"^argument 'primary': primary\[1\]: expected a str, got int$"):
-        dancecard.Problem(["a", 1])
-    with pytest.raises(TypeError, match=r"^argument 'options': options\[0\]\[1\]: expected a str, got int$"):
+    # Items of any hashable type are items (#21): an int that is not declared is unknown.
+    with pytest.raises(TypeError, match=r"^argument 'primary': primary\[1\]: expected a str or another hashable item, got list$"):
+        dancecard.Problem(["a", [1]])
+    with pytest.raises(TypeError, match=r"^argument 'options': options\[0\]\[1\]: expected a str or another hashable item, got dict$"):
+        dancecard.Problem("a", options=[["a", {}]])
+    with pytest.raises(ValueError, match="^argument 'options': option 0 names unknown item `1`$"):
         dancecard.Problem("a", options=[["a", 1]])
-    with pytest.raises(TypeError, match="^argument 'primary': expected a str of names or an iterable of str, got int$"):
+    with pytest.raises(TypeError, match="^argument 'primary': expected a str of names or an iterable of hashable items, got int$"):
         dancecard.Problem(5)
 
 

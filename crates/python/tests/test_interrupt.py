@@ -5,15 +5,12 @@ sends it SIGINT after about half a second, and expects the child to catch Keyboa
 soon after.
 """
 
-import selectors
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
-from conftest import INSTANCES
+from conftest import INSTANCES, interrupt
 
 # The 6x10 pentomino problem with one more primary item that no option covers: no solution,
 # and with the leftmost-item heuristic the search walks the pentomino tree for hours before it
@@ -100,25 +97,8 @@ except KeyboardInterrupt:
     sys.exit(0)
 print("finished after", time.monotonic() - started, flush=True)
 """
-    child = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(0.5)
-        sent = time.monotonic()
-        child.send_signal(signal.SIGINT)
-        with selectors.DefaultSelector() as selector:
-            selector.register(child.stdout, selectors.EVENT_READ)
-            assert selector.select(timeout=5), "no KeyboardInterrupt within 5 s of SIGINT"
-        line = child.stdout.readline().strip()
-        delay = time.monotonic() - sent
-        assert line == "interrupted", (line, child.returncode, child.stderr.read())
-        assert delay < 1.0, f"KeyboardInterrupt came {delay:.2f} s after SIGINT"
-        assert child.wait(timeout=10) == 0
-    finally:
-        child.kill()
-        child.wait()
+    delay = interrupt(code)
+    assert delay < 1.0, f"KeyboardInterrupt came {delay:.2f} s after SIGINT"
 
 
 @pytest.mark.parametrize("name", ["count", "count_threads", "count_memo", "iterator", "queens",
@@ -153,16 +133,4 @@ try:
 except KeyboardInterrupt:
     print("interrupted", it.stats.stop, it.stats.complete, next(it, "done"), flush=True)
 """
-    child = subprocess.Popen(
-        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(0.5)
-        child.send_signal(signal.SIGINT)
-        line = child.stdout.readline().strip()
-        assert line == "interrupted cancelled False done", (line, child.stderr.read())
-        assert child.wait(timeout=10) == 0
-    finally:
-        child.kill()
-        child.wait()
+    interrupt(code, expected="interrupted cancelled False done")

@@ -83,3 +83,24 @@ def test_arrays_are_sequences():
     assert isinstance(solved, list) and solved[0][0] == 1 and sorted(solved[0]) == [1, 2, 3, 4]
     assert slide.solve(np.array([1, 2, 3, 0]), goal="blank-last").length == 0
     assert slide.solve(np.array([[1, 2], [0, 3]]), goal="blank-last").moves == "R"
+
+
+@pytest.mark.parametrize("dtype", [bool, np.bool_, np.int8, np.uint8, np.int32, np.int64, np.uint64])
+def test_matrix_from_2d_arrays(dtype):
+    # Knuth's toy matrix (one solution: rows 0, 3, 4), with a row of zeros kept as option 2.
+    rows = np.array([[0, 0, 1, 0, 1, 0, 0], [1, 0, 0, 1, 0, 0, 1], [0] * 7, [0, 1, 1, 0, 0, 1, 0],
+                     [1, 0, 0, 1, 0, 1, 0], [0, 1, 0, 0, 0, 0, 1], [0, 0, 0, 1, 1, 0, 1]])
+    p = dancecard.Problem.from_matrix(rows.astype(dtype))
+    assert p.first() == [0, 4, 5] and p.options[2] == "" and p.options[0] == "3 5"
+    # The same problem from the nested lists and from a memoryview (the buffer protocol).
+    assert p.to_dlx() == dancecard.Problem.from_matrix(rows.tolist()).to_dlx()
+    assert p.to_dlx() == dancecard.Problem.from_matrix(memoryview(rows.astype(np.uint8))).to_dlx()
+
+
+def test_matrix_array_errors():
+    with pytest.raises(ValueError, match=r"^argument 'rows': rows\[1\]\[2\]: expected 0 or 1 \(or a bool\), got 7$"):
+        dancecard.Problem.from_matrix(np.array([[1, 0, 0], [0, 1, 7]], dtype=np.int16))
+    with pytest.raises(TypeError, match=r"^argument 'rows': rows\[0\]: expected a sequence of 0/1 values, got numpy.int64$"):
+        dancecard.Problem.from_matrix(np.array([1, 0, 1], dtype=np.int64))
+    empty = dancecard.Problem.from_matrix(np.zeros((3, 0), dtype=bool))
+    assert empty.options == ["", "", ""] and empty.count() == 1  # no item: the empty cover

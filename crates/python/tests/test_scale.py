@@ -19,11 +19,8 @@ import json
 import multiprocessing
 import os
 import pickle
-import selectors
 import shutil
-import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -31,7 +28,7 @@ import pytest
 
 import dancecard
 from dancecard import _native
-from conftest import INSTANCES, REPO
+from conftest import INSTANCES, REPO, interrupt
 
 try:
     import numpy as np
@@ -542,23 +539,7 @@ print("finished", flush=True)
 def test_ctrl_c_stops_a_shard_and_writes_nothing(tmp_path, depth):
     out = tmp_path / "s.json"
     code = SIGINT_CHILD.format(pent=str(INSTANCES / "pent6x10.dlx"), depth=depth, out=str(out))
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(0.5)
-        sent = time.monotonic()
-        child.send_signal(signal.SIGINT)
-        with selectors.DefaultSelector() as selector:
-            selector.register(child.stdout, selectors.EVENT_READ)
-            assert selector.select(timeout=5), "no KeyboardInterrupt within 5 s of SIGINT"
-        line = child.stdout.readline().strip()
-        assert line == "interrupted", (line, child.stderr.read())
-        assert time.monotonic() - sent < 1.0
-        assert child.wait(timeout=10) == 0
-    finally:
-        child.kill()
-        child.wait()
+    assert interrupt(code) < 1.0
     # Neither the result nor its temporary file.
     assert os.listdir(tmp_path) == []
 

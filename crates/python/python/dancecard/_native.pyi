@@ -14,14 +14,20 @@ what was expected and what was given:
 """
 
 import os
-from typing import Dict, Iterable, Iterator, List, Literal, Optional, Sequence, Tuple, Union
+from typing import (
+    Any, Dict, Hashable, Iterable, Iterator, List, Literal, Mapping, Optional, Sequence, Tuple,
+    Union,
+)
 
 __version__: str
 
 Heuristic = Literal["mrv", "leftmost"]
 LowerBound = Literal["shares", "dlx5"]
 Method = Literal["search", "memo", "auto"]
-Names = Union[str, Iterable[str]]
+# Items: a str of names, or an iterable of items of any hashable type (#21).
+Names = Union[str, Iterable[Hashable]]
+# A solution: option numbers, or option names for options given as a dict.
+Solution = List[Any]
 # A path, as ``open`` takes it.
 StrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
@@ -108,7 +114,7 @@ class Zdd:
     def solutions(self) -> SolutionIterator:
         """Every solution, lazily, each a list of option numbers in increasing order (as the
         problem numbers them), in the diagram's order."""
-    def sample(self, k: int, seed: int = 0) -> List[List[int]]:
+    def sample(self, k: int, seed: int = 0) -> List[Solution]:
         """``k`` solutions (an int from 0 to 2**24) drawn independently and exactly
         uniformly, with replacement, the same for the same ``seed`` (an int from 0 to
         2**64 - 1); empty when there is no solution."""
@@ -156,7 +162,7 @@ class Estimate:
     def reason(self) -> str:
         """Why ``auto`` picks it."""
 
-class SolutionIterator(Iterator[List[int]]):
+class SolutionIterator(Iterator[Solution]):
     """The lazy iterator of :meth:`Problem.solutions`.
 
     Each ``next`` resumes the search where it paused; solutions are lists of option numbers
@@ -164,7 +170,7 @@ class SolutionIterator(Iterator[List[int]]):
     """
 
     def __iter__(self) -> "SolutionIterator": ...
-    def __next__(self) -> List[int]: ...
+    def __next__(self) -> Solution: ...
     @property
     def stats(self) -> Optional[Stats]:
         """The counters of the search so far (``None`` before the first ``next``)."""
@@ -175,10 +181,14 @@ class Problem:
     """An exact cover problem: items, primary (covered exactly once) or secondary (at most
     once, or by options that all give them the same color), and options, each a set of items.
 
-    ``primary`` and ``secondary`` are item names (a string is split at whitespace); each option
-    is a list of item names, or one string of names separated by spaces. ``"x:red"`` in an
-    option gives secondary item ``x`` the color ``red``. Options are numbered from 0 in the
-    order given; solutions are lists of these numbers, in increasing order.
+    ``primary`` and ``secondary`` are items: a string of names split at whitespace, or an
+    iterable of items of any hashable type (str, int, tuple, frozenset...); each option is a
+    list of items, or one string of names separated by spaces; ``options`` may also be a dict
+    from option names to options. ``"x:red"`` (for a str item) or the pair ``(x, "red")``
+    in an option gives secondary item ``x`` the color ``red``. Options are numbered from 0 in
+    the order given; solutions are lists of these numbers, in increasing order, or of the
+    options' names for a dict. Items that are not all str are named ``#0``, ``#1``... in
+    :meth:`to_dlx`; every property that reports items gives the objects back.
 
     ``costs``: one int per option (from 0 to 2**64 - 1, their sum at most 2**64 - 1), its
     cost for :meth:`min_cost` (``None``: every option costs 0). ``bounds``: a dict from
@@ -202,9 +212,9 @@ class Problem:
         self,
         primary: Names,
         secondary: Optional[Names] = None,
-        options: Optional[Iterable[Names]] = None,
+        options: Optional[Union[Iterable[Names], Mapping[Hashable, Names]]] = None,
         costs: Optional[Iterable[int]] = None,
-        bounds: Optional[Dict[str, Union[int, Tuple[int, int]]]] = None,
+        bounds: Optional[Mapping[Hashable, Union[int, Tuple[int, int]]]] = None,
     ) -> None: ...
     @staticmethod
     def from_dlx(text: Union[str, bytes]) -> "Problem":
@@ -227,28 +237,31 @@ class Problem:
     def to_dlx(self) -> str:
         """The problem in Knuth's DLX format (``Problem.from_dlx`` reads it back)."""
     @property
-    def primary(self) -> List[str]:
-        """The primary items' names, in order."""
+    def primary(self) -> List[Any]:
+        """The primary items, in order: their names, or the objects given."""
     @property
-    def secondary(self) -> List[str]:
-        """The secondary items' names, in order."""
+    def secondary(self) -> List[Any]:
+        """The secondary items, in order: their names, or the objects given."""
     @property
-    def options(self) -> List[str]:
-        """Each option as text (``"a b x:red"``), by number (``""`` for a row of zeros)."""
+    def options(self) -> List[Any]:
+        """Each option, by number: as text (``"a b x:red"``; ``""`` for a row of zeros) when
+        the items are names, else as the list of its items (a colored one as the pair
+        ``(item, color)``)."""
     @property
     def costs(self) -> List[int]:
         """Each option's cost, by number (0 unless given, and for a row of zeros)."""
     @property
-    def bounds(self) -> Dict[str, Tuple[int, int]]:
+    def bounds(self) -> Dict[Any, Tuple[int, int]]:
         """The bounds ``(lo, hi)`` of the primary items whose bounds are not ``(1, 1)``, by
         name, in declaration order (what ``bounds=`` takes)."""
     @property
     def stats(self) -> Optional[Stats]:
         """The counters of the last search (``None`` before any)."""
-    def is_solution(self, options: Iterable[int]) -> bool:
+    def is_solution(self, options: Iterable[Any]) -> bool:
         """Whether these option numbers form a solution. Numbers are ints >= 0 (a negative
-        one is a ``ValueError``); one that numbers no option makes the answer ``False``."""
-    def first(self, heuristic: Heuristic = "mrv") -> Optional[List[int]]:
+        one is a ``ValueError``); one that numbers no option makes the answer ``False``.
+        For options given as a dict, ``options`` are their names."""
+    def first(self, heuristic: Heuristic = "mrv") -> Optional[Solution]:
         """The first solution in search order, or ``None``.
 
         ``heuristic``: ``"mrv"`` (Knuth's: branch on the item with the fewest options) or
@@ -312,7 +325,7 @@ class Problem:
         ``ValueError`` naming ``memo_limit``."""
     def sample(
         self, k: int, seed: int = 0, memo_limit: Optional[int] = None
-    ) -> List[List[int]]:
+    ) -> List[Solution]:
         """``k`` solutions (an int from 0 to 2**24) drawn independently and exactly uniformly
         (with replacement) from the ZDD of all solutions, the same for the same ``seed`` (an
         int from 0 to 2**64 - 1; the same as ``dancecard solve --sample K --seed S``); an
@@ -332,7 +345,7 @@ class Problem:
         lower_bound: LowerBound = "shares",
         max_nodes: Optional[int] = None,
         time_limit: Optional[float] = None,
-    ) -> List[Tuple[int, List[int]]]:
+    ) -> List[Tuple[int, Solution]]:
         """The ``k`` least-cost solutions (``k`` an int from 1 to 2**20), by Knuth's DLX5
         (branch and bound on dancing links): ``(cost, solution)`` pairs, least cost first
         (ties in the order found), each solution a sorted list of option numbers as
@@ -369,11 +382,11 @@ class Reduction:
         """The reduced problem: the items and options left (names, order, colors and costs
         kept), its options numbered from 0."""
     @property
-    def origins(self) -> List[int]:
+    def origins(self) -> List[Any]:
         """For each option of :attr:`problem`, its number in the original problem (in
         increasing order)."""
     @property
-    def removed_options(self) -> List[int]:
+    def removed_options(self) -> List[Any]:
         """The options removed (numbers in the original problem), in the order they went."""
     @property
     def removed_items(self) -> List[str]:
@@ -409,6 +422,7 @@ def _problem_from_state(
     text: str,
     secondary: Optional[List[str]],
     numbering: Optional[Tuple[List[int], int]],
+    labels: Optional[Tuple[Optional[List[Any]], List[Any], Optional[List[Any]]]] = None,
 ) -> Problem:
     """The :class:`Problem` of a pickle (``Problem.__reduce__``); not for direct use."""
 

@@ -26,18 +26,25 @@ there are rows); 0 is the blank."""
 
 
 class Solution(NamedTuple):
-    """An optimal solution."""
+    """An optimal solution of a sliding-tile position, as :func:`solve` returns it.
+
+    Fields: ``length`` (the number of moves, optimal), ``moves`` (the moves of the blank,
+    one letter each: ``U``, ``D``, ``L``, ``R``), ``tiles`` (the tile slid by each move),
+    ``expanded`` and ``generated`` (search nodes whose successors were computed, and
+    search nodes generated).
+
+    Example:
+        >>> from dancecard import slide
+        >>> s = slide.solve("1 2 3 4 5 6 0 7 8", goal="blank-last")
+        >>> s.length, s.moves, s.tiles
+        (2, 'RR', [7, 8])
+    """
 
     length: int
-    """The number of moves (optimal)."""
     moves: str
-    """The moves of the blank, one letter each: ``U``, ``D``, ``L``, ``R``."""
     tiles: List[int]
-    """The tile slid by each move."""
     expanded: int
-    """Search nodes whose successors were computed."""
     generated: int
-    """Search nodes generated."""
 
 
 def solve(
@@ -48,18 +55,51 @@ def solve(
     algorithm: str = "ida",
     max_nodes: Optional[int] = None,
 ) -> Optional[Solution]:
-    """An optimal solution of ``state``, or ``None`` if the goal cannot be reached (parity).
+    """An optimal solution of a sliding-tile position (the 8-, 15- or 24-puzzle).
 
-    ``goal``: ``"blank-first"`` (``0 1 2 ...``, Korf's) or ``"blank-last"`` (``1 2 ... 0``).
-    ``heuristic``: ``"manhattan"``, ``"linear-conflict"`` or ``"pdb"``. ``algorithm``:
-    ``"ida"``, ``"astar"``, ``"bidir"``, ``"bfs"`` or ``"iddfs"``.
+    The search releases the GIL and stops on Ctrl-C (``KeyboardInterrupt``).
 
-    ``max_nodes``: an int from 0 to 2**64 - 1, or ``None`` (no limit).
+    Arguments:
+        state: the tiles row by row, 0 for the blank: a string of numbers, a flat sequence
+            of ints, or rows (numpy arrays will do); sides 2 to 5 (:data:`State`).
+        goal: ``"blank-first"`` (``0 1 2 ...``, Korf's) or ``"blank-last"``
+            (``1 2 ... 0``).
+        heuristic: ``"manhattan"``, ``"linear-conflict"`` or ``"pdb"`` (an additive pattern
+            database, built in a few seconds on first use, then kept).
+        algorithm: ``"ida"`` (IDA*), ``"astar"``, ``"bidir"`` (bidirectional BFS),
+            ``"bfs"`` or ``"iddfs"``.
+        max_nodes: the most nodes to expand, an int from 0 to 2**64 - 1, or ``None`` (no
+            limit).
 
-    Raises ``ValueError`` for a state that is not a permutation of a square board, an unknown
-    ``goal``, ``heuristic`` or ``algorithm``, or when BFS would need too much memory;
-    ``TypeError`` for arguments of the wrong type; ``RuntimeError`` when ``max_nodes`` runs
-    out.
+    Returns:
+        A :class:`Solution`, or ``None`` if the goal cannot be reached (the parity of the
+        permutation).
+
+    Raises:
+        ValueError: for a state that is not a permutation of a square board, an unknown
+            ``goal``, ``heuristic`` or ``algorithm``, or when BFS would need too much
+            memory.
+        TypeError: for arguments of the wrong type.
+        RuntimeError: when ``max_nodes`` runs out.
+
+    Example:
+        >>> from dancecard import slide
+        >>> slide.solve([[1, 2], [0, 3]], goal="blank-last").moves
+        'R'
+        >>> slide.solve("1 2 3 4 5 6 8 7 0") is None  # two tiles swapped: odd parity
+        True
     """
     found = _native.slide_solve(state, goal, heuristic, algorithm, max_nodes)
     return None if found is None else Solution(*found)
+
+
+# The fields' documentation, for help() (a NamedTuple's fields say "Alias for field number").
+for _field, _doc in [
+    ("length", "The number of moves (optimal)."),
+    ("moves", "The moves of the blank, one letter each: ``U``, ``D``, ``L``, ``R``."),
+    ("tiles", "The tile slid by each move."),
+    ("expanded", "Search nodes whose successors were computed."),
+    ("generated", "Search nodes generated."),
+]:
+    getattr(Solution, _field).__doc__ = _doc
+del _field, _doc

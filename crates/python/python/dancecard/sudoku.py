@@ -56,10 +56,31 @@ def solve(
 def solve(
     puzzle: Puzzle, *, box: Optional[str] = None, method: str = "fast"
 ) -> Union[str, Rows, None]:
-    """The first solution of ``puzzle``, or ``None`` if it has none.
+    """The first solution of a sudoku, in the puzzle's own form.
 
-    The solution has the puzzle's form: a line of symbols for a string puzzle, rows of ints
-    for rows.
+    Arguments:
+        puzzle: a line of symbols (``.`` or ``0`` blank), a text grid of numbers, or rows of
+            ints from 0 (blank) to 32 (:data:`Puzzle`; a 2-D numpy array will do).
+        box: the box shape ``"RxC"`` for rectangular boxes (``"2x3"`` for 6x6), or ``None``
+            for square boxes.
+        method: ``"fast"`` (the dedicated solver) or ``"dlx"`` (the exact cover model on
+            dancing links); both give the same answers.
+
+    Returns:
+        The solution as a line of symbols for a string puzzle, as rows of ints
+        (:data:`Rows`) for rows; ``None`` if the puzzle has no solution.
+
+    Raises:
+        ValueError: for a puzzle that cannot be read or whose givens clash (with the
+            reason, and where for text), or an unknown ``method`` or bad ``box``.
+        TypeError: for a puzzle of another type (``bytes``, rows of floats).
+
+    Example:
+        >>> from dancecard import sudoku
+        >>> sudoku.solve("..3..41.2....3..")
+        '1234341221434321'
+        >>> sudoku.solve([[0, 0, 3, 0], [0, 4, 1, 0], [2, 0, 0, 0], [0, 3, 0, 0]])
+        [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
     """
     _, values, side, _ = _search(puzzle, 1, box, method)
     if values is None:
@@ -72,15 +93,51 @@ def solve(
 def count(
     puzzle: Puzzle, limit: Optional[int] = None, *, box: Optional[str] = None, method: str = "fast"
 ) -> int:
-    """The number of solutions of ``puzzle``, counting up to ``limit`` if given.
+    """The number of solutions of a sudoku, counting up to ``limit`` if given.
 
     Counting a puzzle with few givens can take very long: give a ``limit``, or stop it with
-    Ctrl-C.
+    Ctrl-C (the count releases the GIL).
+
+    Arguments:
+        puzzle: as for :func:`solve`.
+        limit: stop counting at this many solutions, an int from 0 to 2**64 - 1, or
+            ``None`` (count them all).
+        box: as for :func:`solve`.
+        method: as for :func:`solve`.
+
+    Returns:
+        The number of solutions (at most ``limit``).
+
+    Raises:
+        ValueError: as for :func:`solve`, and for a ``limit`` out of range.
+        TypeError: as for :func:`solve`, and for a ``limit`` that is not an int.
+
+    Example:
+        >>> from dancecard import sudoku
+        >>> sudoku.count("." * 16)  # the empty 4x4 grid
+        288
+        >>> sudoku.count("." * 81, limit=10)
+        10
     """
     solutions, _, _, _ = _search(puzzle, limit, box, method)
     return solutions
 
 
 def is_unique(puzzle: Puzzle, *, box: Optional[str] = None, method: str = "fast") -> bool:
-    """Whether ``puzzle`` has exactly one solution (a count up to 2)."""
+    """Whether a sudoku has exactly one solution (a count up to 2).
+
+    Arguments:
+        puzzle, box, method: as for :func:`solve`.
+
+    Returns:
+        ``True`` if the puzzle has exactly one solution, ``False`` if it has none or more.
+
+    Raises:
+        ValueError, TypeError: as for :func:`solve`.
+
+    Example:
+        >>> from dancecard import sudoku
+        >>> sudoku.is_unique("..3..41.2....3.."), sudoku.is_unique("." * 16)
+        (True, False)
+    """
     return count(puzzle, 2, box=box, method=method) == 1
