@@ -39,7 +39,7 @@ Examples:
   dancecard queens 12 --distinct          # up to rotations and reflections: 1787
   dancecard queens 10 --count --method dlx --stats
   dancecard queens 30 --count --time-limit 10   # a partial count after 10 s, exit code 3
-  dancecard queens 8 --emit-dlx > queens8.dlx
+  dancecard queens 8 --emit-dlx | dancecard solve --count -   # 92
 
 ", crate::exit::exit_codes_help!()))]
 #[command(mut_arg("limit", |a| a.help("Stop after N solutions (a count with a limit runs on dlx)")))]

@@ -43,7 +43,7 @@ Examples:
   dancecard tile --board 6x10 --pieces pentominoes --once --count  # 9356
   dancecard tile --board 6x10 --pieces pentominoes --once --distinct # 2339
   dancecard tile --board 12x12 --pieces dominoes --count --method dp
-  dancecard tile --board ring.txt --pieces my-pieces.txt --all --limit 5
+  dancecard tile --board examples/ring.txt --pieces examples/my-pieces.txt --all --limit 5
   dancecard tile --board 4x5 --pieces tetrominoes --emit-dlx > t.dlx
   dancecard tile --board 10x10 --pieces dominoes --count --method dlx --time-limit 5
 
