@@ -101,6 +101,32 @@ impl ModelArgs {
         }
         Ok(output::finish(true, stop))
     }
+
+    /// Ends a model command's listing (the text was streamed as the solutions came): in text
+    /// `none` on stderr when the search ran to its end and found nothing, else `answer` with
+    /// how the search ended; the stats line with `--stats`. Returns whether a solution was
+    /// found.
+    pub(crate) fn report_list(
+        &self,
+        none: &str,
+        answer: Value,
+        stats: &Stats,
+        stop: Stop,
+    ) -> anyhow::Result<bool> {
+        let found = stats.solutions > 0;
+        match self.format {
+            OutputFormat::Text => {
+                if !found && stop == Stop::Exhausted {
+                    eprintln!("{none}");
+                }
+            }
+            OutputFormat::Json => output::print_json(&output::with_end(answer, stop, stats))?,
+        }
+        if self.stats {
+            output::print_stats(stats);
+        }
+        Ok(found)
+    }
 }
 
 /// Searches `problem`, handing each solution to `on_solution` and updating the progress

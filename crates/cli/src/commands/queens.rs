@@ -242,27 +242,15 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
         }
     };
     stream.close()?;
-    let found = stats.solutions > 0;
-    match args.model.format {
-        OutputFormat::Text => {
-            if !found && stop == Stop::Exhausted {
-                eprintln!("no solution");
-            }
-        }
-        OutputFormat::Json => output::print_json(&output::with_end(
-            serde_json::json!({
-                "n": args.n,
-                "method": if method == Method::Bits { "bits" } else { "dlx" },
-                "solutions": boards,
-                "count": output::count_json(stats.solutions),
-                "restarts": restarts,
-            }),
-            stop,
-            &stats,
-        ))?,
-    }
+    let answer = serde_json::json!({
+        "n": args.n,
+        "method": if method == Method::Bits { "bits" } else { "dlx" },
+        "solutions": boards,
+        "count": output::count_json(stats.solutions),
+        "restarts": restarts,
+    });
+    let found = args.model.report_list("no solution", answer, &stats, stop)?;
     if args.model.stats {
-        output::print_stats(&stats);
         if let Some(r) = restarts.filter(|&r| r > 0) {
             eprintln!("restarts {r} (options shuffled: the search's first solution took too long)");
         }

@@ -231,21 +231,8 @@ fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     });
     stream.close()?;
     let stop = outcome.stop;
-    let found = stats.solutions > 0;
-    match args.model.format {
-        OutputFormat::Text => {
-            if !found && stop == Stop::Exhausted {
-                eprintln!("no tiling");
-            }
-        }
-        OutputFormat::Json => output::print_json(&output::with_end(
-            serde_json::json!({ "solutions": json, "count": output::count_json(stats.solutions) }),
-            stop,
-            &stats,
-        ))?,
-    }
-    if args.model.stats {
-        output::print_stats(&stats);
-    }
+    let answer =
+        serde_json::json!({ "solutions": json, "count": output::count_json(stats.solutions) });
+    let found = args.model.report_list("no tiling", answer, &stats, stop)?;
     Ok(output::finish(found, stop))
 }
