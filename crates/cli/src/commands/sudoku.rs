@@ -31,7 +31,7 @@ Examples:
   dancecard sudoku --unique --stats testdata/sudoku/puzzles3_magictour_top1465
   dancecard sudoku --method dlx --stats examples/puzzles.txt  # exact cover, with node counts
   dancecard sudoku --box 2x3 examples/six.txt
-  dancecard sudoku --emit-dlx examples/puzzles.txt | dancecard solve -
+  head -2 examples/puzzles.txt | dancecard sudoku --emit-dlx | dancecard solve -
   dancecard sudoku --count --node-limit 1000000 --time-limit 60 examples/puzzles.txt
 
 A puzzle whose search --node-limit, --time-limit or Ctrl-C stops gets what was found (a
