@@ -12,7 +12,8 @@
 //!    the command's own formatting. `solve` hands shards to [`shard`] and cluster runs to
 //!    [`cluster`], with the flags they need (they never see `solve`'s `Args`).
 //! 3. [`shard`], [`cluster`]: scale-out runs of one count.
-//! 4. [`search`]: exact cover searches of the model commands, with progress.
+//! 4. [`search`]: exact cover searches of the model commands, with progress; [`args`]:
+//!    the flag groups the commands share (the input file, `--format`).
 //! 5. [`output`]: stdout in text or JSON (the JSON vocabulary is
 //!    [`dancecard_format::json`], the web API's too), the `--stats` line, the stop report and
 //!    the exit code; [`progress`]: the progress bar.
@@ -24,6 +25,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod args;
 mod cluster;
 mod commands;
 mod exit;

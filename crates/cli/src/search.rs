@@ -36,6 +36,49 @@ pub(crate) struct ModelArgs {
     pub(crate) emit_dlx: bool,
 }
 
+/// `--all`, `--count` and `--distinct` of the model commands that count up to symmetry
+/// (`queens`, `tile`), flattened into their `Args` (a command words them for its model with
+/// `mut_arg`).
+#[derive(Clone, Copy, Debug, clap::Args)]
+pub(crate) struct Listing {
+    /// Print every solution, a blank line between two.
+    #[arg(long, conflicts_with_all = ["count", "distinct"])]
+    pub(crate) all: bool,
+    /// Print only the number of solutions.
+    #[arg(long)]
+    pub(crate) count: bool,
+    /// Print only the number of solutions up to the board's symmetries.
+    #[arg(long)]
+    pub(crate) distinct: bool,
+}
+
+impl Listing {
+    /// Whether to count (`--count` or `--distinct`) rather than list.
+    pub(crate) fn counting(&self) -> bool {
+        self.count || self.distinct
+    }
+
+    /// The count to print: with `--distinct` the count up to symmetry (0 when there is
+    /// none), else `total`.
+    pub(crate) fn shown<T: Default>(&self, total: T, distinct: Option<T>) -> T {
+        if self.distinct {
+            distinct.unwrap_or_default()
+        } else {
+            total
+        }
+    }
+
+    /// How many solutions to list: `limit` with `--all`, else the first (none with
+    /// `--limit 0`).
+    pub(crate) fn list_limit(&self, limit: Option<u128>) -> Option<u128> {
+        if self.all {
+            limit
+        } else {
+            Some(limit.map_or(1, |l| l.min(1)))
+        }
+    }
+}
+
 impl ModelArgs {
     /// Prints a model command's count and ends: `shown` in text (the count, or the count up
     /// to symmetry with `--distinct`), else `answer` with how the search ended; the stats
@@ -57,6 +100,32 @@ impl ModelArgs {
             eprintln!("counted by {count_method}");
         }
         Ok(output::finish(true, stop))
+    }
+
+    /// Ends a model command's listing (the text was streamed as the solutions came): in text
+    /// `none` on stderr when the search ran to its end and found nothing, else `answer` with
+    /// how the search ended; the stats line with `--stats`. Returns whether a solution was
+    /// found.
+    pub(crate) fn report_list(
+        &self,
+        none: &str,
+        answer: Value,
+        stats: &Stats,
+        stop: Stop,
+    ) -> anyhow::Result<bool> {
+        let found = stats.solutions > 0;
+        match self.format {
+            OutputFormat::Text => {
+                if !found && stop == Stop::Exhausted {
+                    eprintln!("{none}");
+                }
+            }
+            OutputFormat::Json => output::print_json(&output::with_end(answer, stop, stats))?,
+        }
+        if self.stats {
+            output::print_stats(stats);
+        }
+        Ok(found)
     }
 }
 

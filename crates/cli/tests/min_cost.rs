@@ -1,7 +1,7 @@
 //! `dancecard solve --min-cost` and `dancecard solve --pre` (issue #19). The best costs, nodes
 //! and updates are DLX5's, as `testdata/instances/README.md` lists them.
 
-use crate::util::{assert_fails, dancecard, run_on, run_with, stderr, stdout};
+use crate::util::{assert_fails, dancecard, json_output, run_on, run_with, stderr, stdout};
 
 /// The `cost N` lines of a text output, in order.
 fn costs(text: &str) -> Vec<u64> {
@@ -42,8 +42,7 @@ fn best_three_domino_tilings_with_their_options() {
 #[test]
 fn best_three_domino_tilings_as_json() {
     let out = solve(&["--min-cost", "--best", "3", "--format", "json"], "cost_domino6x6.dlx");
-    assert_eq!(out.status.code(), Some(0));
-    let value: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let value = json_output(&out, 0);
     assert_eq!(json_costs(&value), [43, 44, 46]);
     assert_eq!(value["complete"], true);
     assert_eq!(value["stop"], "exhausted");
@@ -108,8 +107,7 @@ fn node_limit_prints_the_best_so_far_not_proven() {
         &["--min-cost", "--best", "3", "--node-limit", "1000", "--format", "json"],
         "cost_pent6x10.dlx",
     );
-    assert_eq!(out.status.code(), Some(3));
-    let value: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let value = json_output(&out, 3);
     assert_eq!(json_costs(&value), found);
     assert_eq!(value["complete"], false);
     assert_eq!(value["stop"], "node-limit");
@@ -135,8 +133,7 @@ fn time_limit_exits_3_with_the_best_so_far() {
         .arg(&path)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    let value: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let value = json_output(&out, 3);
     assert_eq!(value["complete"], false);
     assert_eq!(value["stop"], "time-limit");
     assert!(json_costs(&value).iter().all(|&c| c == 0));

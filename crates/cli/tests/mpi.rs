@@ -35,24 +35,6 @@ fn three_ranks_equal_the_single_run() {
     }
 }
 
-/// Dominoes on `rows x cols` in DLX text, items `rc` in hexadecimal.
-fn dominoes(rows: usize, cols: usize) -> String {
-    let cell = |r: usize, c: usize| format!("{r:x}{c:x}");
-    let cells: Vec<String> = (0..rows).flat_map(|r| (0..cols).map(move |c| cell(r, c))).collect();
-    let mut text = cells.join(" ") + "\n";
-    for r in 0..rows {
-        for c in 0..cols {
-            if c + 1 < cols {
-                text += &format!("{} {}\n", cell(r, c), cell(r, c + 1));
-            }
-            if r + 1 < rows {
-                text += &format!("{} {}\n", cell(r, c), cell(r + 1, c));
-            }
-        }
-    }
-    text
-}
-
 /// The pid of the process of `rank` under the `mpirun` whose pid is `mpirun`.
 fn rank_pid(rank: u32) -> Option<u32> {
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
@@ -75,7 +57,7 @@ fn a_killed_worker_fails_the_job_and_resume_reaches_the_total() {
     // Dominoes on 8 x 9 (108,435,745 tilings; 9 s on one core): long enough to be killed in
     // the middle (pent6x10 is counted before its first checkpoint with progress is saved).
     let file = dir.path().join("dominoes8x9.dlx");
-    std::fs::write(&file, dominoes(8, 9)).unwrap();
+    std::fs::write(&file, dancecard_testkit::dominoes(8, 9)).unwrap();
     let checkpoint = dir.path().join("run.json");
     let args = [file.to_str().unwrap(), "--checkpoint", checkpoint.to_str().unwrap()];
     let job =

@@ -1,7 +1,7 @@
 //! `dancecard queens`.
 
 use crate::util::{
-    dancecard, ground_truth, ground_truth_up_to, run_with, stderr, stdout, testdata,
+    dancecard, ground_truth, ground_truth_up_to, json_output, run_with, stderr, stdout, testdata,
 };
 
 fn run(args: &[&str]) -> std::process::Output {
@@ -43,8 +43,7 @@ fn counts_by_both_methods_against_oeis() {
 fn sixteen_queens_by_bits_on_two_threads() {
     let row = ground_truth("nqueens.tsv").into_iter().find(|r| r[0] == "16").unwrap();
     let out = run(&["16", "--count", "--threads", "2", "--format", "json"]);
-    assert_eq!(out.status.code(), Some(0));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let v = json_output(&out, 0);
     assert_eq!(v["count"].to_string(), row[1]);
     assert_eq!(v["distinct"].to_string(), row[2]);
     assert_eq!(v["complete"], true);

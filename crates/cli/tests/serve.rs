@@ -187,8 +187,8 @@ pub(crate) fn peak_rss_kib(pid: u32) -> u64 {
         .expect("a VmHWM line")
 }
 
-/// The resident memory bound that `dancecard serve` keeps with its default settings (README,
-/// web explorer: bounds).
+/// The resident memory bound that `dancecard serve` keeps with its default settings
+/// (docs/web-api.md, bounds).
 pub(crate) const MEMORY_BOUND_KIB: u64 = 512 * 1024;
 
 /// The reply bound of the default settings (`--max-reply`), in bytes.

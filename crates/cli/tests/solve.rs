@@ -1,6 +1,6 @@
 //! `dancecard solve`.
 
-use crate::util::{dancecard, run_on, run_with, stderr, stdout, testdata};
+use crate::util::{dancecard, json_output, run_on, run_with, stderr, stdout, testdata};
 
 const TOY: &str = "| Knuth's toy problem\na b c d e f g\nc e\na d g\nb c f\na d f\nb g\nd e g\n";
 
@@ -51,8 +51,7 @@ fn heuristic_changes_the_tree_not_the_answer() {
 #[test]
 fn json_document() {
     let out = run_with(&["solve", "--all", "--format", "json", "-"], TOY);
-    assert_eq!(out.status.code(), Some(0));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let v = json_output(&out, 0);
     assert_eq!(v["solutions"], serde_json::json!([[3, 4, 0]]));
     assert_eq!(v["count"], 1);
     assert_eq!(v["complete"], true);
@@ -126,8 +125,7 @@ fn node_and_time_limits_mark_the_result_incomplete() {
         &["solve", "--count", "--node-limit", "100", "--format", "json"],
         "instances/queens8.dlx",
     );
-    assert_eq!(out.status.code(), Some(3));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let v = json_output(&out, 3);
     assert_eq!(v["complete"], false);
     assert_eq!(v["stop"], "node-limit");
     assert_eq!(v["stats"]["nodes"], 100);

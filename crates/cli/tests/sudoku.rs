@@ -1,6 +1,6 @@
 //! `dancecard sudoku`.
 
-use crate::util::{dancecard, run_on, run_with, stderr, stdout, testdata};
+use crate::util::{dancecard, json_output, run_on, run_with, stderr, stdout, testdata};
 
 const FOUR: &str = "12..........3..4\n";
 
@@ -133,8 +133,7 @@ fn json_document() {
         &["sudoku", "--unique", "--format", "json", "--method", "dlx", "-"],
         format!("{FOUR}xx\n"),
     );
-    assert_eq!(out.status.code(), Some(1));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let v = json_output(&out, 1);
     let first = &v["puzzles"][0];
     assert_eq!(first["line"], 1);
     assert_eq!(first["solution"], "1243431224313124");

@@ -1,6 +1,6 @@
 //! `dancecard tile`.
 
-use crate::util::{dancecard, ground_truth, stderr, stdout, temp_file};
+use crate::util::{dancecard, ground_truth, json_output, stderr, stdout, temp_file};
 
 fn run(args: &[&str]) -> std::process::Output {
     dancecard().arg("tile").args(args).output().unwrap()
@@ -27,8 +27,7 @@ fn pentominoes_on_6x10() {
         "--format",
         "json",
     ]);
-    assert_eq!(out.status.code(), Some(0));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let v = json_output(&out, 0);
     assert_eq!(v["count"].to_string(), total);
     assert_eq!(v["distinct"].to_string(), distinct);
     // The same tree as Knuth's DLX1 on testdata/instances/pent6x10.dlx (same item order).
@@ -92,8 +91,7 @@ fn aztec_diamonds_by_memo() {
         std::fs::write(&path, aztec(n)).unwrap();
         let board = path.to_str().unwrap();
         let out = run(&["--board", board, "--pieces", "dominoes", "--count", "--format", "json"]);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let v = json_output(&out, 0);
         let expected = 1u128 << (n * (n + 1) / 2);
         assert_eq!(v["count"].to_string().trim_matches('"'), expected.to_string(), "order {n}");
         if n >= 2 {
@@ -121,12 +119,11 @@ fn twelve_by_twelve_dominoes_by_dp() {
 
 #[test]
 fn strips_of_trominoes_and_tetrominoes() {
+    // The ground truth's strips: its piece column, our set name, the strip's height.
+    const STRIPS: [(&str, &str, usize); 2] =
+        [("I3,L3", "trominoes", 3), ("tetrominoes", "tetrominoes", 4)];
     for row in ground_truth("polyomino_tilings.tsv") {
-        let (set, height) = match row[1].as_str() {
-            "I3,L3" => ("trominoes", 3),
-            "tetrominoes" => ("tetrominoes", 4),
-            _ => continue,
-        };
+        let Some(&(_, set, height)) = STRIPS.iter().find(|s| s.0 == row[1]) else { continue };
         for (n, expected) in row[4].split(',').enumerate().skip(1) {
             let board = format!("{height}x{n}");
             assert_eq!(

@@ -35,9 +35,8 @@ pub(crate) struct Args {
     /// Spread K evenly (every cell K/N or K/N + 1) instead of on the diagonal.
     #[arg(long)]
     pub(crate) even: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) output: crate::args::Format,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -59,14 +58,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stdout = std::io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let Some(matrix) = ConstantSum::new(n, k, layout) else {
-        match args.format {
+        match args.output.format {
             OutputFormat::Text => writeln!(out, "-1")?,
             OutputFormat::Json => writeln!(out, "{}", serde_json::json!({ "matrix": null }))?,
         }
         out.flush()?;
         return Ok(ExitCode::from(exit::NOT_FOUND));
     };
-    match args.format {
+    match args.output.format {
         OutputFormat::Text => {
             for i in 0..n {
                 out.write_all(matrix.row_text(i).as_bytes())?;

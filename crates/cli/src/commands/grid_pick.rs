@@ -1,7 +1,6 @@
 //! `dancecard grid-pick`: the largest sum of grid cells, no two 8-adjacent (BISHI79).
 
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use dancecard_search::grid_pick;
@@ -19,19 +18,18 @@ transposed), with the best predecessor of every mask taken as a subset maximum.
 
 Examples:
   printf '1\\n3 3\\n75 15 21\\n75 15 28\\n34 70 5\\n' | dancecard grid-pick   # 166
-  dancecard grid-pick cases.txt --format json
+  dancecard grid-pick examples/cases.txt --format json
 
 ", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
-    /// The input; `-` or nothing reads standard input.
-    pub(crate) file: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) input: crate::args::InputFile,
+    #[command(flatten)]
+    pub(crate) output: crate::args::Format,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = input::read_nonempty_text(args.file.as_deref())?;
+    let (text, name) = input::read_nonempty_text(args.input.file.as_deref())?;
     let cases = grid_pick::parse_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let mut answers = Vec::with_capacity(cases.len());
     for (i, grid) in cases.iter().enumerate() {
@@ -41,7 +39,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    match args.format {
+    match args.output.format {
         OutputFormat::Text => {
             for a in &answers {
                 writeln!(out, "{a}")?;

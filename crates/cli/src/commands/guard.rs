@@ -1,7 +1,6 @@
 //! `dancecard guard`: UVa 11214 "Guarding the Chessboard".
 
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use dancecard_search::dominate::{self, Piece};
@@ -20,14 +19,14 @@ board. Method: minimum repeat cover by Dancing Links with IDA*.
 
 Examples:
   printf '2 2\\nX.\\n.X\\n0\\n' | dancecard guard        # Case 1: 1
-  dancecard guard boards.txt --format json
+  dancecard guard examples/guard.txt --format json
 
 ", crate::exit::exit_codes_help!(), "
 (A board whose search --node-limit stops prints `Case k: incomplete` and the next boards
 are still solved; --time-limit and Ctrl-C stop the whole run there.)"))]
 pub(crate) struct Args {
-    /// The input; `-` or nothing reads standard input.
-    pub(crate) file: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: crate::args::InputFile,
     /// The piece (the problem's is the queen).
     #[arg(long, value_enum, default_value_t = PieceArg::Queen)]
     pub(crate) piece: PieceArg,
@@ -37,13 +36,12 @@ pub(crate) struct Args {
     /// Stop after this many seconds in all.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub(crate) time_limit: Option<f64>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) output: crate::args::Format,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = input::read_nonempty_text(args.file.as_deref())?;
+    let (text, name) = input::read_nonempty_text(args.input.file.as_deref())?;
     let cases =
         dominate::parse_guard_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let piece = Piece::from(args.piece);
@@ -62,7 +60,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             cut_short = Some(d.stop);
             eprint!("case {}: ", k + 1);
             let _ = output::search_stopped(d.stop);
-            match args.format {
+            match args.output.format {
                 OutputFormat::Text => writeln!(out, "Case {}: incomplete", k + 1)?,
                 OutputFormat::Json => json.push(serde_json::json!({
                     "case": k + 1,
@@ -77,7 +75,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             continue;
         };
-        match args.format {
+        match args.output.format {
             OutputFormat::Text => writeln!(out, "Case {}: {minimum}", k + 1)?,
             OutputFormat::Json => {
                 let placement: Vec<[usize; 2]> = d.placement.iter().map(|&(r, c)| [r, c]).collect();
@@ -85,7 +83,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    if args.format == OutputFormat::Json {
+    if args.output.format == OutputFormat::Json {
         let complete = cut_short.is_none();
         writeln!(out, "{}", serde_json::json!({ "cases": json, "complete": complete }))?;
     }

@@ -28,9 +28,9 @@ Output: one line per board, the fewest moves, or -1 when more than 15 (--max)
 are needed. Method: IDA* with h = the knights off their target colour.
 
 Examples:
-  dancecard knights boards.txt
+  dancecard knights examples/knights.txt
   printf '1\\n10110\\n01*11\\n10111\\n01001\\n00000\\n' | dancecard knights   # 7
-  dancecard knights --format json --moves boards.txt
+  dancecard knights --format json --moves examples/knights.txt
 
 ", crate::exit::exit_codes_help!(), "
 (Exit code 0 when some board reaches the target, 1 when none does. A board whose search

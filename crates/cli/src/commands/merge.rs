@@ -20,8 +20,10 @@ are present exactly once, complete, and with one fingerprint (problem hash,
 heuristic, split depth, N, version); prints the total.
 
 Examples:
-  for i in 0 1 2 3; do dancecard solve --count --shard $i/4 --output s$i.json pent6x10.dlx; done
+  for i in 0 1 2 3; do
+    dancecard solve --count --shard $i/4 --output s$i.json testdata/instances/pent6x10.dlx; done
   dancecard merge s*.json            # prints 9356
+  dancecard merge examples/shards/queens8-0-of-2.json examples/shards/queens8-1-of-2.json  # 92
 
 ", crate::exit::exit_codes_help!(), "
   (1 also when a shard is missing, duplicated, incomplete or from another search)"))]

@@ -23,7 +23,7 @@ option can cover together need one option each).
 
 Examples:
   printf 'a b c d\\na b\\nb c\\nc d\\na d\\n' | dancecard min-cover   # a b / c d
-  dancecard min-cover problem.dlx --format json --stats
+  dancecard min-cover examples/cover.dlx --format json --stats
 
 ", crate::exit::exit_codes_help!()))]
 #[command(mut_arg("node_limit", |a| a.help("Stop after N options tried")))]

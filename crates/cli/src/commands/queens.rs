@@ -39,11 +39,12 @@ Examples:
   dancecard queens 12 --distinct          # up to rotations and reflections: 1787
   dancecard queens 10 --count --method dlx --stats
   dancecard queens 30 --count --time-limit 10   # a partial count after 10 s, exit code 3
-  dancecard queens 8 --emit-dlx > queens8.dlx
+  dancecard queens 8 --emit-dlx | dancecard solve --count -   # 92
 
 ", crate::exit::exit_codes_help!()))]
 #[command(mut_arg("limit", |a| a.help("Stop after N solutions (a count with a limit runs on dlx)")))]
 #[command(mut_arg("stats", |a| a.help("Print nodes and seconds (and updates for dlx) on stderr")))]
+#[command(mut_arg("distinct", |a| a.help("Print only the number of solutions up to the board's symmetries (OEIS A002562)")))]
 pub(crate) struct Args {
     /// The board size.
     #[arg(
@@ -51,15 +52,8 @@ pub(crate) struct Args {
         value_parser = crate::input::parse_size::<{ dancecard_models::queens::MAX_DLX_N }>
     )]
     pub(crate) n: usize,
-    /// Print every solution, a blank line between two.
-    #[arg(long, conflicts_with_all = ["count", "distinct"])]
-    pub(crate) all: bool,
-    /// Print only the number of solutions.
-    #[arg(long)]
-    pub(crate) count: bool,
-    /// Print only the number of solutions up to the board's symmetries (OEIS A002562).
-    #[arg(long)]
-    pub(crate) distinct: bool,
+    #[command(flatten)]
+    pub(crate) listing: search::Listing,
     /// The search method [default: bits for counts, dlx otherwise].
     #[arg(long, value_enum)]
     pub(crate) method: Option<Method>,
@@ -76,7 +70,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         let model = Queens::new(n).map_err(|e| bad_input(e.to_string()))?;
         return output::emit_dlx(&model.problem());
     }
-    let counting = args.count || args.distinct;
+    let counting = args.listing.counting();
     // A limit stops a count after that many solutions: the DLX search can, the symmetric
     // bitwise counter (which counts whole orbits) not.
     let bits_default = counting && args.model.limit.is_none();
@@ -108,7 +102,7 @@ fn report_count(
     stats: &Stats,
     stop: Stop,
 ) -> anyhow::Result<ExitCode> {
-    let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
+    let shown = args.listing.shown(total, distinct);
     let answer = serde_json::json!({
         "n": args.n,
         "method": method,
@@ -153,7 +147,7 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
     let problem = model.problem();
     let mut progress = Progress::new(args.model.format);
     let mut distinct = 0u64;
-    let want_distinct = args.distinct || args.model.format == OutputFormat::Json;
+    let want_distinct = args.listing.distinct || args.model.format == OutputFormat::Json;
     let config = search::config(args.model.limit, &args.model.limits);
     if !want_distinct {
         let (outcome, stats, by) = search::count(&problem, config, &mut progress)?;
@@ -173,8 +167,7 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
 }
 
 fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
-    let limit =
-        if args.all { args.model.limit } else { Some(args.model.limit.map_or(1, |l| l.min(1))) };
+    let limit = args.listing.list_limit(args.model.limit);
     // Text is written as solutions come; JSON collects them.
     let mut boards: Vec<Vec<usize>> = Vec::new();
     let mut stream = Stream::new(true);
@@ -249,27 +242,15 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
         }
     };
     stream.close()?;
-    let found = stats.solutions > 0;
-    match args.model.format {
-        OutputFormat::Text => {
-            if !found && stop == Stop::Exhausted {
-                eprintln!("no solution");
-            }
-        }
-        OutputFormat::Json => output::print_json(&output::with_end(
-            serde_json::json!({
-                "n": args.n,
-                "method": if method == Method::Bits { "bits" } else { "dlx" },
-                "solutions": boards,
-                "count": output::count_json(stats.solutions),
-                "restarts": restarts,
-            }),
-            stop,
-            &stats,
-        ))?,
-    }
+    let answer = serde_json::json!({
+        "n": args.n,
+        "method": if method == Method::Bits { "bits" } else { "dlx" },
+        "solutions": boards,
+        "count": output::count_json(stats.solutions),
+        "restarts": restarts,
+    });
+    let found = args.model.report_list("no solution", answer, &stats, stop)?;
     if args.model.stats {
-        output::print_stats(&stats);
         if let Some(r) = restarts.filter(|&r| r > 0) {
             eprintln!("restarts {r} (options shuffled: the search's first solution took too long)");
         }

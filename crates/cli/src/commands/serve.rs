@@ -7,7 +7,7 @@ use anyhow::Context;
 use dancecard_web::ServerConfig;
 
 /// Serve the web explorer: a page that teaches exact cover and Dancing Links with the real
-/// engine, and its JSON API (see README.md). Stops on Ctrl-C.
+/// engine, and its JSON API (see docs/web-api.md). Stops on Ctrl-C.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "The server has no authentication: it binds 127.0.0.1 unless --host says
 otherwise. Every request is bounded: its body (--max-body), its answer (--max-reply: lists

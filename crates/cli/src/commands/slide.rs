@@ -33,7 +33,7 @@ Examples:
   dancecard slide --goal blank-last 1 2 3 4 5 6 0 7 8
   dancecard slide --heuristic pdb 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3  # Korf #1: 57
   dancecard slide --algorithm astar --stats 8 6 7 2 5 4 3 0 1
-  dancecard slide --file states.txt --format json
+  dancecard slide --file examples/states.txt --format json
 
 ", crate::exit::exit_codes_help!(), "
 An unsolvable state (wrong parity) prints `unsolvable` and gives exit code 1. A state
@@ -68,9 +68,8 @@ pub(crate) struct Args {
     /// Print nodes expanded and generated, seconds and nodes per second on stderr.
     #[arg(long)]
     pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) output: crate::args::Format,
 }
 
 /// `--goal`.
@@ -215,7 +214,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             let side = board.side();
             let pdb = match &pdbs[side] {
                 Some(p) => p.clone(),
-                None => match load_pdb(side, goal, args.format == OutputFormat::Json) {
+                None => match load_pdb(side, goal, args.output.format == OutputFormat::Json) {
                     Ok(p) => {
                         pdbs[side] = Some(p.clone());
                         p
@@ -225,7 +224,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                         // the run ends here.
                         eprint!("{}: building the pattern database: ", line_place(*line));
                         code = output::search_stopped(stop);
-                        match args.format {
+                        match args.output.format {
                             OutputFormat::Text => writeln!(out, "incomplete")?,
                             OutputFormat::Json => json.push(incomplete_json(*line, stop)),
                         }
@@ -244,7 +243,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     eprint!("{place}");
                     output::print_search_stats(&s.stats);
                 }
-                match args.format {
+                match args.output.format {
                     OutputFormat::Text if letters.is_empty() => writeln!(out, "0")?,
                     OutputFormat::Text => writeln!(out, "{} {letters}", s.length)?,
                     OutputFormat::Json => {
@@ -276,7 +275,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                      (the permutation's parity and the blank's distance disagree)",
                     goal.name()
                 );
-                match args.format {
+                match args.output.format {
                     OutputFormat::Text => writeln!(out, "unsolvable")?,
                     OutputFormat::Json => json.push(serde_json::json!({
                         "line": line, "solvable": false, "length": null, "moves": null,
@@ -305,7 +304,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 // limit stopped the whole run).
                 eprint!("{place}");
                 code = output::search_stopped(stop);
-                match args.format {
+                match args.output.format {
                     OutputFormat::Text => writeln!(out, "incomplete")?,
                     OutputFormat::Json => json.push(incomplete_json(*line, stop)),
                 }
@@ -316,7 +315,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             Err(e) => return Err(bad_input(format!("{place}{e}"))),
         }
     }
-    if args.format == OutputFormat::Json {
+    if args.output.format == OutputFormat::Json {
         let doc = if batch { serde_json::Value::Array(json) } else { json.remove(0) };
         writeln!(out, "{doc}")?;
     }

@@ -38,20 +38,22 @@ Examples:
   dancecard solve --count testdata/instances/domino12x12.dlx  # 53060477521960000 (memo)
   dancecard solve --count --method memo --zdd tilings.zdd --stats testdata/instances/domino8x8.dlx
   dancecard solve --sample 3 --seed 7 testdata/instances/queens8.dlx
-  dancecard solve --all --limit 3 problem.dlx
+  dancecard solve --all --limit 3 testdata/instances/queens8.dlx
   printf 'a b c\\na b\\nc\\nb\\n' | dancecard solve --all -
-  dancecard solve --matrix --format json matrix.txt
+  dancecard solve --matrix --format json examples/matrix.txt
   dancecard solve --count --threads 2 testdata/instances/pent6x10.dlx
   dancecard solve --min-cost --best 3 testdata/instances/cost_domino6x6.dlx  # costs 43, 44, 46
   dancecard solve --count --pre --stats testdata/instances/pent6x10.dlx  # 9356, 144 options fewer
-  dancecard solve --count --shard 3/10 --split-depth 4 --output s3.json problem.dlx
-  mpirun -np 8 dancecard solve --count --mpi --checkpoint run.json problem.dlx
-  mpirun -np 8 dancecard solve --count --mpi --resume run.json problem.dlx
+  dancecard solve --count --shard 3/10 --split-depth 4 --output s3.json \\
+    testdata/instances/pent6x10.dlx
+  mpirun -np 8 dancecard solve --count --mpi --checkpoint run.json testdata/instances/pent6x10.dlx
+  mpirun -np 8 dancecard solve --count --mpi --resume run.json testdata/instances/pent6x10.dlx
 
 ", crate::exit::exit_codes_help!()))]
+#[command(mut_arg("file", |a| a.help("The problem file; `-` or nothing reads standard input")))]
 pub(crate) struct Args {
-    /// The problem file; `-` or nothing reads standard input.
-    pub(crate) file: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: crate::args::InputFile,
     /// Print every solution, a blank line between two.
     #[arg(long, conflicts_with = "count")]
     pub(crate) all: bool,
@@ -168,7 +170,7 @@ impl From<LowerBoundArg> for LowerBound {
 
 /// Reads and parses the problem named by `args`.
 fn load(args: &Args) -> anyhow::Result<Document> {
-    args.problem_format.load(args.file.as_deref())
+    args.problem_format.load(args.input.file.as_deref())
 }
 
 /// The search configuration given by `args`, with Ctrl-C wired to cancel.

@@ -1,6 +1,5 @@
 //! `dancecard subset-count`: subsets within a budget, by meeting in the middle (Luogu P4799).
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use dancecard_search::subset;
@@ -17,22 +16,21 @@ sums of each half (2 x 2^(N/2) of them, not 2^N), counted by one merge sweep.
 
 Examples:
   echo '5 1000 100 1500 500 500 1000' | dancecard subset-count    # 8
-  dancecard subset-count prices.txt --format json
+  dancecard subset-count examples/prices.txt --format json
 
 ", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
-    /// The input; `-` or nothing reads standard input.
-    pub(crate) file: Option<PathBuf>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) input: crate::args::InputFile,
+    #[command(flatten)]
+    pub(crate) output: crate::args::Format,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = input::read_text(args.file.as_deref())?;
+    let (text, name) = input::read_text(args.input.file.as_deref())?;
     let (prices, budget) = subset::parse(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let count = subset::count_within(&prices, budget).map_err(|e| bad_input(e.to_string()))?;
-    match args.format {
+    match args.output.format {
         OutputFormat::Text => output::print(&format!("{count}\n"))?,
         OutputFormat::Json => output::print_json(
             &serde_json::json!({ "count": count, "items": prices.len(), "budget": budget }),

@@ -1,7 +1,6 @@
 //! `dancecard sudoku`: solve, count or check files of sudoku puzzles of any supported size.
 
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -26,23 +25,24 @@ the exit code is 1 (as when a puzzle has no solution, except with --count or
 that is invalid or (without --count or --unique) has no solution.
 
 Examples:
-  dancecard sudoku puzzles.txt                       # one solved line per puzzle
+  dancecard sudoku examples/puzzles.txt              # one solved line per puzzle
   echo 1...........2..3 | dancecard sudoku           # prints 1342423131242413
   dancecard sudoku --count testdata/sudoku/tdoku_test_puzzles
   dancecard sudoku --unique --stats testdata/sudoku/puzzles3_magictour_top1465
-  dancecard sudoku --method dlx --stats puzzle.txt   # exact cover, with node counts
-  dancecard sudoku --box 2x3 six_by_six.txt
-  dancecard sudoku --emit-dlx puzzle.txt | dancecard solve -
-  dancecard sudoku --count --node-limit 1000000 --time-limit 60 puzzles.txt
+  dancecard sudoku --method dlx --stats examples/puzzles.txt  # exact cover, with node counts
+  dancecard sudoku --box 2x3 examples/six.txt
+  head -2 examples/puzzles.txt | dancecard sudoku --emit-dlx | dancecard solve -
+  dancecard sudoku --count --node-limit 1000000 --time-limit 60 examples/puzzles.txt
 
 A puzzle whose search --node-limit, --time-limit or Ctrl-C stops gets what was found (a
 blank line when solving, a lower bound when counting) and an `incomplete` note on stderr;
 after --time-limit or Ctrl-C the output stops there.
 
 ", crate::exit::exit_codes_help!()))]
+#[command(mut_arg("file", |a| a.help("The puzzle file; `-` or nothing reads standard input")))]
 pub(crate) struct Args {
-    /// The puzzle file; `-` or nothing reads standard input.
-    pub(crate) file: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: crate::args::InputFile,
     /// Box shape ROWSxCOLS, for rectangular boxes (2x3: 6x6 grid, 3x4: 12x12 grid); square
     /// boxes are detected from the input.
     #[arg(long = "box", value_name = "RxC")]
@@ -70,9 +70,8 @@ pub(crate) struct Args {
     /// Solve the puzzles of the file on N threads (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::input::parse_threads, allow_negative_numbers = true)]
     pub(crate) threads: usize,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) output: crate::args::Format,
     /// Write each puzzle's exact cover problem in Knuth's DLX format instead of solving
     /// (a `|` comment line names the puzzle).
     #[arg(long, conflicts_with_all = ["count", "unique", "stats"])]
@@ -112,7 +111,7 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         Some(text) => Some(text.parse::<Shape>().map_err(|e| bad_input(format!("--box: {e}")))?),
         None => None,
     };
-    let (bytes, name) = input::read_input(args.file.as_deref())?;
+    let (bytes, name) = input::read_input(args.input.file.as_deref())?;
     let text = String::from_utf8_lossy(&bytes);
     let entries = sudoku::parse_puzzles(&text, shape);
     if entries.is_empty() {
@@ -152,12 +151,12 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         Mode::Unique => Some(2),
     };
     // Counts and uniqueness print no grid, except in JSON.
-    options.skip_solution = mode != Mode::Solve && args.format == OutputFormat::Text;
+    options.skip_solution = mode != Mode::Solve && args.output.format == OutputFormat::Text;
     // Per-puzzle times are shown by `--stats` and in JSON only.
-    options.skip_timing = !args.stats && args.format == OutputFormat::Text;
+    options.skip_timing = !args.stats && args.output.format == OutputFormat::Text;
     stop::arm_time_limit(args.time_limit)?;
     let started = Instant::now();
-    let reports = solve_all(&valid, &options, args.threads, args.format);
+    let reports = solve_all(&valid, &options, args.threads, args.output.format);
     let elapsed = started.elapsed();
 
     // Output, in input order.
@@ -169,7 +168,7 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     for entry in &entries {
         let p = match entry {
             Err(e) => {
-                if args.format == OutputFormat::Json {
+                if args.output.format == OutputFormat::Json {
                     json.push(serde_json::json!({ "line": error_line(e), "error": e.to_string() }));
                 } else if !valid.is_empty() {
                     // A blank line keeps the output in step with the puzzles.
@@ -192,7 +191,7 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         if mode == Mode::Solve && no_solution {
             failed += 1;
         }
-        match args.format {
+        match args.output.format {
             OutputFormat::Text => {
                 match mode {
                     Mode::Solve => match &report.solution {
@@ -235,7 +234,7 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         solved < valid.len() || reports.iter().flatten().any(|r| r.stop == Stop::Cancelled);
     let limited = reports.iter().flatten().any(|r| r.stop == Stop::NodeLimit);
     let rate = solved as f64 / elapsed.as_secs_f64().max(1e-9);
-    if args.format == OutputFormat::Json {
+    if args.output.format == OutputFormat::Json {
         let value = serde_json::json!({
             "puzzles": json,
             "summary": {

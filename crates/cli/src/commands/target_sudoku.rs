@@ -1,6 +1,5 @@
 //! `dancecard target-sudoku`: the weighted ("target-shaped") sudoku.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -41,9 +40,9 @@ impl From<MethodArg> for TargetMethod {
 Examples:
   dancecard target-sudoku testdata/target-sudoku/sample1.in        # prints 2829
   dancecard target-sudoku --grid testdata/target-sudoku/sample2.in # 2852 and a best grid
-  cat puzzle.txt | dancecard target-sudoku --format json
-  dancecard target-sudoku --emit-dlx puzzle.txt                    # the sudoku as exact cover
-  dancecard target-sudoku --time-limit 10 sparse.txt               # best found in 10 s
+  cat examples/sparse.txt | dancecard target-sudoku --format json
+  dancecard target-sudoku --emit-dlx testdata/target-sudoku/sample1.in # the sudoku as exact cover
+  dancecard target-sudoku --time-limit 10 examples/sparse.txt      # best found in 10 s
   dancecard target-sudoku --method xc testdata/target-sudoku/sample2.in # as min-cost exact cover
 
 Puzzles with 24 or more givens take milliseconds; a puzzle with very few givens can take a long
@@ -52,9 +51,10 @@ found so far (a lower bound; nothing, and `null` in JSON, if no grid was found y
 on stderr, and exits 3 (130 after Ctrl-C).
 
 ", crate::exit::exit_codes_help!()))]
+#[command(mut_arg("file", |a| a.help("The puzzle file; `-` or nothing reads standard input")))]
 pub(crate) struct Args {
-    /// The puzzle file; `-` or nothing reads standard input.
-    pub(crate) file: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) input: crate::args::InputFile,
     /// Also print a grid of maximum score.
     #[arg(long)]
     pub(crate) grid: bool,
@@ -65,9 +65,8 @@ pub(crate) struct Args {
     /// (2 and 20 times) and on generated 24-given puzzles (40 to 70 times).
     #[arg(long, value_enum, default_value_t)]
     pub(crate) method: MethodArg,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) output: crate::args::Format,
     /// Print the sudoku's exact cover problem in Knuth's DLX format instead of solving; with
     /// `--method xc`, with DLX5's costs (a least cost c scores 5700 - c).
     #[arg(long)]
@@ -91,7 +90,7 @@ fn grid_text(grid: &Grid) -> String {
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (bytes, name) = input::read_input(args.file.as_deref())?;
+    let (bytes, name) = input::read_input(args.input.file.as_deref())?;
     let text =
         String::from_utf8(bytes).map_err(|_| bad_input(format!("{name}: not UTF-8 text")))?;
     let puzzle = TargetSudoku::parse(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
@@ -113,7 +112,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seconds = started.elapsed().as_secs_f64();
     // -1 means "no solution": a search stopped before its first grid has no score at all.
     let score = (result.best.is_some() || result.is_complete()).then(|| result.score());
-    match args.format {
+    match args.output.format {
         OutputFormat::Text => {
             let mut s = score.map_or(String::new(), |score| format!("{score}\n"));
             if let (true, Some(best)) = (args.grid, &result.best) {

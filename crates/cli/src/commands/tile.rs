@@ -43,12 +43,15 @@ Examples:
   dancecard tile --board 6x10 --pieces pentominoes --once --count  # 9356
   dancecard tile --board 6x10 --pieces pentominoes --once --distinct # 2339
   dancecard tile --board 12x12 --pieces dominoes --count --method dp
-  dancecard tile --board ring.txt --pieces my-pieces.txt --all --limit 5
+  dancecard tile --board examples/ring.txt --pieces examples/my-pieces.txt --all --limit 5
   dancecard tile --board 4x5 --pieces tetrominoes --emit-dlx > t.dlx
   dancecard tile --board 10x10 --pieces dominoes --count --method dlx --time-limit 5
 
 ", crate::exit::exit_codes_help!()))]
 #[command(mut_arg("limit", |a| a.help("Stop after N tilings (a count with a limit runs on dlx)")))]
+#[command(mut_arg("all", |a| a.help("Print every tiling, a blank line between two")))]
+#[command(mut_arg("count", |a| a.help("Print only the number of tilings")))]
+#[command(mut_arg("distinct", |a| a.help("Print only the number of tilings up to the board's symmetries")))]
 pub(crate) struct Args {
     /// The board: RxC or a file of ASCII art.
     #[arg(long, value_name = "RxC|FILE")]
@@ -62,15 +65,8 @@ pub(crate) struct Args {
     /// Forbid reflecting pieces (rotations only).
     #[arg(long)]
     pub(crate) no_flip: bool,
-    /// Print every tiling, a blank line between two.
-    #[arg(long, conflicts_with_all = ["count", "distinct"])]
-    pub(crate) all: bool,
-    /// Print only the number of tilings.
-    #[arg(long)]
-    pub(crate) count: bool,
-    /// Print only the number of tilings up to the board's symmetries.
-    #[arg(long)]
-    pub(crate) distinct: bool,
+    #[command(flatten)]
+    pub(crate) listing: search::Listing,
     /// The method.
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     pub(crate) method: Method,
@@ -124,10 +120,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let dp_fits = !args.once && tiling.board().is_rectangle();
     args.model.limits.arm()?;
     match args.method {
-        Method::Dp if args.distinct => {
+        Method::Dp if args.listing.distinct => {
             Err(bad_input("--distinct needs --method dlx (the profile DP counts all tilings)"))
         }
-        Method::Dp if !args.count => Err(bad_input("the profile DP only counts: add --count")),
+        Method::Dp if !args.listing.count => {
+            Err(bad_input("the profile DP only counts: add --count"))
+        }
         Method::Dp if args.model.limit.is_some() => {
             Err(bad_input("--limit needs --method dlx (the profile DP counts all tilings)"))
         }
@@ -138,15 +136,15 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         // A limit stops the count after that many tilings or nodes: the DLX search can, the DP
         // not.
         Method::Auto
-            if args.count
-                && !args.distinct
+            if args.listing.count
+                && !args.listing.distinct
                 && dp_fits
                 && args.model.limit.is_none()
                 && args.model.limits.node_limit.is_none() =>
         {
             count_dp(&args, &tiling)
         }
-        _ if args.count || args.distinct => count_dlx(&args, &tiling),
+        _ if args.listing.counting() => count_dlx(&args, &tiling),
         _ => list(&args, &tiling),
     }
 }
@@ -185,7 +183,7 @@ fn report_count(
     stats: &Stats,
     stop: Stop,
 ) -> anyhow::Result<ExitCode> {
-    let shown = if args.distinct { distinct.unwrap_or(0) } else { total };
+    let shown = args.listing.shown(total, distinct);
     let answer = serde_json::json!({
         "method": method,
         "count_method": count_method,
@@ -201,25 +199,24 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let mut distinct = 0u128;
     let mut options = Vec::new();
     let config = search::config(args.model.limit, &args.model.limits);
-    if !args.distinct {
+    if !args.listing.distinct {
         let (outcome, stats, by) = search::count(tiling.exact_cover(), config, &mut progress)?;
         return report_count(args, "dlx", by.name(), outcome.solutions, None, &stats, outcome.stop);
     }
     let (outcome, stats) = search::search(tiling.exact_cover(), config, &mut progress, |s| {
-        if args.distinct {
+        if args.listing.distinct {
             options.clear();
             options.extend(s.options());
             distinct += u128::from(canon.is_least(&options));
         }
         ControlFlow::Continue(())
     });
-    let shown = args.distinct.then_some(distinct);
+    let shown = args.listing.distinct.then_some(distinct);
     report_count(args, "dlx", "search", outcome.solutions, shown, &stats, outcome.stop)
 }
 
 fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
-    let limit =
-        if args.all { args.model.limit } else { Some(args.model.limit.map_or(1, |l| l.min(1))) };
+    let limit = args.listing.list_limit(args.model.limit);
     let mut progress = Progress::new(args.model.format);
     let mut stream = Stream::new(true);
     let mut json: Vec<Vec<String>> = Vec::new();
@@ -234,21 +231,8 @@ fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     });
     stream.close()?;
     let stop = outcome.stop;
-    let found = stats.solutions > 0;
-    match args.model.format {
-        OutputFormat::Text => {
-            if !found && stop == Stop::Exhausted {
-                eprintln!("no tiling");
-            }
-        }
-        OutputFormat::Json => output::print_json(&output::with_end(
-            serde_json::json!({ "solutions": json, "count": output::count_json(stats.solutions) }),
-            stop,
-            &stats,
-        ))?,
-    }
-    if args.model.stats {
-        output::print_stats(&stats);
-    }
+    let answer =
+        serde_json::json!({ "solutions": json, "count": output::count_json(stats.solutions) });
+    let found = args.model.report_list("no tiling", answer, &stats, stop)?;
     Ok(output::finish(found, stop))
 }

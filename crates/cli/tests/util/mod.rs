@@ -43,6 +43,12 @@ pub(crate) fn run_on(args: &[&str], path: &str) -> std::process::Output {
     dancecard().args(args).arg(testdata(path)).output().expect("dancecard runs")
 }
 
+/// Checks that a command exited with `code`, and returns its stdout parsed as JSON.
+pub(crate) fn json_output(output: &std::process::Output, code: i32) -> serde_json::Value {
+    assert_eq!(output.status.code(), Some(code), "{}", stderr(output));
+    serde_json::from_str(&stdout(output)).expect("stdout is JSON")
+}
+
 /// Runs `dancecard ARGS` to its end with `input` on its standard input.
 pub(crate) fn run_with(args: &[&str], input: impl Into<Vec<u8>>) -> std::process::Output {
     dancecard().args(args).write_stdin(input).output().expect("dancecard runs")

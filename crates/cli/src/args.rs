@@ -1,0 +1,21 @@
+//! Flag groups that several commands flatten into their `Args`: the input file and
+//! `--format`. A command words one for itself with `mut_arg` (as for [`crate::search::ModelArgs`]).
+
+use std::path::PathBuf;
+
+use crate::output::OutputFormat;
+
+/// The input file, a positional argument.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub(crate) struct InputFile {
+    /// The input; `-` or nothing reads standard input.
+    pub(crate) file: Option<PathBuf>,
+}
+
+/// `--format`: text or JSON on stdout.
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub(crate) struct Format {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+}
