@@ -3,7 +3,7 @@
 use dancecard_engine::{Heuristic, Problem};
 use serde::{Deserialize, Serialize};
 
-use crate::checksum::{read_sealed, Sealed};
+use crate::checksum::{read_sealed, sealed, Sealed};
 use crate::schedule::{Job, Scheduler};
 use crate::shard::{problem_hash, to_json};
 use crate::FileError;
@@ -92,18 +92,7 @@ pub struct Checkpoint {
     pub checksum: String,
 }
 
-impl Sealed for Checkpoint {
-    const NAME: &'static str = "checkpoint";
-    const KIND: &'static str = CHECKPOINT_KIND;
-
-    fn kind(&self) -> &str {
-        &self.kind
-    }
-
-    fn checksum_mut(&mut self) -> &mut String {
-        &mut self.checksum
-    }
-}
+sealed!(Checkpoint, "checkpoint", CHECKPOINT_KIND);
 
 impl Checkpoint {
     /// The checkpoint of a count of `search`: `count` so far, `nodes` searched, `pending`

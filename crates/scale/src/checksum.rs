@@ -42,6 +42,26 @@ pub(crate) trait Sealed: Clone + Serialize + DeserializeOwned {
     }
 }
 
+/// Implements [`Sealed`] for a struct with fields `kind` and `checksum` (both `String`): its
+/// name in errors and the value of its `kind` field.
+macro_rules! sealed {
+    ($file:ty, $name:literal, $kind:expr) => {
+        impl $crate::checksum::Sealed for $file {
+            const NAME: &'static str = $name;
+            const KIND: &'static str = $kind;
+
+            fn kind(&self) -> &str {
+                &self.kind
+            }
+
+            fn checksum_mut(&mut self) -> &mut String {
+                &mut self.checksum
+            }
+        }
+    };
+}
+pub(crate) use sealed;
+
 /// Reads a sealed file: JSON of `T`, of kind [`Sealed::KIND`], whose checksum matches its
 /// content. The checks of the fields themselves are the caller's.
 pub(crate) fn read_sealed<T: Sealed>(bytes: &[u8]) -> Result<T, FileError> {

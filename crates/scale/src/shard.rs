@@ -13,7 +13,7 @@ use std::fmt;
 use dancecard_engine::{Heuristic, Outcome, Problem, Solver, Stats, Stop};
 use serde::{Deserialize, Serialize};
 
-use crate::checksum::{self, read_sealed, Sealed};
+use crate::checksum::{self, read_sealed, sealed, Sealed};
 use crate::FileError;
 
 /// What must be equal between the shards of one search (and in a checkpoint).
@@ -123,18 +123,7 @@ pub struct ShardResult {
     pub checksum: String,
 }
 
-impl Sealed for ShardResult {
-    const NAME: &'static str = "shard result";
-    const KIND: &'static str = SHARD_KIND;
-
-    fn kind(&self) -> &str {
-        &self.kind
-    }
-
-    fn checksum_mut(&mut self) -> &mut String {
-        &mut self.checksum
-    }
-}
+sealed!(ShardResult, "shard result", SHARD_KIND);
 
 impl ShardResult {
     /// The result of shard `shard` that searched `units` units and ended with `outcome`.

@@ -258,7 +258,8 @@ async fn trace_stops_at_the_event_limit() {
 #[tokio::test]
 async fn parse_gives_the_problem_or_the_parsers_message() {
     let server = server().await;
-    let reply = server.post("/api/parse", "| a comment\na b | x\na x:red\nb\nb x:blue\n").await.json();
+    let reply =
+        server.post("/api/parse", "| a comment\na b | x\na x:red\nb\nb x:blue\n").await.json();
     assert_eq!(
         reply,
         json!({
