@@ -8,7 +8,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use dancecard_engine::Heuristic;
+use dancecard_engine::{Heuristic, MemoConfig};
 use dancecard_format::{Document, InputFormat};
 
 /// An error caused by the user's input: reported on stderr with exit code 2.
@@ -119,18 +119,9 @@ pub(crate) fn parse_bytes(text: &str) -> Result<usize, String> {
         .ok_or_else(|| format!("too many bytes: `{text}`"))
 }
 
-/// The memoised count's default memory limit: 2 GiB, or a quarter of the machine's memory if
-/// that is less (read from `/proc/meminfo`; 2 GiB where it cannot be read).
+/// The memoised count's default memory limit ([`MemoConfig::default_limit_bytes`]).
 pub(crate) fn default_memo_limit() -> usize {
-    const DEFAULT: usize = 2 << 30;
-    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-        line.split_whitespace().nth(1)?.parse::<usize>().ok()
-    });
-    match total_kb {
-        Some(kb) => DEFAULT.min(kb.saturating_mul(1024) / 4),
-        None => DEFAULT,
-    }
+    MemoConfig::default_limit_bytes()
 }
 
 /// Reads a whole input as UTF-8 text: a file, or stdin for `-` or no path.

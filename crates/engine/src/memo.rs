@@ -71,6 +71,25 @@ impl Default for MemoConfig {
     }
 }
 
+impl MemoConfig {
+    /// The memory limit of a count when its caller gives none: 2 GiB, or a quarter of the
+    /// machine's memory if that is less (read from `/proc/meminfo`; 2 GiB where it cannot be
+    /// read). The default of `dancecard solve --count --memo-limit` and of the Python
+    /// package's `memo_limit=None`; [`MemoConfig::default`] keeps a fixed 2 GiB, the same on
+    /// every machine.
+    pub fn default_limit_bytes() -> usize {
+        const DEFAULT: usize = 2 << 30;
+        let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+            line.split_whitespace().nth(1)?.parse::<usize>().ok()
+        });
+        match total_kb {
+            Some(kb) => DEFAULT.min(kb.saturating_mul(1024) / 4),
+            None => DEFAULT,
+        }
+    }
+}
+
 /// What a memoised count did, besides counting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MemoStats {

@@ -1367,8 +1367,9 @@ mod tests {
 
     #[test]
     fn count_visits_the_same_tree() {
-        // The nodes of the counter's tree (README, N-queens): a change to the cost per node
-        // must not change the tree.
+        // The nodes of the counter's tree (docs/benchmarks.md, section
+        // #n-queens-against-the-bitwise-counter): a change to the cost per node must not
+        // change the tree.
         assert_eq!(count(15).unwrap().nodes, 7_454_634);
     }
 

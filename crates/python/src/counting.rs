@@ -14,7 +14,6 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::{
     Config, CountMethod, Counted, MemoConfig, MemoError, MemoStats, Problem, Solver, Stats, Zdd,
     ZddError,
@@ -26,22 +25,6 @@ use crate::args;
 use crate::interrupt::Interruptible;
 use crate::labels::Labels;
 use crate::problem::{OptionMap, PyProblem, PySolutions};
-
-/// The memo's limit when none is given: 2 GiB, or a quarter of the machine's memory when that
-/// is less (as the command line's `--memo-limit`).
-pub(crate) fn default_memo_limit() -> usize {
-    const DEFAULT: usize = 2 << 30;
-    // The same rule as `dancecard solve --count` (crates/cli/src/util.rs), which the Python
-    // package cannot depend on.
-    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-        line.split_whitespace().nth(1)?.parse::<usize>().ok()
-    });
-    match total_kb {
-        Some(kb) => DEFAULT.min(kb.saturating_mul(1024) / 4),
-        None => DEFAULT,
-    }
-}
 
 /// Reads argument `method`: `"search"`, `"memo"` or `"auto"` (see [`method`]).
 pub(crate) fn read_method(obj: &Bound<'_, PyAny>) -> PyResult<&'static str> {
@@ -58,7 +41,7 @@ pub(crate) fn method(name: &str) -> CountMethod {
 }
 
 /// Reads argument `memo_limit`: bytes (an int below 2**64), or `None` for the default
-/// ([`default_memo_limit`]).
+/// ([`MemoConfig::default_limit_bytes`]).
 pub(crate) fn read_memo_limit(obj: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
     args::optional_u64(obj, "memo_limit")
 }
@@ -68,7 +51,7 @@ pub(crate) fn memo_config(limit: Option<u64>, zdd: bool) -> MemoConfig {
     let limit_bytes = match limit {
         // Past the address space: as good as no limit.
         Some(bytes) => usize::try_from(bytes).unwrap_or(usize::MAX),
-        None => default_memo_limit(),
+        None => MemoConfig::default_limit_bytes(),
     };
     MemoConfig { limit_bytes, zdd }
 }
@@ -127,9 +110,9 @@ fn overflow() -> PyErr {
 }
 
 /// Counts the solutions of `problem` by `method` on `threads` threads, as `dancecard solve
-/// --count` does: with one thread, [`Solver::count_by`]; with more, the method `auto` picks
-/// ([`Solver::pick_method`]) unless one is given, then the plain search on the threads, or the
-/// memoised search on one thread (it is not threaded here). Returns what the count did and
+/// --count` does: with one thread, [`Solver::count_by`]; with more,
+/// [`Solver::count_on_threads`] (the method `auto` picks unless one is given, then the plain
+/// search on the threads, or the memoised search on one thread). Returns what the count did and
 /// the counters of the method that made it.
 pub(crate) fn count(
     problem: &Problem,
@@ -138,29 +121,13 @@ pub(crate) fn count(
     method: CountMethod,
     memo: &MemoConfig,
 ) -> Result<(Counted, Stats), MemoError> {
-    let mut solver = Solver::with_config(problem, config.clone());
     let mut go_on = |_: &Solver| ControlFlow::Continue(());
     if threads <= 1 {
+        let mut solver = Solver::with_config(problem, config);
         let counted = solver.count_by(method, memo, &mut go_on)?;
         return Ok((counted, *solver.stats()));
     }
-    let (method, reason, estimate) = match method {
-        CountMethod::Auto => {
-            let (m, r, e) = solver.pick_method(memo);
-            (m, r, Some(e))
-        }
-        m => (m, String::new(), None),
-    };
-    if method == CountMethod::Memo {
-        let mut counted = solver.count_by(CountMethod::Memo, memo, &mut go_on)?;
-        counted.reason = reason;
-        counted.estimate = estimate;
-        return Ok((counted, *solver.stats()));
-    }
-    let (outcome, stats) = ParallelSearch::new(problem, config, threads).count();
-    let counted =
-        Counted { outcome, method: CountMethod::Search, reason, memo: None, estimate, zdd: None };
-    Ok((counted, stats))
+    Solver::count_on_threads(problem, config, threads, method, memo, &mut go_on, &|_| {})
 }
 
 /// What a memoised count did besides counting (Knuth's DLX6): the table's work.

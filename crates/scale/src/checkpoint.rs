@@ -3,7 +3,7 @@
 use dancecard_engine::{Heuristic, Problem};
 use serde::{Deserialize, Serialize};
 
-use crate::checksum::checksum_text;
+use crate::checksum::{read_sealed, sealed, Sealed};
 use crate::schedule::{Job, Scheduler};
 use crate::shard::{problem_hash, to_json};
 use crate::FileError;
@@ -92,6 +92,8 @@ pub struct Checkpoint {
     pub checksum: String,
 }
 
+sealed!(Checkpoint, "checkpoint", CHECKPOINT_KIND);
+
 impl Checkpoint {
     /// The checkpoint of a count of `search`: `count` so far, `nodes` searched, `pending`
     /// jobs left.
@@ -119,28 +121,12 @@ impl Checkpoint {
         Checkpoint::new(search, scheduler.count(), nodes, &scheduler.pending())
     }
 
-    /// The checksum of the content: every field but `checksum`, in canonical JSON.
-    fn content_checksum(&self) -> String {
-        let mut content = self.clone();
-        content.checksum.clear();
-        checksum_text(to_json(&content).as_bytes())
-    }
-
     /// Reads a checkpoint: JSON with exactly the fields a checkpoint has, of kind
     /// `dancecard-checkpoint` and format 2, whose checksum matches its content, with a
     /// decimal count, jobs of at least one subtree and finite shares, and `complete` saying
     /// whether jobs are left.
     pub fn parse(bytes: &[u8]) -> Result<Checkpoint, FileError> {
-        const KIND: &str = "checkpoint";
-        let cp: Checkpoint = serde_json::from_slice(bytes)
-            .map_err(|e| FileError::Json { kind: KIND, message: e.to_string() })?;
-        if cp.kind != CHECKPOINT_KIND {
-            return Err(FileError::Kind { expected: KIND, found: cp.kind });
-        }
-        let actual = cp.content_checksum();
-        if cp.checksum != actual {
-            return Err(FileError::Checksum { stated: cp.checksum, actual });
-        }
+        let cp: Checkpoint = read_sealed(bytes)?;
         if cp.format != FORMAT {
             return Err(FileError::Invalid(format!(
                 "checkpoint format {} (this dancecard reads format {FORMAT}: search again)",

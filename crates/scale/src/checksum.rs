@@ -1,4 +1,11 @@
-//! The checksum of a file's content, and `u128` counts in JSON.
+//! The checksum of a file's content, reading a sealed (checksummed) file, and `u128` counts
+//! in JSON.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::shard::to_json;
+use crate::FileError;
 
 /// FNV-1a with 128 bits over `bytes`.
 pub(crate) fn fnv1a128(bytes: &[u8]) -> u128 {
@@ -10,6 +17,64 @@ pub(crate) fn fnv1a128(bytes: &[u8]) -> u128 {
 /// The checksum as written in a file: `fnv1a128:` and 32 hex digits.
 pub(crate) fn checksum_text(bytes: &[u8]) -> String {
     format!("fnv1a128:{:032x}", fnv1a128(bytes))
+}
+
+/// A file sealed by a checksum of its content (a shard result, a checkpoint): its `kind` field
+/// names what it is, its `checksum` field is [`checksum_text`] of the canonical JSON of every
+/// other field.
+pub(crate) trait Sealed: Clone + Serialize + DeserializeOwned {
+    /// What the file is called in errors (`shard result`, `checkpoint`).
+    const NAME: &'static str;
+    /// The value of its `kind` field (`dancecard-shard`, ...).
+    const KIND: &'static str;
+
+    /// Its `kind` field.
+    fn kind(&self) -> &str;
+
+    /// Its `checksum` field.
+    fn checksum_mut(&mut self) -> &mut String;
+
+    /// The checksum of the content: every field but `checksum`, in canonical JSON.
+    fn content_checksum(&self) -> String {
+        let mut content = self.clone();
+        content.checksum_mut().clear();
+        checksum_text(to_json(&content).as_bytes())
+    }
+}
+
+/// Implements [`Sealed`] for a struct with fields `kind` and `checksum` (both `String`): its
+/// name in errors and the value of its `kind` field.
+macro_rules! sealed {
+    ($file:ty, $name:literal, $kind:expr) => {
+        impl $crate::checksum::Sealed for $file {
+            const NAME: &'static str = $name;
+            const KIND: &'static str = $kind;
+
+            fn kind(&self) -> &str {
+                &self.kind
+            }
+
+            fn checksum_mut(&mut self) -> &mut String {
+                &mut self.checksum
+            }
+        }
+    };
+}
+pub(crate) use sealed;
+
+/// Reads a sealed file: JSON of `T`, of kind [`Sealed::KIND`], whose checksum matches its
+/// content. The checks of the fields themselves are the caller's.
+pub(crate) fn read_sealed<T: Sealed>(bytes: &[u8]) -> Result<T, FileError> {
+    let mut file: T = serde_json::from_slice(bytes)
+        .map_err(|e| FileError::Json { kind: T::NAME, message: e.to_string() })?;
+    if file.kind() != T::KIND {
+        return Err(FileError::Kind { expected: T::NAME, found: file.kind().to_owned() });
+    }
+    let actual = file.content_checksum();
+    if *file.checksum_mut() != actual {
+        return Err(FileError::Checksum { stated: std::mem::take(file.checksum_mut()), actual });
+    }
+    Ok(file)
 }
 
 /// Serde for `u128` counts: a JSON number when it fits in `u64`, else a decimal string (JSON

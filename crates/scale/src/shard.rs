@@ -13,7 +13,7 @@ use std::fmt;
 use dancecard_engine::{Heuristic, Outcome, Problem, Solver, Stats, Stop};
 use serde::{Deserialize, Serialize};
 
-use crate::checksum::{self, checksum_text};
+use crate::checksum::{self, read_sealed, sealed, Sealed};
 use crate::FileError;
 
 /// What must be equal between the shards of one search (and in a checkpoint).
@@ -123,6 +123,8 @@ pub struct ShardResult {
     pub checksum: String,
 }
 
+sealed!(ShardResult, "shard result", SHARD_KIND);
+
 impl ShardResult {
     /// The result of shard `shard` that searched `units` units and ended with `outcome`.
     pub fn new(
@@ -147,13 +149,6 @@ impl ShardResult {
         result
     }
 
-    /// The checksum of the content: every field but `checksum`, in canonical JSON.
-    fn content_checksum(&self) -> String {
-        let mut content = self.clone();
-        content.checksum.clear();
-        checksum_text(to_json(&content).as_bytes())
-    }
-
     /// The file's text: one line of JSON (without the newline).
     pub fn to_json(&self) -> String {
         to_json(self)
@@ -163,16 +158,7 @@ impl ShardResult {
     /// `dancecard-shard`, whose checksum matches its content (so a hand-edited or damaged file
     /// is refused). The other checks (one search, every shard once) are [`merge`]'s.
     pub fn parse(bytes: &[u8]) -> Result<ShardResult, FileError> {
-        const KIND: &str = "shard result";
-        let result: ShardResult = serde_json::from_slice(bytes)
-            .map_err(|e| FileError::Json { kind: KIND, message: e.to_string() })?;
-        if result.kind != SHARD_KIND {
-            return Err(FileError::Kind { expected: KIND, found: result.kind });
-        }
-        let actual = result.content_checksum();
-        if result.checksum != actual {
-            return Err(FileError::Checksum { stated: result.checksum, actual });
-        }
+        let result: ShardResult = read_sealed(bytes)?;
         if result.complete != (result.stop == Stop::Exhausted.name()) {
             return Err(FileError::Invalid(format!(
                 "complete is {} but the search stopped with {:?}",

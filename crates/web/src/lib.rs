@@ -40,7 +40,7 @@
 //! [`ServerConfig::max_body_bytes`] gets `413`; a problem that does not parse gets `400` with
 //! the parser's message (line and column). Errors are JSON too: `{"error": "..."}`, with
 //! `"bound": "..."` naming the [`ServerConfig`] field when a bound refused the request.
-//! `README.md` documents each endpoint with examples.
+//! `docs/web-api.md` documents each endpoint with examples.
 //!
 //! # Bounds
 //!

@@ -258,7 +258,8 @@ async fn trace_stops_at_the_event_limit() {
 #[tokio::test]
 async fn parse_gives_the_problem_or_the_parsers_message() {
     let server = server().await;
-    let reply = server.post("/api/parse", "| a comment\na b | x\na x:red\nb\n").await.json();
+    let reply =
+        server.post("/api/parse", "| a comment\na b | x\na x:red\nb\nb x:blue\n").await.json();
     assert_eq!(
         reply,
         json!({
@@ -270,6 +271,7 @@ async fn parse_gives_the_problem_or_the_parsers_message() {
             "options": [
                 {"index": 0, "label": "a x:red", "items": [0, 2], "colors": [null, "red"]},
                 {"index": 1, "label": "b", "items": [1], "colors": [null]},
+                {"index": 2, "label": "b x:blue", "items": [1, 2], "colors": [null, "blue"]},
             ],
         })
     );

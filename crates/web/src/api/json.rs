@@ -123,26 +123,6 @@ mod tests {
     }
 
     #[test]
-    fn problem_lists_items_options_and_colors() {
-        let value = problem_value(&doc());
-        assert_eq!(
-            value,
-            json!({
-                "items": [
-                    {"name": "a", "primary": true},
-                    {"name": "b", "primary": true},
-                    {"name": "x", "primary": false},
-                ],
-                "options": [
-                    {"index": 0, "label": "a x:red", "items": [0, 2], "colors": [null, "red"]},
-                    {"index": 1, "label": "b", "items": [1], "colors": [null]},
-                    {"index": 2, "label": "b x:blue", "items": [1, 2], "colors": [null, "blue"]},
-                ],
-            })
-        );
-    }
-
-    #[test]
     fn matrix_rows_of_zeros_keep_their_input_index() {
         let doc = dancecard_format::parse_matrix(b"3 2\n1 0\n0 0\n0 1\n").unwrap();
         let value = problem_value(&doc);

@@ -5,7 +5,6 @@ use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::{
     Config, CountMethod, Counted, MemoConfig, MemoError, MemoStats, Solver, Stats, Stop,
 };
@@ -95,7 +94,7 @@ pub(crate) fn run(args: &Args, doc: &Document, config: Config) -> anyhow::Result
 }
 
 /// With `--threads`: the method auto would pick, then the plain search on threads, or the
-/// memoised search on one thread.
+/// memoised search on one thread ([`Solver::count_on_threads`]).
 fn count_threads(
     args: &Args,
     doc: &Document,
@@ -104,32 +103,11 @@ fn count_threads(
     memo: &MemoConfig,
     progress: &mut Progress,
 ) -> anyhow::Result<(Counted, Stats)> {
-    let mut solver = Solver::with_config(&doc.problem, config.clone());
-    let (method, reason, estimate) = match method {
-        CountMethod::Auto => {
-            let (m, r, e) = solver.pick_method(memo);
-            (m, r, Some(e))
-        }
-        m => (m, String::new(), None),
-    };
-    if method == CountMethod::Memo {
-        // The memoised count on one thread: threads sharing its table were slower than one
-        // thread on every board measured (dominoes 14x14 0.6x, 16x16 0.7x on two cores, quiet
-        // machine: both threads meet the same subproblems, and the table's locks cost more
-        // than the work they share), so `--threads` applies to the plain search only.
-        let counted = solver
-            .count_by(CountMethod::Memo, memo, &mut |s| progress.tick(s))
-            .map_err(memo_error)?;
-        let counted = Counted { reason, estimate, ..counted };
-        return Ok((counted, *solver.stats()));
-    }
     let shared = Mutex::new(&mut *progress);
+    let tick = &mut |s: &Solver| lock(&shared).tick(s);
     let report = |p| lock(&shared).parallel(p);
-    let (outcome, stats) =
-        ParallelSearch::new(&doc.problem, config, args.threads).count_with_progress(&report);
-    let counted =
-        Counted { outcome, method: CountMethod::Search, reason, memo: None, estimate, zdd: None };
-    Ok((counted, stats))
+    Solver::count_on_threads(&doc.problem, config, args.threads, method, memo, tick, &report)
+        .map_err(memo_error)
 }
 
 /// The memo's counters as JSON.

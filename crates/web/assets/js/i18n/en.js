@@ -8,7 +8,7 @@ export default {
   'page.tagline': 'Exact cover, Algorithm X and the dance of the links, and the puzzles they solve, run by the dancecard engine on this machine.',
   'page.sections': 'Sections',
   'page.keys': 'Keys: {first}–{last} open a section; in the stepping sections {right} steps forward, {left} back, {space} plays or pauses, {home} resets; in N queens and Tilings {left} and {right} browse the solutions.',
-  'page.source': 'Every count on this page comes from the engine, through the JSON API of {serve} (see README.md).',
+  'page.source': 'Every count on this page comes from the engine, through the JSON API of {serve} (see docs/web-api.md).',
   'page.space': 'Space',
   'page.language': 'Language',
   'page.error': 'Something went wrong: ',

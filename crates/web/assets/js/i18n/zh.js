@@ -9,7 +9,7 @@ export default {
   'page.tagline': '精确覆盖、X 算法、链表指针的“舞蹈”，以及用它们求解的谜题；所有计算都由本机上的 dancecard 引擎完成。',
   'page.sections': '章节',
   'page.keys': '快捷键：{first}–{last} 打开对应章节；在可单步的章节里，{right} 前进一步，{left} 后退一步，{space} 播放或暂停，{home} 回到开头；在 N 皇后和铺砖两节中，用 {left} 和 {right} 浏览各个解。',
-  'page.source': '本页的每个计数都来自引擎，经由 {serve} 的 JSON 接口得到（见 README.md）。',
+  'page.source': '本页的每个计数都来自引擎，经由 {serve} 的 JSON 接口得到（见 docs/web-api.md）。',
   'page.space': '空格',
   'page.language': '语言',
   'page.error': '出错了：',
