@@ -8,7 +8,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use dancecard_engine::{Heuristic, MemoConfig};
+use dancecard_engine::Heuristic;
 use dancecard_format::{Document, InputFormat};
 
 /// An error caused by the user's input: reported on stderr with exit code 2.
@@ -117,11 +117,6 @@ pub(crate) fn parse_bytes(text: &str) -> Result<usize, String> {
     n.checked_mul(1 << shift)
         .and_then(|b| usize::try_from(b).ok())
         .ok_or_else(|| format!("too many bytes: `{text}`"))
-}
-
-/// The memoised count's default memory limit ([`MemoConfig::default_limit_bytes`]).
-pub(crate) fn default_memo_limit() -> usize {
-    MemoConfig::default_limit_bytes()
 }
 
 /// Reads a whole input as UTF-8 text: a file, or stdin for `-` or no path.

@@ -11,7 +11,6 @@ use dancecard_engine::{
 use dancecard_models::watch::Callbacks;
 use serde_json::Value;
 
-use crate::input::default_memo_limit;
 use crate::output::{self, OutputFormat};
 use crate::progress::Progress;
 use crate::stop::{stop_flag, Limits};
@@ -158,7 +157,7 @@ pub(crate) fn count(
     progress: &mut Progress,
 ) -> anyhow::Result<(Outcome, Stats, CountMethod)> {
     let mut solver = Solver::with_config(problem, config);
-    let memo = MemoConfig { limit_bytes: default_memo_limit(), zdd: false };
+    let memo = MemoConfig { limit_bytes: MemoConfig::default_limit_bytes(), zdd: false };
     let counted = solver
         .count_by(CountMethod::Auto, &memo, &mut |solver| progress.tick(solver))
         .map_err(|e| anyhow::anyhow!("{e}"))?;

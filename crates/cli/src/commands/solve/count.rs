@@ -11,7 +11,6 @@ use dancecard_engine::{
 use dancecard_format::Document;
 
 use super::{input_numbers, labels, Args};
-use crate::input;
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::lock;
@@ -41,7 +40,7 @@ impl From<MethodArg> for CountMethod {
 
 /// The memo settings of `args`.
 fn memo_config(args: &Args, zdd: bool) -> MemoConfig {
-    MemoConfig { limit_bytes: args.memo_limit.unwrap_or_else(input::default_memo_limit), zdd }
+    MemoConfig { limit_bytes: args.memo_limit.unwrap_or_else(MemoConfig::default_limit_bytes), zdd }
 }
 
 /// A memo error as the user sees it.
