@@ -311,9 +311,10 @@ pub fn dominate(data: &[u8]) {
     let Some((cases, piece)) = parsed else {
         return;
     };
-    for (rows, cols, marks) in cases.iter().take(2) {
-        let (rows, cols) = (*rows, *cols);
-        assert_eq!(marks.len(), rows * cols, "the marks fill the board");
+    for marks in cases.iter().take(2) {
+        let board = dominate::Board::of_marks(marks);
+        let (rows, cols) = (board.rows, board.cols);
+        assert_eq!(marks.2.len(), rows * cols, "the marks fill the board");
         assert!((1..=dominate::MAX_SIDE).contains(&rows) && cols <= dominate::MAX_SIDE);
         // Building the options of a 64 x 64 board of queens alone takes a million entries.
         if rows * cols > 1_024 {
@@ -321,14 +322,14 @@ pub fn dominate(data: &[u8]) {
         }
         // A node of the repeat cover search computes a lower bound over every item.
         let limits = Limits::new().max_nodes(300);
-        let result = match dominate::dominate(piece, rows, cols, Some(marks), &limits) {
+        let result = match dominate::dominate(piece, board, &limits) {
             Ok(result) => result,
             Err(e) => panic!("dominate refuses parsed marks: {e}"),
         };
         if let Some(minimum) = result.minimum {
             assert_eq!(result.placement.len(), minimum);
-            assert!(dominate::check(piece, rows, cols, &result.placement, Some(marks)));
-            let drawn = dominate::draw(piece, rows, cols, &result.placement, Some(marks));
+            assert!(dominate::check(piece, board, &result.placement));
+            let drawn = dominate::draw(piece, board, &result.placement);
             assert_eq!(drawn.lines().count(), rows);
         } else {
             assert!(result.placement.is_empty());

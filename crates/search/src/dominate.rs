@@ -7,9 +7,9 @@
 //! tests.
 //!
 //! ```
-//! use dancecard_search::dominate::{self, Piece};
+//! use dancecard_search::dominate::{self, Board, Piece};
 //!
-//! let d = dominate::dominate(Piece::Queen, 5, 5, None, &Default::default())?;
+//! let d = dominate::dominate(Piece::Queen, Board::all(5, 5), &Default::default())?;
 //! assert_eq!(d.minimum, Some(3));
 //! # Ok::<(), dominate::DominateError>(())
 //! ```
@@ -137,15 +137,48 @@ pub struct Domination {
     pub stats: Stats,
 }
 
-/// The fewest `piece`s on a `rows x cols` board that guard every square, or every square
-/// marked `true` in `marked` (row-major, `rows * cols` long). Pieces may stand on any square.
+/// The board of a domination problem: `rows x cols` squares, every one to be guarded or,
+/// with `marked` (row-major, `rows * cols` long), those marked `true`. Pieces may stand on
+/// any square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board<'a> {
+    /// The number of rows.
+    pub rows: usize,
+    /// The number of columns.
+    pub cols: usize,
+    /// The squares to guard, row-major (`None`: all of them).
+    pub marked: Option<&'a [bool]>,
+}
+
+impl<'a> Board<'a> {
+    /// A `rows x cols` board whose every square is to be guarded.
+    pub fn all(rows: usize, cols: usize) -> Self {
+        Board { rows, cols, marked: None }
+    }
+
+    /// A `rows x cols` board whose squares marked `true` (row-major) are to be guarded.
+    pub fn marked(rows: usize, cols: usize, marked: &'a [bool]) -> Self {
+        Board { rows, cols, marked: Some(marked) }
+    }
+
+    /// A board of marks as [`parse_marks`] and [`parse_guard_cases`] give them.
+    pub fn of_marks(marks: &'a Marks) -> Self {
+        Board::marked(marks.0, marks.1, &marks.2)
+    }
+
+    /// Whether square `s` (row-major) is to be guarded.
+    fn is_marked(&self, s: usize) -> bool {
+        self.marked.map_or(true, |m| m[s])
+    }
+}
+
+/// The fewest `piece`s on `board` that guard every square to be guarded.
 pub fn dominate(
     piece: Piece,
-    rows: usize,
-    cols: usize,
-    marked: Option<&[bool]>,
+    board: Board<'_>,
     limits: &Limits,
 ) -> Result<Domination, DominateError> {
+    let Board { rows, cols, marked } = board;
     if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
         return Err(DominateError::Size { rows, cols });
     }
@@ -158,12 +191,11 @@ pub fn dominate(
             )));
         }
     }
-    let is_marked = |s: usize| marked.map_or(true, |m| m[s]);
     // Items: the marked squares, renumbered.
     let mut item_of = vec![usize::MAX; cells];
     let mut items = 0;
     for (s, slot) in item_of.iter_mut().enumerate() {
-        if is_marked(s) {
+        if board.is_marked(s) {
             *slot = items;
             items += 1;
         }
@@ -173,7 +205,7 @@ pub fn dominate(
     for s in 0..cells {
         let covered: Vec<usize> = guarded(piece, rows, cols, s / cols, s % cols)
             .into_iter()
-            .filter(|&t| is_marked(t))
+            .filter(|&t| board.is_marked(t))
             .map(|t| item_of[t])
             .collect();
         if !covered.is_empty() {
@@ -197,15 +229,10 @@ pub fn dominate(
     })
 }
 
-/// The board drawn with the pieces' letters, `x` on marked empty squares (when marks are
+/// `board` drawn with the pieces' letters, `x` on marked empty squares (when marks are
 /// given) and `.` elsewhere, one line per row.
-pub fn draw(
-    piece: Piece,
-    rows: usize,
-    cols: usize,
-    placement: &[(usize, usize)],
-    marked: Option<&[bool]>,
-) -> String {
+pub fn draw(piece: Piece, board: Board<'_>, placement: &[(usize, usize)]) -> String {
+    let Board { rows, cols, marked } = board;
     let mut text = String::with_capacity(rows * (2 * cols + 1));
     for r in 0..rows {
         for c in 0..cols {
@@ -226,21 +253,16 @@ pub fn draw(
     text
 }
 
-/// Whether every (marked) square is guarded by some piece of `placement`.
-pub fn check(
-    piece: Piece,
-    rows: usize,
-    cols: usize,
-    placement: &[(usize, usize)],
-    marked: Option<&[bool]>,
-) -> bool {
+/// Whether every square of `board` to be guarded is guarded by some piece of `placement`.
+pub fn check(piece: Piece, board: Board<'_>, placement: &[(usize, usize)]) -> bool {
+    let Board { rows, cols, .. } = board;
     let mut guarded_squares = vec![false; rows * cols];
     for &(r, c) in placement {
         for s in guarded(piece, rows, cols, r, c) {
             guarded_squares[s] = true;
         }
     }
-    (0..rows * cols).all(|s| guarded_squares[s] || marked.is_some_and(|m| !m[s]))
+    (0..rows * cols).all(|s| guarded_squares[s] || !board.is_marked(s))
 }
 
 /// A board of marks: `rows`, `cols` and the marks row-major.
@@ -351,9 +373,9 @@ mod tests {
             for (piece, expected) in
                 [(Piece::Queen, v[1]), (Piece::King, v[2]), (Piece::Rook, v[3])]
             {
-                let d = dominate(piece, n, n, None, &Limits::new()).unwrap();
+                let d = dominate(piece, Board::all(n, n), &Limits::new()).unwrap();
                 assert_eq!(d.minimum, Some(expected), "{piece:?} n={n}");
-                assert!(check(piece, n, n, &d.placement, None), "{piece:?} n={n}");
+                assert!(check(piece, Board::all(n, n), &d.placement), "{piece:?} n={n}");
             }
         }
     }
@@ -361,24 +383,24 @@ mod tests {
     #[test]
     fn bishops_and_knights_small() {
         for n in 1..=5 {
-            let d = dominate(Piece::Bishop, n, n, None, &Limits::new()).unwrap();
+            let d = dominate(Piece::Bishop, Board::all(n, n), &Limits::new()).unwrap();
             assert_eq!(d.minimum, Some(n));
         }
         // Knights: 1, 4, 4, 4, 5 for n = 1..5 (OEIS A006075).
         for (n, k) in [(1, 1), (2, 4), (3, 4), (4, 4), (5, 5)] {
-            let d = dominate(Piece::Knight, n, n, None, &Limits::new()).unwrap();
+            let d = dominate(Piece::Knight, Board::all(n, n), &Limits::new()).unwrap();
             assert_eq!(d.minimum, Some(k), "n={n}");
-            assert!(check(Piece::Knight, n, n, &d.placement, None));
+            assert!(check(Piece::Knight, Board::all(n, n), &d.placement));
         }
     }
 
     #[test]
     fn marks_and_guard_cases() {
         let diagonal: Vec<bool> = (0..64).map(|s| s / 8 == s % 8).collect();
-        let d = dominate(Piece::Queen, 8, 8, Some(&diagonal), &Limits::new()).unwrap();
+        let d = dominate(Piece::Queen, Board::marked(8, 8, &diagonal), &Limits::new()).unwrap();
         assert_eq!(d.minimum, Some(1));
         let none = vec![false; 9];
-        let d = dominate(Piece::Queen, 3, 3, Some(&none), &Limits::new()).unwrap();
+        let d = dominate(Piece::Queen, Board::marked(3, 3, &none), &Limits::new()).unwrap();
         assert_eq!((d.minimum, d.placement.len()), (Some(0), 0));
         let cases = parse_guard_cases("2 3\nX.X\n..X\n1 1\n.\n0\n").unwrap();
         assert_eq!(cases.len(), 2);
@@ -389,10 +411,10 @@ mod tests {
         assert_eq!(parse_marks("X.\n.X\n").unwrap(), (2, 2, vec![true, false, false, true]));
         assert!(parse_marks("X.\nX\n").is_err());
         assert!(parse_marks("").is_err());
-        assert!(dominate(Piece::Queen, 0, 3, None, &Limits::new()).is_err());
-        assert!(dominate(Piece::Queen, 2, 2, Some(&[true]), &Limits::new()).is_err());
+        assert!(dominate(Piece::Queen, Board::all(0, 3), &Limits::new()).is_err());
+        assert!(dominate(Piece::Queen, Board::marked(2, 2, &[true]), &Limits::new()).is_err());
         assert_eq!(
-            draw(Piece::Rook, 2, 2, &[(0, 1)], Some(&[true, true, false, false])),
+            draw(Piece::Rook, Board::marked(2, 2, &[true, true, false, false]), &[(0, 1)]),
             "x R\n. .\n"
         );
         assert_eq!(placement_text(&[(0, 1), (2, 3)]), "[[0, 1], [2, 3]]");

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use dancecard_search::dominate::{self, Piece};
+use dancecard_search::dominate::{self, Board, Piece};
 
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat};
@@ -88,8 +88,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
     let limits = args.search.limits()?;
-    let d = dominate::dominate(piece, rows, cols, marks.as_deref(), &limits)
-        .map_err(|e| bad_input(e.to_string()))?;
+    let board = Board { rows, cols, marked: marks.as_deref() };
+    let d = dominate::dominate(piece, board, &limits).map_err(|e| bad_input(e.to_string()))?;
     if args.search.stats {
         output::print_search_stats(&d.stats);
     }
@@ -99,8 +99,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     match args.search.format {
         OutputFormat::Text => {
-            let board = dominate::draw(piece, rows, cols, &d.placement, marks.as_deref());
-            output::print(&format!("{minimum}\n{board}"))?;
+            let drawn = dominate::draw(piece, board, &d.placement);
+            output::print(&format!("{minimum}\n{drawn}"))?;
         }
         OutputFormat::Json => {
             let placement: Vec<[usize; 2]> = d.placement.iter().map(|&(r, c)| [r, c]).collect();

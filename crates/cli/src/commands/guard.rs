@@ -3,7 +3,7 @@
 use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
-use dancecard_search::dominate::{self, Piece};
+use dancecard_search::dominate::{self, Board, Piece};
 
 use crate::commands::dominate::PieceArg;
 use crate::input::bad_input;
@@ -51,8 +51,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = BufWriter::new(stdout.lock());
     let mut json = Vec::new();
     let mut cut_short = None;
-    for (k, (rows, cols, marks)) in cases.iter().enumerate() {
-        let d = dominate::dominate(piece, *rows, *cols, Some(marks), &limits)
+    for (k, marks) in cases.iter().enumerate() {
+        let d = dominate::dominate(piece, Board::of_marks(marks), &limits)
             .map_err(|e| bad_input(format!("{name}: case {}: {e}", k + 1)))?;
         let Some(minimum) = d.minimum else {
             // No answer for this board: the node limit holds per board; Ctrl-C and the time
