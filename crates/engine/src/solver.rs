@@ -1470,9 +1470,9 @@ mod tests {
     // See: #16 (found by the `matrix` fuzz target on the matrix `0 0`).
     #[test]
     fn issue_16_prefixes_of_a_problem_without_primary_items() {
-        let mut b = ProblemBuilder::new();
-        let _ = b.secondary("x").unwrap();
-        for problem in [ProblemBuilder::new().build(), b.build()] {
+        let mut secondary_only = ProblemBuilder::new();
+        secondary_only.secondary("x").unwrap();
+        for problem in [ProblemBuilder::new().build(), secondary_only.build()] {
             let mut solver = Solver::new(&problem);
             assert_eq!(solver.count().solutions, 1, "the empty set is a solution");
             for depth in 0..3 {
