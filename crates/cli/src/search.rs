@@ -35,6 +35,42 @@ pub(crate) struct ModelArgs {
     pub(crate) emit_dlx: bool,
 }
 
+/// A count of a model command (`queens`, `tile`), for [`ModelArgs::report_count`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ModelCount {
+    /// The method asked for: `dlx`, `bits` or `dp`.
+    method: &'static str,
+    /// The method that counted: on dlx `search` or `memo`, else as `method`.
+    count_method: &'static str,
+    /// The number of solutions.
+    total: u128,
+    /// The number of solutions up to the board's symmetries, where it was counted.
+    distinct: Option<u128>,
+    /// The search's counters.
+    stats: Stats,
+    /// How the search ended.
+    stop: Stop,
+}
+
+impl ModelCount {
+    /// A count of `total` solutions by `method` (`count_method` counted it), not up to
+    /// symmetry.
+    pub(crate) fn new(
+        method: &'static str,
+        count_method: &'static str,
+        total: u128,
+        stats: Stats,
+        stop: Stop,
+    ) -> Self {
+        ModelCount { method, count_method, total, distinct: None, stats, stop }
+    }
+
+    /// The count with `distinct` solutions up to symmetry, where they were counted.
+    pub(crate) fn distinct(self, distinct: Option<u128>) -> Self {
+        ModelCount { distinct, ..self }
+    }
+}
+
 /// `--all`, `--count` and `--distinct` of the model commands that count up to symmetry
 /// (`queens`, `tile`), flattened into their `Args` (a command words them for its model with
 /// `mut_arg`).
@@ -79,23 +115,34 @@ impl Listing {
 }
 
 impl ModelArgs {
-    /// Prints a model command's count and ends: `shown` in text (the count, or the count up
-    /// to symmetry with `--distinct`), else `answer` with how the search ended; the stats
-    /// line and the method that counted with `--stats`; the stop report; the exit code.
+    /// Prints the count of a model command that counts up to symmetry and ends: in text the
+    /// count (the count up to symmetry with `--distinct`), else a JSON object of `fields`,
+    /// the methods, both counts and how the search ended; the stats line and the method that
+    /// counted with `--stats`; the stop report; the exit code.
     pub(crate) fn report_count(
         &self,
-        shown: u128,
-        answer: Value,
-        count_method: &str,
-        stats: &Stats,
-        stop: Stop,
+        listing: &Listing,
+        fields: &[(&str, Value)],
+        count: ModelCount,
     ) -> anyhow::Result<ExitCode> {
+        let ModelCount { method, count_method, total, distinct, stats, stop } = count;
         match self.format {
-            OutputFormat::Text => output::print(&format!("{shown}\n"))?,
-            OutputFormat::Json => output::print_json(&output::with_end(answer, stop, stats))?,
+            OutputFormat::Text => output::print(&format!("{}\n", listing.shown(total, distinct)))?,
+            OutputFormat::Json => {
+                let mut answer = serde_json::json!({
+                    "method": method,
+                    "count_method": count_method,
+                    "count": output::count_json(total),
+                    "distinct": distinct.map(output::count_json),
+                });
+                for (name, value) in fields {
+                    answer[*name] = value.clone();
+                }
+                output::print_json(&output::with_end(answer, stop, &stats))?;
+            }
         }
         if self.stats {
-            output::print_stats(stats);
+            output::print_stats(&stats);
             eprintln!("counted by {count_method}");
         }
         Ok(output::finish(true, stop))

@@ -12,7 +12,8 @@ use dancecard_models::Model;
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::Progress;
-use crate::{input, search, stop};
+use crate::search::{self, ModelCount};
+use crate::{input, stop};
 
 /// How to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -92,25 +93,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// A count's report: text (one number) or JSON.
-fn report_count(
-    args: &Args,
-    method: &str,
-    count_method: &str,
-    total: u64,
-    distinct: Option<u64>,
-    stats: &Stats,
-    stop: Stop,
-) -> anyhow::Result<ExitCode> {
-    let shown = args.listing.shown(total, distinct);
-    let answer = serde_json::json!({
-        "n": args.n,
-        "method": method,
-        "count_method": count_method,
-        "count": total,
-        "distinct": distinct,
-    });
-    args.model.report_count(u128::from(shown), answer, count_method, stats, stop)
+/// A count's report: text (one number) or JSON with the board's size.
+fn report_count(args: &Args, count: ModelCount) -> anyhow::Result<ExitCode> {
+    args.model.report_count(&args.listing, &[("n", args.n.into())], count)
 }
 
 fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
@@ -139,7 +124,11 @@ fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
         solutions: u128::from(c.total),
         elapsed: started.elapsed(),
     };
-    report_count(args, "bits", "bits", c.total, Some(c.distinct), &stats, c.stop)
+    report_count(
+        args,
+        ModelCount::new("bits", "bits", c.total.into(), stats, c.stop)
+            .distinct(Some(c.distinct.into())),
+    )
 }
 
 fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
@@ -152,7 +141,10 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
     if !want_distinct {
         let (outcome, stats, by) = search::count(&problem, config, &mut progress)?;
         let total = u64::try_from(outcome.solutions).unwrap_or(u64::MAX);
-        return report_count(args, "dlx", by.name(), total, None, &stats, outcome.stop);
+        return report_count(
+            args,
+            ModelCount::new("dlx", by.name(), total.into(), stats, outcome.stop),
+        );
     }
     let (outcome, stats) = search::search(&problem, config, &mut progress, |s| {
         if want_distinct {
@@ -163,7 +155,11 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
     });
     let total = u64::try_from(outcome.solutions).unwrap_or(u64::MAX);
     let shown = want_distinct.then_some(distinct);
-    report_count(args, "dlx", "search", total, shown, &stats, outcome.stop)
+    report_count(
+        args,
+        ModelCount::new("dlx", "search", total.into(), stats, outcome.stop)
+            .distinct(shown.map(u128::from)),
+    )
 }
 
 fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {

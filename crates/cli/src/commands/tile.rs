@@ -12,7 +12,8 @@ use dancecard_models::Model;
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::Progress;
-use crate::{search, stop};
+use crate::search::{self, ModelCount};
+use crate::stop;
 
 /// How to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -171,26 +172,12 @@ fn count_dp(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
         Err(e) => return Err(bad_input(e.to_string())),
     };
     let stats = Stats { nodes: 0, updates: 0, solutions: count, elapsed: started.elapsed() };
-    report_count(args, "dp", "dp", count, None, &stats, Stop::Exhausted)
+    report_count(args, ModelCount::new("dp", "dp", count, stats, Stop::Exhausted))
 }
 
-fn report_count(
-    args: &Args,
-    method: &str,
-    count_method: &str,
-    total: u128,
-    distinct: Option<u128>,
-    stats: &Stats,
-    stop: Stop,
-) -> anyhow::Result<ExitCode> {
-    let shown = args.listing.shown(total, distinct);
-    let answer = serde_json::json!({
-        "method": method,
-        "count_method": count_method,
-        "count": output::count_json(total),
-        "distinct": distinct.map(output::count_json),
-    });
-    args.model.report_count(shown, answer, count_method, stats, stop)
+/// A count's report: text (one number) or JSON.
+fn report_count(args: &Args, count: ModelCount) -> anyhow::Result<ExitCode> {
+    args.model.report_count(&args.listing, &[], count)
 }
 
 fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
@@ -201,7 +188,10 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let config = search::config(args.model.limit, &args.model.limits);
     if !args.listing.distinct {
         let (outcome, stats, by) = search::count(tiling.exact_cover(), config, &mut progress)?;
-        return report_count(args, "dlx", by.name(), outcome.solutions, None, &stats, outcome.stop);
+        return report_count(
+            args,
+            ModelCount::new("dlx", by.name(), outcome.solutions, stats, outcome.stop),
+        );
     }
     let (outcome, stats) = search::search(tiling.exact_cover(), config, &mut progress, |s| {
         if args.listing.distinct {
@@ -212,7 +202,10 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
         ControlFlow::Continue(())
     });
     let shown = args.listing.distinct.then_some(distinct);
-    report_count(args, "dlx", "search", outcome.solutions, shown, &stats, outcome.stop)
+    report_count(
+        args,
+        ModelCount::new("dlx", "search", outcome.solutions, stats, outcome.stop).distinct(shown),
+    )
 }
 
 fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
