@@ -20,13 +20,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dancecard_engine::pre::{self, PreConfig};
-use dancecard_engine::{LowerBound, MinCost, Problem};
+use dancecard_engine::{LowerBound, Problem};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyMapping, PyString};
 
 use crate::args;
-use crate::interrupt::{run_interruptible, Interruptible};
+use crate::interrupt::run_interruptible;
 use crate::labels::{Bounds, Labels};
 use crate::problem::PyProblem;
 
@@ -158,19 +158,6 @@ pub(crate) fn bounds_dict<'py>(
         }
     }
     Ok(dict)
-}
-
-/// Runs [`Solver::min_cost_with`](dancecard_engine::Solver::min_cost_with) as `search`
-/// says, with the GIL released, stopped by Ctrl-C. A problem with bounds is a `ValueError`
-/// with the engine's message.
-pub(crate) fn min_cost(
-    py: Python<'_>,
-    search: Interruptible<'_>,
-    k: usize,
-    bound: LowerBound,
-) -> PyResult<MinCost> {
-    let found = search.solve(py, |mut solver| solver.min_cost_with(k, bound))?;
-    found.map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// What Problem.pre() made: the reduced problem, how its options map back to the

@@ -22,7 +22,6 @@ use pyo3::exceptions::{PyOSError, PyOverflowError, PyRuntimeError};
 use pyo3::prelude::*;
 
 use crate::args;
-use crate::interrupt::Interruptible;
 use crate::labels::Labels;
 use crate::problem::{OptionMap, PyProblem, PySolutions};
 
@@ -374,18 +373,12 @@ pub(crate) struct PyEstimate {
     reason: String,
 }
 
-/// Estimates the plain search that `search` describes (Ctrl-C stops it between probes) with
-/// `probes` probes from `seed`, and asks which method `auto` would pick.
-pub(crate) fn estimate(
-    py: Python<'_>,
-    search: Interruptible<'_>,
-    probes: u64,
-    seed: u64,
-) -> PyResult<PyEstimate> {
-    search.solve(py, |mut solver| {
-        let estimate = solver.estimate(probes, seed);
+impl PyEstimate {
+    /// Estimates the plain search of `solver` with `probes` probes from `seed`, and asks
+    /// which method `auto` would pick.
+    pub(crate) fn measure(mut solver: Solver, probes: u64, seed: u64) -> Self {
+        let e = solver.estimate(probes, seed);
         let (auto, reason, _) = solver.pick_method(&memo_config(None, false));
-        let e = estimate;
         PyEstimate {
             probes: e.probes,
             nodes: e.nodes,
@@ -398,7 +391,7 @@ pub(crate) fn estimate(
             auto: auto.name(),
             reason,
         }
-    })
+    }
 }
 
 #[pymethods]

@@ -1084,7 +1084,9 @@ impl PyProblem {
         #[pyo3(from_py_with = read_heuristic)] heuristic: &str,
     ) -> PyResult<PyEstimate> {
         let config = Config::with_heuristic(self::heuristic(heuristic));
-        counting::estimate(py, Interruptible::new(&self.problem, config), probes, seed)
+        // Ctrl-C stops it between probes.
+        let search = Interruptible::new(&self.problem, config);
+        search.solve(py, |solver| PyEstimate::measure(solver, probes, seed))
     }
 
     /// The `k` least-cost solutions (`k` an int from 1 to 2**20), by Knuth's DLX5 (branch
@@ -1113,7 +1115,10 @@ impl PyProblem {
         let config = Config { max_nodes, time_limit, ..Config::default() };
         let started = Instant::now();
         let bound = cost::lower_bound(lower_bound);
-        let found = cost::min_cost(py, Interruptible::new(&self.problem, config), k, bound)?;
+        let search = Interruptible::new(&self.problem, config);
+        let found = search.solve(py, |mut solver| solver.min_cost_with(k, bound))?;
+        // A problem with bounds: the engine's message.
+        let found = found.map_err(|e| PyValueError::new_err(e.to_string()))?;
         let seconds = started.elapsed().as_secs_f64();
         record(&self.last, PyStats::new(&found.stats, seconds, Some(found.stop)));
         found
