@@ -481,7 +481,7 @@ pub(crate) fn enter_node(limits: &Limits, config: &Config, stats: &mut Stats) ->
 pub(crate) fn search(a: &mut CostArena, config: &Config, k: usize, bound: LowerBound) -> MinCost {
     if bound == LowerBound::ItemShares && config.kernel != Kernel::Links && a.n_primary > 0 {
         if let Some(bits) = CostBits::new(a) {
-            return cost_bits::search(a, &bits, config, k, bound);
+            return cost_bits::search(a, &bits, config, k);
         }
     }
     if a.arena.colors.is_empty() {

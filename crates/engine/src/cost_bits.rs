@@ -29,7 +29,7 @@ use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use crate::bits::Limits;
-use crate::cost::{enter_node, finish, CostArena, Kept, LowerBound, MinCost};
+use crate::cost::{enter_node, finish, CostArena, Kept, MinCost};
 use crate::solver::{Config, Heuristic, Stop};
 use crate::stats::Stats;
 
@@ -125,42 +125,30 @@ fn rank_bound(net: &[u64], budget: u64) -> usize {
 }
 
 /// Runs the branch and bound on bit sets for the `k` best solutions (`k >= 1`, at least one
-/// primary item), compiled for the CPU: with POPCNT, BMI and AVX2 where it has them (the
-/// population counts of the item scan are most of the work), as `bits.rs` does.
-pub(crate) fn search(
-    a: &CostArena,
-    b: &CostBits,
-    config: &Config,
-    k: usize,
-    bound: LowerBound,
-) -> MinCost {
+/// primary item) with the lower bound of the items' shares (`LowerBound::ItemShares`, the
+/// only bound the sets run), compiled for the CPU: with POPCNT, BMI and AVX2 where it has
+/// them (the population counts of the item scan are most of the work), as `bits.rs` does.
+pub(crate) fn search(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost {
     #[cfg(target_arch = "x86_64")]
     if crate::bits::has_v3() {
         // SAFETY: the CPU has every feature `search_v3` is compiled for.
-        return unsafe { search_v3(a, b, config, k, bound) };
+        return unsafe { search_v3(a, b, config, k) };
     }
-    search_in(a, b, config, k, bound)
+    search_in(a, b, config, k)
 }
 
 /// [`search`] for x86-64-v3 CPUs.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-unsafe fn search_v3(
-    a: &CostArena,
-    b: &CostBits,
-    config: &Config,
-    k: usize,
-    bound: LowerBound,
-) -> MinCost {
-    search_in(a, b, config, k, bound)
+unsafe fn search_v3(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost {
+    search_in(a, b, config, k)
 }
 
 #[inline(always)]
-fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize, bound: LowerBound) -> MinCost {
+fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost {
     let started = Instant::now();
     let limits = Limits::new(config);
     let leftmost = config.heuristic == Heuristic::Leftmost;
-    let shares = bound == LowerBound::ItemShares;
     let w = b.words;
     let n1 = b.n_primary as usize;
     let depth = n1 + 1;
@@ -248,7 +236,7 @@ fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize, bound: Lowe
                     break;
                 }
                 let min = a.net[first];
-                if shares && cutoff != u64::MAX {
+                if cutoff != u64::MAX {
                     shares_sum += u128::from(min) * u128::from(a.shares[i as usize]);
                     apart_sum += u128::from(min) * u128::from(a.weights[i as usize]);
                     if shares_sum.max(apart_sum) >= budget_scaled {
