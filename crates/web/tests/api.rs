@@ -494,4 +494,11 @@ async fn tile_dlx_answers_the_model_of_the_tiling() {
         assert_eq!(reply.status, 400, "{bad}: {}", reply.text());
         assert!(reply.json()["error"].is_string(), "{bad}");
     }
+    // The search's parameters are refused by name: the model is the same for every search.
+    for name in ["mode=count", "method=dp", "limit=1"] {
+        let bad = format!("/api/tile/dlx?board=2x2&pieces=dominoes&{name}");
+        let error = server.get(&bad).await.error(400);
+        let name = name.split('=').next().unwrap();
+        assert!(error.starts_with(&format!("{name}: ")), "{bad}: {error}");
+    }
 }

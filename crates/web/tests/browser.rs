@@ -550,13 +550,16 @@ impl Part<'_> {
     }
 
     /// After a pick whose trace the event limit cuts: the `status` says so after `events`
-    /// events, and the replay's end says where.
-    async fn cut_after(&self, status: &str, events: &str) {
+    /// events, the replay's end says where, and the board's squares (`cells`) number
+    /// `squares`; then the screenshot `shot`.
+    async fn cut_after(&self, status: &str, events: &str, cells: &str, squares: u64, shot: &str) {
         let cut = format!("The trace was cut (event-limit) after {events} events");
         self.until_text(status, Text::StartsWith(&cut), "the cut trace").await;
         self.press(5).await;
         let end = Text::Has("it was cut here (event-limit)");
         self.until_text(".event", end, "the cut said at the end").await;
+        assert_eq!(self.count(cells).await, squares);
+        self.shot(shot).await;
     }
 
     /// Scrolls the part into view, checks the page and takes a screenshot.
@@ -649,9 +652,8 @@ async fn queens_second_edition(width: u32, height: u32, tag: &str) {
     // N = 8 with 2,000 events: the trace is cut, and the page says so.
     w.pick(2, "2000").await;
     w.pick(1, "8").await;
-    w.cut_after(".queens-watch-status", "2,000").await;
-    assert_eq!(w.count("table.queens-watch td").await, 64);
-    w.shot(&format!("{tag}-queens-watch-8-cut")).await;
+    let shot = format!("{tag}-queens-watch-8-cut");
+    w.cut_after(".queens-watch-status", "2,000", "table.queens-watch td", 64, &shot).await;
     s.close().await;
 }
 
@@ -834,9 +836,8 @@ async fn tiling_watch(width: u32, height: u32, tag: &str) {
     assert!(status.contains(" 36 tilings"), "{status}");
     // The pentominoes on 5x5: the trace is cut by the event limit, and the page says so.
     w.pick(1, "pent5x5").await;
-    w.cut_after(".tiling-watch-status", "20,000").await;
-    assert_eq!(w.count("table.tiling-watch-table td").await, 25);
-    w.shot(&format!("{tag}-tiling-watch-cut")).await;
+    let shot = format!("{tag}-tiling-watch-cut");
+    w.cut_after(".tiling-watch-status", "20,000", "table.tiling-watch-table td", 25, &shot).await;
     s.close().await;
 }
 

@@ -4,11 +4,14 @@
 import { h, uid } from './dom.js';
 import { t } from './i18n.js';
 
+/** What a player's position counts, from the dictionaries: `step`s (the default) or `event`s. */
+export const LABELS = { step: t('player.label.step'), event: t('player.label.event') };
+
 /**
  * A player over steps 0..count (0 is the start, before any step). `render(k)` draws step k.
  * Returns {element, setCount(n), go(k), position(), onKey(event) -> handled}.
  */
-export function createPlayer({ render, label = t('player.label.step'), speeds = { min: 1, max: 20, value: 4 } }) {
+export function createPlayer({ render, label = LABELS.step, speeds = { min: 1, max: 20, value: 4 } }) {
   let count = 0;
   let k = 0;
   let timer = null;

@@ -3,6 +3,7 @@
 // view's two parts (the model stepped, the board watched) and the tiling watch.
 
 import { h, replace } from './dom.js';
+import { t } from './i18n.js';
 import { createPlayer } from './player.js';
 import { replay } from './views/stepper.js';
 
@@ -10,14 +11,14 @@ import { replay } from './views/stepper.js';
 export const BOARD_EVENTS = new Set(['choose', 'try', 'untry', 'solution', 'backtrack']);
 
 /**
- * Loads traces for `player`, the newest request winning. `load(fetchTrace, loading, failed)`
- * empties the player and shows `loading` in `note` (class `busyClass`) while `fetchTrace()`
- * runs; if it fails, `note` shows `failed(message)` (class `errorClass`). Resolves to the trace,
+ * Loads traces for `player`, the newest request winning. `load(fetchTrace, loading)` empties
+ * the player and shows `loading` in `note` (class `busyClass`) while `fetchTrace()` runs; if
+ * it fails, `note` says there is no trace, and why (class `errorClass`). Resolves to the trace,
  * or to null when it failed or a newer load began meanwhile.
  */
 export function traceLoader({ player, note, busyClass, errorClass }) {
   let busy = 0;
-  return async function load(fetchTrace, loading, failed) {
+  return async function load(fetchTrace, loading) {
     const ticket = ++busy;
     note.className = busyClass;
     note.textContent = loading;
@@ -28,7 +29,7 @@ export function traceLoader({ player, note, busyClass, errorClass }) {
     } catch (e) {
       if (ticket !== busy) return null;
       note.className = errorClass;
-      note.textContent = failed(e.message);
+      note.textContent = t('watch.noTrace', { error: e.message });
       return null;
     }
     return ticket === busy ? answer : null;
@@ -43,14 +44,14 @@ export function traceLoader({ player, note, busyClass, errorClass }) {
  * which names the chosen column (`words`, marked active) or says there is none, and `clear()`,
  * which empties them while there is no trace.
  */
-export function createWatch({ name, chosenClass, boardClass, render, label, speed }) {
+export function createWatch({ name, chosenClass, boardClass, render, speed }) {
   const statusClass = `status ${name}-status`;
   const status = h('p', { class: statusClass, role: 'status', 'aria-live': 'polite' });
   const chosen = h('p', { class: chosenClass });
   const board = h('div', { class: boardClass });
   const eventText = h('p', { class: 'event' });
   const facts = h('dl', { class: `facts ${name}-facts` });
-  const player = createPlayer({ render, label, speeds: { min: 1, max: 60, value: speed } });
+  const player = createPlayer({ render, speeds: { min: 1, max: 60, value: speed } });
   const load = traceLoader({ player, note: status, busyClass: statusClass, errorClass: `status error ${name}-status` });
   const clear = () => {
     replace(board); replace(facts);
@@ -77,6 +78,16 @@ export function boardMoments(events) {
 export function replayMoment(trace, moments, k) {
   const upto = k === 0 ? 0 : moments[k - 1];
   return { upto, state: replay(trace, trace.events, upto) };
+}
+
+/**
+ * The rows (`tr`) of a board of `rows` x `cols` squares, in reading order: each starts with
+ * `head(r)` (nothing by default), then `cell(r, c, key)` makes each square's `td` (`key`,
+ * `r,c`, names the square in the views' maps).
+ */
+export function boardRows(rows, cols, cell, head = () => null) {
+  return Array.from({ length: rows }, (_, r) =>
+    h('tr', null, head(r), Array.from({ length: cols }, (_, c) => cell(r, c, `${r},${c}`))));
 }
 
 /**

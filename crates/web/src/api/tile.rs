@@ -61,7 +61,8 @@ fn yes() -> bool {
     true
 }
 
-/// The query string.
+/// The query string of both endpoints: the tiling's parameters (`board`, `pieces`, `once`,
+/// `flips`), and the search's (`mode`, `method`, `limit`), which `/api/tile/dlx` refuses.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Params {
@@ -75,28 +76,24 @@ pub(super) struct Params {
     /// Whether pieces may be turned over.
     #[serde(default = "yes")]
     flips: bool,
-    #[serde(default)]
-    mode: Mode,
-    #[serde(default)]
-    method: MethodParam,
+    /// Default: `first`.
+    mode: Option<Mode>,
+    /// Default: `auto`.
+    method: Option<MethodParam>,
     /// Stop after this many tilings.
     limit: Option<u64>,
 }
 
-/// The query string of `/api/tile/dlx`: the tiling's parameters, without the search's.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct DlxParams {
-    /// As in [`Params`].
-    board: String,
-    /// As in [`Params`].
-    pieces: String,
-    /// Every piece exactly once.
-    #[serde(default)]
-    once: bool,
-    /// Whether pieces may be turned over.
-    #[serde(default = "yes")]
-    flips: bool,
+impl Params {
+    /// The first search parameter the query sets, by name (`/api/tile/dlx` takes none).
+    fn search_parameter(&self) -> Option<&'static str> {
+        let given = [
+            ("mode", self.mode.is_some()),
+            ("method", self.method.is_some()),
+            ("limit", self.limit.is_some()),
+        ];
+        given.into_iter().find_map(|(name, is_given)| is_given.then_some(name))
+    }
 }
 
 /// The board (`RxC` or rows of art) and the named piece set of a query, checked against
@@ -139,9 +136,11 @@ pub(super) async fn handle(
     ApiQuery(params): ApiQuery<Params>,
 ) -> Result<Response, ApiError> {
     let (board, pieces) = board_and_pieces(&params.board, &params.pieces)?;
-    let counting = params.mode == Mode::Count;
+    let mode = params.mode.unwrap_or_default();
+    let method = params.method.unwrap_or_default();
+    let counting = mode == Mode::Count;
     let narrow = board.rows().min(board.cols());
-    let dp = match params.method {
+    let dp = match method {
         MethodParam::Dp if !counting => {
             return Err(ApiError::bad_request("method=dp only counts: add mode=count"))
         }
@@ -180,7 +179,7 @@ pub(super) async fn handle(
     // A count runs the profile DP, the engine (which may memoise), or the DP and then the
     // engine when the DP outgrows its states: one at a time.
     let dp_bytes = if dp { MAX_DP_STATES * BYTES_PER_DP_STATE } else { 0 };
-    let memo_bytes = if counting && params.method != MethodParam::Dp { MEMO_BYTES } else { 0 };
+    let memo_bytes = if counting && method != MethodParam::Dp { MEMO_BYTES } else { 0 };
     let need = Need {
         work: placements * BYTES_PER_PLACEMENT
             + dp_bytes.max(memo_bytes)
@@ -197,7 +196,7 @@ pub(super) async fn handle(
         if dp {
             match count_dp(&tiling, &budget) {
                 Err(TilingError::Dp(DpError::TooManyStates { .. }))
-                    if params.method == MethodParam::Auto => {}
+                    if method == MethodParam::Auto => {}
                 Ok(value) => return budget.answer(&value),
                 Err(e) => return Err(bad(e)),
             }
@@ -205,7 +204,7 @@ pub(super) async fn handle(
         if counting {
             return budget.answer(&count_dlx(&tiling, params.limit, &budget)?);
         }
-        let (limit, capped) = match (params.mode, params.limit) {
+        let (limit, capped) = match (mode, params.limit) {
             (Mode::All, Some(l)) if l <= cap => (l, false),
             (Mode::All, _) => (cap, true),
             (_, limit) => (limit.map_or(1, |l| l.min(1)), false),
@@ -352,11 +351,18 @@ fn list(tiling: &Tiling, limit: u64, capped: bool, budget: &Budget) -> Result<Fi
 /// Answers the exact cover model of the tiling in Knuth's DLX format, as `dancecard tile
 /// --emit-dlx` prints it (`text/plain`): with `once`, the pieces' items first, then one item
 /// per square in reading order (`rc` on boards up to 10x10, `rRcC` on larger ones), and one
-/// option per placement.
+/// option per placement. The search's parameters are refused (`400`): the model is the same
+/// for every search.
 pub(super) async fn dlx(
     State(state): State<AppState>,
-    ApiQuery(params): ApiQuery<DlxParams>,
+    ApiQuery(params): ApiQuery<Params>,
 ) -> Result<Response, ApiError> {
+    if let Some(name) = params.search_parameter() {
+        return Err(ApiError::bad_request(format!(
+            "{name}: /api/tile/dlx answers the model, not a search: it takes board, pieces, once \
+             and flips"
+        )));
+    }
     let (board, pieces) = board_and_pieces(&params.board, &params.pieces)?;
     let placements: usize =
         pieces.iter().map(|p| p.orientations(params.flips).len()).sum::<usize>()

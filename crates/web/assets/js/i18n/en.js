@@ -71,6 +71,9 @@ export default {
   'keys.section': 'open another section',
   'keys.where': 'The keys work anywhere in this section except in text fields; Tab reaches every control.',
 
+  // watch.js: a search watched
+  'watch.noTrace': 'No trace: {error}',
+
   // problems.js: the matrices of the first sections
   'problem.knuth.name': 'Knuth’s 6×7 matrix',
   'problem.knuth.comment': 'Knuth’s example from “Dancing Links” (2000): seven columns A-G, six rows',
@@ -482,7 +485,6 @@ export default {
   'queens.model.compact': 'Compact matrix',
   'queens.model.hideRemoved': 'Hide removed rows',
   'queens.model.loading': 'Asking the engine for the model and the trace of N = {n}…',
-  'queens.model.noTrace': 'No trace: {error}',
   'queens.model.shape': 'N = {n}: {cols} columns (6N − 2: {primary} primary, {secondary} secondary) and {rows} rows (N², one per square).',
   'queens.model.ringTitle': 'The headers',
   'queens.model.ringRoot': 'root',
@@ -549,7 +551,6 @@ export default {
   'tiling.watch.board': 'Board',
   'tiling.watch.boardName': '{rows}×{cols} with {pieces}',
   'tiling.watch.loading': 'Asking the engine for the model and the trace of {name}…',
-  'tiling.watch.noTrace': 'No trace: {error}',
   'tiling.watch.whole': 'The whole search: {events} events, {nodes} nodes, {tilings} tilings.',
   'tiling.watch.cut': 'The trace was cut ({stop}) after {events} events: it shows the first {nodes} nodes and {tilings} tilings of a longer search.',
   'tiling.watch.square': 'square ({r}, {c})',

@@ -72,6 +72,9 @@ export default {
   'keys.section': '打开其他章节',
   'keys.where': '除文本框外，这些按键在本节任意位置都有效；用 Tab 可以到达每个控件。',
 
+  // watch.js：观看搜索
+  'watch.noTrace': '没有轨迹：{error}',
+
   // problems.js：前几节用到的矩阵
   'problem.knuth.name': 'Knuth 的 6×7 矩阵',
   'problem.knuth.comment': 'Knuth《Dancing Links》（2000）中的例子：A-G 共七列，六行',
@@ -483,7 +486,6 @@ export default {
   'queens.model.compact': '紧凑显示矩阵',
   'queens.model.hideRemoved': '隐藏已删除的行',
   'queens.model.loading': '正在向引擎索取 N = {n} 的模型和搜索轨迹…',
-  'queens.model.noTrace': '没有轨迹：{error}',
   'queens.model.shape': 'N = {n}：{cols} 列（6N − 2：{primary} 个主列，{secondary} 个次要列），{rows} 行（N² 行，每格一行）。',
   'queens.model.ringTitle': '列头',
   'queens.model.ringRoot': '根',
@@ -550,7 +552,6 @@ export default {
   'tiling.watch.board': '棋盘',
   'tiling.watch.boardName': '{rows}×{cols} 棋盘，{pieces}',
   'tiling.watch.loading': '正在向引擎索取 {name} 的模型和搜索轨迹…',
-  'tiling.watch.noTrace': '没有轨迹：{error}',
   'tiling.watch.whole': '完整的搜索：{events} 个事件，{nodes} 个节点，{tilings} 种铺法。',
   'tiling.watch.cut': '轨迹在 {events} 个事件后被截断（{stop}）：这里只展示一个更长搜索的前 {nodes} 个节点和 {tilings} 种铺法。',
   'tiling.watch.square': '格子 ({r}, {c})',

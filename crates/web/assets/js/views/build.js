@@ -197,7 +197,7 @@ export function mount(section) {
   const phases = h('ol', { class: 'phases' });
   const code = h('pre', { class: 'code' });
   const matrix = h('table', { class: 'matrix mini' });
-  const player = createPlayer({ render, label: t('player.label.step') });
+  const player = createPlayer({ render });
 
   section.append(
     h('p', { class: 'lead' }, t('build.lead')),

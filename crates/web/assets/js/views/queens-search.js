@@ -10,8 +10,8 @@
 import * as api from '../api.js';
 import { h, replace, showFacts, uid } from '../dom.js';
 import { t, num, count } from '../i18n.js';
-import { createPlayer } from '../player.js';
-import { boardMoments, createWatch, replayMoment, showEvent, traceLoader } from '../watch.js';
+import { createPlayer, LABELS } from '../player.js';
+import { boardMoments, boardRows, createWatch, replayMoment, showEvent, traceLoader } from '../watch.js';
 import { replay, rowStates } from './stepper.js';
 
 /** Boards up to this size are stepped and watched (N = 8: 64 rows, 46 columns). */
@@ -28,12 +28,9 @@ export const TEXT = {
   modelTitle: t('queens.model.title'),
   modelLead: t('queens.model.lead'),
   size: t('queens.size'),
-  eventLabel: t('player.label.event'),
-  stepLabel: t('player.label.step'),
   compact: t('queens.model.compact'),
   hideRemoved: t('queens.model.hideRemoved'),
   loading: (n) => t('queens.model.loading', { n }),
-  noTrace: (message) => t('queens.model.noTrace', { error: message }),
   shape: (n, cols, primary, secondary, rows) => t('queens.model.shape', { n, cols, primary, secondary, rows }),
   ringTitle: t('queens.model.ringTitle'),
   ringRoot: t('queens.model.ringRoot'),
@@ -141,7 +138,7 @@ export function mountModel(part) {
   const wrap = h('div', { class: 'queens-matrix-wrap', tabindex: '0' }, table);
   const eventText = h('p', { class: 'event', role: 'status', 'aria-live': 'polite' });
   const facts = h('dl', { class: 'facts queens-model-facts' });
-  const player = createPlayer({ render, label: TEXT.eventLabel, speeds: { min: 1, max: 30, value: 6 } });
+  const player = createPlayer({ render, label: LABELS.event, speeds: { min: 1, max: 30, value: 6 } });
   const loadTrace = traceLoader({ player, note: shape, busyClass: 'queens-shape muted', errorClass: 'queens-shape status error' });
 
   replace(part,
@@ -173,7 +170,7 @@ export function mountModel(part) {
   async function load() {
     const n = Number(size.value);
     trace = null;
-    const answer = await loadTrace(() => queensTrace(n), TEXT.loading(n), TEXT.noTrace);
+    const answer = await loadTrace(() => queensTrace(n), TEXT.loading(n));
     if (!answer) return;
     trace = answer;
     const primary = trace.items.filter((i) => i.primary).length;
@@ -291,7 +288,7 @@ export function mountWatch(part, { total = () => undefined } = {}) {
   const limit = h('select', { id: limitId },
     EVENT_LIMITS.map((n, j) => h('option', { value: String(n), selected: j === EVENT_LIMITS.length - 1 }, TEXT.limitOption(n))));
   const watch = createWatch({
-    name: 'queens-watch', chosenClass: 'queens-chosen', boardClass: 'queens-wrap queens-watch-board', render, label: TEXT.stepLabel, speed: 10,
+    name: 'queens-watch', chosenClass: 'queens-chosen', boardClass: 'queens-wrap queens-watch-board', render, speed: 10,
   });
   const { status, chosen, board, eventText, facts, player } = watch;
 
@@ -314,7 +311,7 @@ export function mountWatch(part, { total = () => undefined } = {}) {
     const n = Number(size.value);
     trace = null;
     moments = [];
-    const answer = await watch.load(() => queensTrace(n, Number(limit.value)), TEXT.loading(n), TEXT.noTrace);
+    const answer = await watch.load(() => queensTrace(n, Number(limit.value)), TEXT.loading(n));
     if (!answer) return;
     trace = answer;
     moments = boardMoments(answer.events);
@@ -347,24 +344,20 @@ export function mountWatch(part, { total = () => undefined } = {}) {
     const chosenLine = chosenName ? { kind: chosenName[0], at: parseInt(chosenName.slice(1), 36) } : null;
     const candidates = new Set(current ? current.candidates.map((p) => `${trace.squares[p].r},${trace.squares[p].c}`) : []);
 
-    const rows = [h('tr', null, h('th', { scope: 'col' }), Array.from({ length: n }, (_, c) => h('th', { scope: 'col', class: chosenLine?.kind === 'c' && chosenLine.at === c ? 'chosen-line' : null }, `c${c.toString(36)}`)))];
+    const files = h('tr', null, h('th', { scope: 'col' }), Array.from({ length: n }, (_, c) => h('th', { scope: 'col', class: chosenLine?.kind === 'c' && chosenLine.at === c ? 'chosen-line' : null }, `c${c.toString(36)}`)));
+    // The queens' squares in reading order, for the board's label.
     const queens = [];
-    for (let r = 0; r < n; r += 1) {
-      const tds = [];
-      for (let c = 0; c < n; c += 1) {
-        const key = `${r},${c}`;
-        const queen = queenAt.get(key);
-        if (queen) queens.push(TEXT.square(r, c));
-        const inLine = chosenLine && ((chosenLine.kind === 'r' && chosenLine.at === r) || (chosenLine.kind === 'c' && chosenLine.at === c));
-        tds.push(h('td', {
-          class: [(r + c) % 2 ? 'dark' : 'light', queen && 'queen-on', queen, !queen && !open.has(key) && 'attacked',
-            inLine && 'chosen-line', !queen && candidates.has(key) && 'candidate'],
-          dataset: { square: key },
-        }, queen ? '\u265b' : ''));
-      }
-      rows.push(h('tr', null, h('th', { scope: 'row', class: chosenLine?.kind === 'r' && chosenLine.at === r ? 'chosen-line' : null }, `r${r.toString(36)}`), tds));
-    }
-    replace(board, h('table', { class: 'chess queens-watch', 'aria-label': TEXT.board(k, queens) }, h('tbody', null, rows)));
+    const ranks = boardRows(n, n, (r, c, key) => {
+      const queen = queenAt.get(key);
+      if (queen) queens.push(TEXT.square(r, c));
+      const inLine = chosenLine && ((chosenLine.kind === 'r' && chosenLine.at === r) || (chosenLine.kind === 'c' && chosenLine.at === c));
+      return h('td', {
+        class: [(r + c) % 2 ? 'dark' : 'light', queen && 'queen-on', queen, !queen && !open.has(key) && 'attacked',
+          inLine && 'chosen-line', !queen && candidates.has(key) && 'candidate'],
+        dataset: { square: key },
+      }, queen ? '\u265b' : '');
+    }, (r) => h('th', { scope: 'row', class: chosenLine?.kind === 'r' && chosenLine.at === r ? 'chosen-line' : null }, `r${r.toString(36)}`));
+    replace(board, h('table', { class: 'chess queens-watch', 'aria-label': TEXT.board(k, queens) }, h('tbody', null, files, ranks)));
     watch.choose(chosenName ? TEXT.chosen(chosenName) : null, TEXT.noChoice);
 
     const words = state.last ? describeBoard(state.last, state) : TEXT.start;

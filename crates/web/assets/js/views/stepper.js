@@ -4,7 +4,7 @@
 import * as api from '../api.js';
 import { h, replace, amount, nodeNote, showFacts, uid } from '../dom.js';
 import { t, list as words } from '../i18n.js';
-import { createPlayer, keysHelp } from '../player.js';
+import { createPlayer, keysHelp, LABELS } from '../player.js';
 import { PRESETS, customProblem, onCustomProblem } from '../problems.js';
 
 // The strings added in the second edition, now in the dictionaries (../i18n/, keys stepper.*).
@@ -144,7 +144,7 @@ export function mount(section) {
   const partial = h('div', { class: 'partial' });
   const found = h('div', { class: 'found' });
   const log = h('ol', { class: 'log', 'aria-label': t('stepper.recent') });
-  const player = createPlayer({ render, label: t('player.label.event') });
+  const player = createPlayer({ render, label: LABELS.event });
 
   section.append(
     h('p', { class: 'lead' }, t('stepper.lead')),

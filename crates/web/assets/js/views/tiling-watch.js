@@ -10,7 +10,7 @@
 import * as api from '../api.js';
 import { h, replace, showFacts, uid } from '../dom.js';
 import { t, num, count } from '../i18n.js';
-import { boardMoments, createWatch, replayMoment, showEvent } from '../watch.js';
+import { boardMoments, boardRows, createWatch, replayMoment, showEvent } from '../watch.js';
 
 /** The most events the trace records (the server caps it at its own `max_trace_events`). */
 const EVENT_LIMIT = 20000;
@@ -47,9 +47,7 @@ export const TEXT = {
     tetrominoes: t('tiling.set.tetrominoes'),
     pentominoes: t('tiling.set.pentominoes'),
   },
-  stepLabel: t('player.label.step'),
   loading: (name) => t('tiling.watch.loading', { name }),
-  noTrace: (message) => t('tiling.watch.noTrace', { error: message }),
   status: (tr) => t(tr.complete ? 'tiling.watch.whole' : 'tiling.watch.cut', {
     stop: tr.stop,
     events: tr.events.length,
@@ -128,7 +126,7 @@ export function mountTilingWatch(section, after = null) {
   const picker = h('select', { id: boardId },
     WATCH_BOARDS.map((b) => h('option', { value: b.id }, TEXT.boardName(b))));
   const watch = createWatch({
-    name: 'tiling-watch', chosenClass: 'tiling-watch-chosen', boardClass: 'tiling-watch-board', render, label: TEXT.stepLabel, speed: 8,
+    name: 'tiling-watch', chosenClass: 'tiling-watch-chosen', boardClass: 'tiling-watch-board', render, speed: 8,
   });
   const { status, chosen, board, eventText, facts, player } = watch;
 
@@ -162,7 +160,7 @@ export function mountTilingWatch(section, after = null) {
     const b = WATCH_BOARDS.find((x) => x.id === picker.value) ?? WATCH_BOARDS[0];
     trace = null;
     moments = [];
-    const answer = await watch.load(() => tilingTrace(b), TEXT.loading(TEXT.boardName(b)), TEXT.noTrace);
+    const answer = await watch.load(() => tilingTrace(b), TEXT.loading(TEXT.boardName(b)));
     if (!answer) return;
     trace = answer;
     moments = boardMoments(answer.events);
@@ -220,26 +218,20 @@ export function mountTilingWatch(section, after = null) {
     const chosenName = current ? trace.items[current.item].name : null;
     const chosenSquare = chosenName ? squareOf(chosenName) : null;
 
-    const trs = [];
-    for (let r = 0; r < rows; r += 1) {
-      const tds = [];
-      for (let c = 0; c < cols; c += 1) {
-        const key = `${r},${c}`;
-        const here = at.get(key);
-        // A piece's edges: where the neighbour is another piece or no piece.
-        const same = (r2, c2) => here && at.get(`${r2},${c2}`)?.level === here.level;
-        tds.push(h('td', {
-          class: [
-            here ? 'placed' : 'open', here && `tw-p${here.colour}`, here?.trying && 'trying',
-            chosenSquare && chosenSquare[0] === r && chosenSquare[1] === c && 'chosen',
-            here && !same(r - 1, c) && 'edge-top', here && !same(r + 1, c) && 'edge-bottom',
-            here && !same(r, c - 1) && 'edge-left', here && !same(r, c + 1) && 'edge-right',
-          ],
-          dataset: { cell: key },
-        }, here ? here.label : ''));
-      }
-      trs.push(h('tr', null, tds));
-    }
+    const trs = boardRows(rows, cols, (r, c, key) => {
+      const here = at.get(key);
+      // A piece's edges: where the neighbour is another piece or no piece.
+      const same = (r2, c2) => here && at.get(`${r2},${c2}`)?.level === here.level;
+      return h('td', {
+        class: [
+          here ? 'placed' : 'open', here && `tw-p${here.colour}`, here?.trying && 'trying',
+          chosenSquare && chosenSquare[0] === r && chosenSquare[1] === c && 'chosen',
+          here && !same(r - 1, c) && 'edge-top', here && !same(r + 1, c) && 'edge-bottom',
+          here && !same(r, c - 1) && 'edge-left', here && !same(r, c + 1) && 'edge-right',
+        ],
+        dataset: { cell: key },
+      }, here ? here.label : '');
+    });
     replace(board, h('table', { class: 'tiling-watch-table', 'aria-label': TEXT.board(k, placed) }, h('tbody', null, trs)));
     watch.choose(chosenName ? TEXT.chosen(what(chosenName), current.len) : null, TEXT.noChoice);
 
