@@ -26,7 +26,7 @@ use dancecard_format::json;
 use serde_json::Value;
 
 use crate::exit::{FOUND, INTERRUPTED, LIMITED, NOT_FOUND};
-use crate::stop::{arm_time_limit, expired, interrupted, refine, search_limits};
+use crate::stop::{expired, interrupted, refine};
 
 /// Output format of every command.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -176,13 +176,11 @@ pub(crate) fn finish(found: bool, stop: Stop) -> ExitCode {
 /// `knights`), flattened into their `Args` (a command words them for its search with
 /// `mut_arg`).
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("node_limit", |a| a.help("Stop after N search nodes")))]
+#[command(mut_arg("time_limit", |a| a.help("Stop after this many seconds: say so, and exit 3")))]
 pub(crate) struct SearchArgs {
-    /// Stop after N search nodes.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
-    pub(crate) node_limit: Option<u64>,
-    /// Stop after this many seconds: say so, and exit 3.
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
-    pub(crate) time_limit: Option<f64>,
+    #[command(flatten)]
+    pub(crate) limits: crate::stop::Limits,
     /// Print nodes and seconds on stderr.
     #[arg(long)]
     pub(crate) stats: bool,
@@ -195,8 +193,7 @@ impl SearchArgs {
     /// Arms the time limit and returns the search's limits (the node limit, and the stop
     /// flag): call it when the search starts.
     pub(crate) fn limits(&self) -> anyhow::Result<dancecard_search::Limits> {
-        arm_time_limit(self.time_limit)?;
-        Ok(search_limits(self.node_limit))
+        self.limits.for_search()
     }
 }
 

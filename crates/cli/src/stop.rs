@@ -13,21 +13,29 @@ use dancecard_engine::Stop;
 use crate::exit::INTERRUPTED;
 use crate::input::bad_input;
 
-/// `--time-limit` and `--node-limit`, for the commands that run one search that can run long.
+/// `--time-limit` and `--node-limit`, for the commands that run searches that can run long
+/// (a command words them for its search with `mut_arg`).
 #[derive(Clone, Copy, Debug, Default, clap::Args)]
 pub(crate) struct Limits {
-    /// Stop after this many seconds: print what was found, marked incomplete, and exit 3.
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
-    pub(crate) time_limit: Option<f64>,
     /// Stop after N search-tree nodes: print what was found, marked incomplete, and exit 3.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) node_limit: Option<u64>,
+    /// Stop after this many seconds: print what was found, marked incomplete, and exit 3.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    pub(crate) time_limit: Option<f64>,
 }
 
 impl Limits {
     /// Arms the time limit (see [`arm_time_limit`]): call it when the search starts.
     pub(crate) fn arm(&self) -> anyhow::Result<()> {
         arm_time_limit(self.time_limit)
+    }
+
+    /// Arms the time limit and returns a heuristic search's limits (the node limit, and the
+    /// stop flag): call it when the search starts.
+    pub(crate) fn for_search(&self) -> anyhow::Result<dancecard_search::Limits> {
+        self.arm()?;
+        Ok(search_limits(self.node_limit))
     }
 }
 

@@ -24,18 +24,16 @@ Examples:
 ", crate::exit::exit_codes_help!(), "
 (A board whose search --node-limit stops prints `Case k: incomplete` and the next boards
 are still solved; --time-limit and Ctrl-C stop the whole run there.)"))]
+#[command(mut_arg("node_limit", |a| a.help("Stop each board's search after N placements tried")))]
+#[command(mut_arg("time_limit", |a| a.help("Stop after this many seconds in all")))]
 pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) input: crate::args::InputFile,
     /// The piece (the problem's is the queen).
     #[arg(long, value_enum, default_value_t = PieceArg::Queen)]
     pub(crate) piece: PieceArg,
-    /// Stop each board's search after N placements tried.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
-    pub(crate) node_limit: Option<u64>,
-    /// Stop after this many seconds in all.
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
-    pub(crate) time_limit: Option<f64>,
+    #[command(flatten)]
+    pub(crate) limits: stop::Limits,
     #[command(flatten)]
     pub(crate) output: crate::args::Format,
 }
@@ -45,8 +43,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cases =
         dominate::parse_guard_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let piece = Piece::from(args.piece);
-    stop::arm_time_limit(args.time_limit)?;
-    let limits = stop::search_limits(args.node_limit);
+    let limits = args.limits.for_search()?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut json = Vec::new();

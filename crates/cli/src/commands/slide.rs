@@ -40,6 +40,8 @@ An unsolvable state (wrong parity) prints `unsolvable` and gives exit code 1. A 
 whose search --node-limit or --max-states stops prints `incomplete` (the next states
 are still solved) and gives 3; --time-limit and Ctrl-C stop the whole run there (3 and
 130). A state the chosen algorithm refuses before searching gives 2."))]
+#[command(mut_arg("node_limit", |a| a.help("Stop after N generated nodes (per state)")))]
+#[command(mut_arg("time_limit", |a| a.help("Stop after this many seconds in all (the pattern database's build included)")))]
 pub(crate) struct Args {
     /// The state: n*n numbers (or one quoted argument).
     #[arg(value_name = "TILE", num_args = 0.., conflicts_with = "file", allow_negative_numbers = true)]
@@ -56,12 +58,8 @@ pub(crate) struct Args {
     /// The search algorithm.
     #[arg(long, value_enum, default_value_t = AlgorithmArg::Ida)]
     pub(crate) algorithm: AlgorithmArg,
-    /// Stop after N generated nodes (per state).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
-    pub(crate) node_limit: Option<u64>,
-    /// Stop after this many seconds in all (the pattern database's build included).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
-    pub(crate) time_limit: Option<f64>,
+    #[command(flatten)]
+    pub(crate) limits: stop::Limits,
     /// The most states A*, BFS and bidirectional BFS may store [default: 16777216].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) max_states: Option<usize>,
@@ -197,8 +195,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         AlgorithmArg::Bfs => Algorithm::Bfs,
         AlgorithmArg::Iddfs => Algorithm::Iddfs,
     };
-    stop::arm_time_limit(args.time_limit)?;
-    let mut limits = stop::search_limits(args.node_limit);
+    let mut limits = args.limits.for_search()?;
     if let Some(n) = args.max_states {
         limits = limits.max_states(n);
     }

@@ -84,12 +84,8 @@ pub(crate) struct Args {
     /// Stop after N solutions.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u128>)]
     pub(crate) limit: Option<u128>,
-    /// Stop after N search-tree nodes.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
-    pub(crate) node_limit: Option<u64>,
-    /// Stop after this many seconds.
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
-    pub(crate) time_limit: Option<f64>,
+    #[command(flatten)]
+    pub(crate) limits: crate::stop::Limits,
     /// How to choose the item to branch on.
     #[arg(long, value_enum, default_value_t)]
     pub(crate) heuristic: HeuristicArg,
@@ -175,11 +171,11 @@ fn load(args: &Args) -> anyhow::Result<Document> {
 
 /// The search configuration given by `args`, with Ctrl-C wired to cancel.
 fn config(args: &Args) -> anyhow::Result<Config> {
-    let time_limit = crate::stop::time_limit(args.time_limit)?;
+    let time_limit = crate::stop::time_limit(args.limits.time_limit)?;
     Ok(Config {
         heuristic: args.heuristic.into(),
         max_solutions: args.limit,
-        max_nodes: args.node_limit,
+        max_nodes: args.limits.node_limit,
         time_limit,
         cancel: Some(stop_flag()),
         ..Config::default()
@@ -296,7 +292,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Err(bad_input("--mpi counts solutions: use it with --count only"));
         }
         let run = MpiRun {
-            time_limit: args.time_limit,
+            time_limit: args.limits.time_limit,
             resume: args.resume.as_deref(),
             checkpoint: args.checkpoint.as_deref(),
             format: args.format,
@@ -381,7 +377,7 @@ fn first_bounded_item(problem: &Problem) -> String {
 /// the original problem. The rounds stop with the search's stop flag: `--time-limit` is armed
 /// here, so that it covers the preprocessing and the search.
 fn preprocess(args: &Args, doc: &Document) -> anyhow::Result<Document> {
-    arm_time_limit(args.time_limit)?;
+    arm_time_limit(args.limits.time_limit)?;
     let original = &doc.problem;
     let config = PreConfig { max_rounds: None, cancel: Some(stop_flag()) };
     let r = pre::reduce_with(original, &config).map_err(|e| match e {

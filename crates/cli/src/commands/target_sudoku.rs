@@ -52,6 +52,7 @@ on stderr, and exits 3 (130 after Ctrl-C).
 
 ", crate::exit::exit_codes_help!()))]
 #[command(mut_arg("file", |a| a.help("The puzzle file; `-` or nothing reads standard input")))]
+#[command(mut_arg("node_limit", |a| a.help("Stop after N search nodes (the branch and bound's, or the exact cover's levels)")))]
 pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) input: crate::args::InputFile,
@@ -71,12 +72,8 @@ pub(crate) struct Args {
     /// `--method xc`, with DLX5's costs (a least cost c scores 5700 - c).
     #[arg(long)]
     pub(crate) emit_dlx: bool,
-    /// Stop after N search nodes (the branch and bound's, or the exact cover's levels).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
-    pub(crate) node_limit: Option<u64>,
-    /// Stop after this many seconds.
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
-    pub(crate) time_limit: Option<f64>,
+    #[command(flatten)]
+    pub(crate) limits: crate::stop::Limits,
 }
 
 fn grid_text(grid: &Grid) -> String {
@@ -100,11 +97,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             MethodArg::Xc => puzzle.cost_problem(),
         });
     }
-    let time_limit = stop::time_limit(args.time_limit)?;
+    let time_limit = stop::time_limit(args.limits.time_limit)?;
     let cancel = stop::stop_flag();
     let started = Instant::now();
     let limits = TargetLimits {
-        max_nodes: args.node_limit,
+        max_nodes: args.limits.node_limit,
         deadline: time_limit.and_then(|t| started.checked_add(t)),
         cancel: Some(&cancel),
     };
