@@ -19,3 +19,15 @@ pub(crate) struct Format {
     #[arg(long, value_enum, default_value_t)]
     pub(crate) format: OutputFormat,
 }
+
+/// `--stats` and `--format`: the search's counters on stderr, text or JSON on stdout (a
+/// command words `--stats` for its search with `mut_arg`).
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub(crate) struct Report {
+    /// Print nodes and seconds on stderr.
+    #[arg(long)]
+    pub(crate) stats: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub(crate) format: OutputFormat,
+}

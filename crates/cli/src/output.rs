@@ -181,12 +181,8 @@ pub(crate) fn finish(found: bool, stop: Stop) -> ExitCode {
 pub(crate) struct SearchArgs {
     #[command(flatten)]
     pub(crate) limits: crate::stop::Limits,
-    /// Print nodes and seconds on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) report: crate::args::Report,
 }
 
 impl SearchArgs {

@@ -18,18 +18,15 @@ use crate::stop::{stop_flag, Limits};
 /// The flags of the model commands (`queens`, `tile`, `langford`), flattened into their
 /// `Args` (a command words `--limit` and `--stats` for its model with `mut_arg`).
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("stats", |a| a.help("Print nodes, updates, solutions and seconds on stderr")))]
 pub(crate) struct ModelArgs {
     /// Stop after N solutions.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u128>)]
     pub(crate) limit: Option<u128>,
     #[command(flatten)]
     pub(crate) limits: Limits,
-    /// Print nodes, updates, solutions and seconds on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) report: crate::args::Report,
     /// Print the exact cover problem in Knuth's DLX format instead of solving.
     #[arg(long)]
     pub(crate) emit_dlx: bool,
@@ -126,7 +123,7 @@ impl ModelArgs {
         count: ModelCount,
     ) -> anyhow::Result<ExitCode> {
         let ModelCount { method, count_method, total, distinct, stats, stop } = count;
-        match self.format {
+        match self.report.format {
             OutputFormat::Text => output::print(&format!("{}\n", listing.shown(total, distinct)))?,
             OutputFormat::Json => {
                 let mut answer = serde_json::json!({
@@ -141,7 +138,7 @@ impl ModelArgs {
                 output::print_json(&output::with_end(answer, stop, &stats))?;
             }
         }
-        if self.stats {
+        if self.report.stats {
             output::print_stats(&stats);
             eprintln!("counted by {count_method}");
         }
@@ -160,7 +157,7 @@ impl ModelArgs {
         stop: Stop,
     ) -> anyhow::Result<bool> {
         let found = stats.solutions > 0;
-        match self.format {
+        match self.report.format {
             OutputFormat::Text => {
                 if !found && stop == Stop::Exhausted {
                     eprintln!("{none}");
@@ -168,7 +165,7 @@ impl ModelArgs {
             }
             OutputFormat::Json => output::print_json(&output::with_end(answer, stop, stats))?,
         }
-        if self.stats {
+        if self.report.stats {
             output::print_stats(stats);
         }
         Ok(found)

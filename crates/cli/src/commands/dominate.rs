@@ -90,14 +90,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let limits = args.search.limits()?;
     let board = Board { rows, cols, marked: marks.as_deref() };
     let d = dominate::dominate(piece, board, &limits).map_err(|e| bad_input(e.to_string()))?;
-    if args.search.stats {
+    if args.search.report.stats {
         output::print_search_stats(&d.stats);
     }
     let Some(minimum) = d.minimum else {
         let fields = serde_json::json!({ "minimum": null, "placement": null });
-        return output::search_stopped_json(args.search.format, d.stop, &d.stats, fields);
+        return output::search_stopped_json(args.search.report.format, d.stop, &d.stats, fields);
     };
-    match args.search.format {
+    match args.search.report.format {
         OutputFormat::Text => {
             let drawn = dominate::draw(piece, board, &d.placement);
             output::print(&format!("{minimum}\n{drawn}"))?;

@@ -58,11 +58,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     match egyptian::solve(a, b, &options) {
         Ok(answer) => {
-            if args.search.stats {
+            if args.search.report.stats {
                 output::print_search_stats(&answer.stats);
             }
             let d = &answer.denominators;
-            match args.search.format {
+            match args.search.report.format {
                 OutputFormat::Text => {
                     let words: Vec<String> = d.iter().map(u128::to_string).collect();
                     output::print(&format!("{}\n", words.join(" ")))?;
@@ -86,13 +86,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(exit::NOT_FOUND))
         }
         Err(EgyptianError::Stopped { stop, stats }) => {
-            if args.search.stats {
+            if args.search.report.stats {
                 output::print_search_stats(&stats);
             }
             let fields = serde_json::json!({
                 "a": output::count_json(a), "b": output::count_json(b), "denominators": null,
             });
-            output::search_stopped_json(args.search.format, stop, &stats, fields)
+            output::search_stopped_json(args.search.report.format, stop, &stats, fields)
         }
         Err(e) => Err(bad_input(e.to_string())),
     }

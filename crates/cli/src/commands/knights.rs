@@ -63,7 +63,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut cut_short = None;
     for (k, board) in boards.iter().enumerate() {
         let answer = knights::solve(board, args.max, &limits);
-        if args.search.stats {
+        if args.search.report.stats {
             output::print_search_stats(&answer.stats);
         }
         if !answer.stop.is_complete() {
@@ -72,7 +72,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             cut_short = Some(answer.stop);
             eprint!("board {}: ", k + 1);
             let _ = output::search_stopped(answer.stop);
-            match args.search.format {
+            match args.search.report.format {
                 OutputFormat::Text => writeln!(out, "incomplete")?,
                 OutputFormat::Json => json.push(serde_json::json!({
                     "answer": null,
@@ -89,7 +89,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         any |= answer.moves.is_some();
         let moves = answer.moves.clone().unwrap_or_default();
-        match args.search.format {
+        match args.search.report.format {
             OutputFormat::Text if args.moves && !moves.is_empty() => {
                 let squares: Vec<String> = moves.iter().map(u8::to_string).collect();
                 writeln!(out, "{} {}", answer.value(), squares.join(" "))?;
@@ -103,7 +103,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             })),
         }
     }
-    if args.search.format == OutputFormat::Json {
+    if args.search.report.format == OutputFormat::Json {
         // One answer per board solved, in order (`null` for a board cut short).
         let answers: Vec<serde_json::Value> = json.iter().map(|c| c["answer"].clone()).collect();
         let complete = cut_short.is_none();

@@ -51,7 +51,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         return output::emit_dlx(&problem);
     }
     args.model.limits.arm()?;
-    let mut progress = Progress::new(args.model.format);
+    let mut progress = Progress::new(args.model.report.format);
     let mut stream = Stream::new(false);
     let mut json: Vec<Vec<usize>> = Vec::new();
     let config = search::config(args.model.limit, &args.model.limits);
@@ -61,7 +61,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         let (outcome, stats) = search::search(&problem, config, &mut progress, |s| {
             let seq = model.decode(&s.to_vec());
-            if args.model.format == OutputFormat::Json {
+            if args.model.report.format == OutputFormat::Json {
                 json.push(seq);
                 return ControlFlow::Continue(());
             }
@@ -71,7 +71,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         (stats, outcome.stop)
     };
     stream.close()?;
-    match args.model.format {
+    match args.model.report.format {
         OutputFormat::Text => {
             if !args.all {
                 output::print(&format!("{}\n", stats.solutions))?;
@@ -89,7 +89,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             &stats,
         ))?,
     }
-    if args.model.stats {
+    if args.model.report.stats {
         output::print_stats(&stats);
     }
     Ok(output::finish(!args.all || stats.solutions > 0, stop))

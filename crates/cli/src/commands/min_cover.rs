@@ -71,7 +71,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         (0..items.len()).filter(|&i| !covered[i]).map(|i| items[i].as_str()).collect();
     if !uncoverable.is_empty() {
         eprintln!("no cover: no option covers {}", uncoverable.join(", "));
-        if args.search.format == OutputFormat::Json {
+        if args.search.report.format == OutputFormat::Json {
             output::print_json(
                 &serde_json::json!({ "minimum": null, "options": null, "uncoverable": uncoverable }),
             )?;
@@ -80,7 +80,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let result =
         cover::min_cover(items.len(), &options, &limits).map_err(|e| bad_input(e.to_string()))?;
-    if args.search.stats {
+    if args.search.report.stats {
         eprint!("iterations {} bound {} ", result.stats.iterations, result.stats.bound);
         output::print_search_stats(&result.stats);
     }
@@ -90,14 +90,19 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(exit::NOT_FOUND));
         }
         let fields = serde_json::json!({ "minimum": null, "options": null });
-        return output::search_stopped_json(args.search.format, result.stop, &result.stats, fields);
+        return output::search_stopped_json(
+            args.search.report.format,
+            result.stop,
+            &result.stats,
+            fields,
+        );
     };
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut sorted = chosen.clone();
     sorted.sort_unstable();
     let option_ids: Vec<_> = doc.problem.options().collect();
-    match args.search.format {
+    match args.search.report.format {
         OutputFormat::Text => {
             for &o in &sorted {
                 writeln!(out, "{}", doc.label(option_ids[o]))?;

@@ -101,7 +101,7 @@ fn report_count(args: &Args, count: ModelCount) -> anyhow::Result<ExitCode> {
 fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
     let threads = input::threads_or_cores(args.threads);
     let flag = stop::stop_flag();
-    let progress = Mutex::new(Progress::new(args.model.format));
+    let progress = Mutex::new(Progress::new(args.model.report.format));
     let report = |fraction: f64| {
         if let Ok(mut p) = progress.lock() {
             p.update(fraction, || "counting".to_owned());
@@ -134,9 +134,9 @@ fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
 fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
     let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
     let problem = model.problem();
-    let mut progress = Progress::new(args.model.format);
+    let mut progress = Progress::new(args.model.report.format);
     let mut distinct = 0u64;
-    let want_distinct = args.listing.distinct || args.model.format == OutputFormat::Json;
+    let want_distinct = args.listing.distinct || args.model.report.format == OutputFormat::Json;
     let config = search::config(args.model.limit, &args.model.limits);
     if !want_distinct {
         let (outcome, stats, by) = search::count(&problem, config, &mut progress)?;
@@ -168,7 +168,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
     let mut boards: Vec<Vec<usize>> = Vec::new();
     let mut stream = Stream::new(true);
     let mut keep = |p: &[usize]| -> ControlFlow<()> {
-        if args.model.format == OutputFormat::Json {
+        if args.model.report.format == OutputFormat::Json {
             boards.push(p.to_vec());
             return ControlFlow::Continue(());
         }
@@ -210,7 +210,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
         }
         Method::Dlx if limit == Some(1) => {
             // One board: the search restarts on shuffled options where it stalls (large n).
-            let mut progress = Progress::new(args.model.format);
+            let mut progress = Progress::new(args.model.report.format);
             let config = search::config(None, &args.model.limits);
             let found = queens::first(args.n, &config, &mut |solver| {
                 let stats = solver.stats();
@@ -229,7 +229,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
         Method::Dlx => {
             let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
             let problem = model.problem();
-            let mut progress = Progress::new(args.model.format);
+            let mut progress = Progress::new(args.model.report.format);
             let config = search::config(limit, &args.model.limits);
             let (outcome, stats) = search::search(&problem, config, &mut progress, |s| {
                 keep(&model.decode(&s.to_vec()))
@@ -246,7 +246,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
         "restarts": restarts,
     });
     let found = args.model.report_list("no solution", answer, &stats, stop)?;
-    if args.model.stats {
+    if args.model.report.stats {
         if let Some(r) = restarts.filter(|&r| r > 0) {
             eprintln!("restarts {r} (options shuffled: the search's first solution took too long)");
         }

@@ -42,6 +42,7 @@ are still solved) and gives 3; --time-limit and Ctrl-C stop the whole run there 
 130). A state the chosen algorithm refuses before searching gives 2."))]
 #[command(mut_arg("node_limit", |a| a.help("Stop after N generated nodes (per state)")))]
 #[command(mut_arg("time_limit", |a| a.help("Stop after this many seconds in all (the pattern database's build included)")))]
+#[command(mut_arg("stats", |a| a.help("Print nodes expanded and generated, seconds and nodes per second on stderr")))]
 pub(crate) struct Args {
     /// The state: n*n numbers (or one quoted argument).
     #[arg(value_name = "TILE", num_args = 0.., conflicts_with = "file", allow_negative_numbers = true)]
@@ -63,11 +64,8 @@ pub(crate) struct Args {
     /// The most states A*, BFS and bidirectional BFS may store [default: 16777216].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) max_states: Option<usize>,
-    /// Print nodes expanded and generated, seconds and nodes per second on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
     #[command(flatten)]
-    pub(crate) output: crate::args::Format,
+    pub(crate) report: crate::args::Report,
 }
 
 /// `--goal`.
@@ -211,7 +209,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             let side = board.side();
             let pdb = match &pdbs[side] {
                 Some(p) => p.clone(),
-                None => match load_pdb(side, goal, args.output.format == OutputFormat::Json) {
+                None => match load_pdb(side, goal, args.report.format == OutputFormat::Json) {
                     Ok(p) => {
                         pdbs[side] = Some(p.clone());
                         p
@@ -221,7 +219,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                         // the run ends here.
                         eprint!("{}: building the pattern database: ", line_place(*line));
                         code = output::search_stopped(stop);
-                        match args.output.format {
+                        match args.report.format {
                             OutputFormat::Text => writeln!(out, "incomplete")?,
                             OutputFormat::Json => json.push(incomplete_json(*line, stop)),
                         }
@@ -236,11 +234,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         match slide::solve(board, &options) {
             Ok(s) => {
                 let letters: String = s.moves.iter().map(|d| d.letter()).collect();
-                if args.stats {
+                if args.report.stats {
                     eprint!("{place}");
                     output::print_search_stats(&s.stats);
                 }
-                match args.output.format {
+                match args.report.format {
                     OutputFormat::Text if letters.is_empty() => writeln!(out, "0")?,
                     OutputFormat::Text => writeln!(out, "{} {letters}", s.length)?,
                     OutputFormat::Json => {
@@ -272,7 +270,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                      (the permutation's parity and the blank's distance disagree)",
                     goal.name()
                 );
-                match args.output.format {
+                match args.report.format {
                     OutputFormat::Text => writeln!(out, "unsolvable")?,
                     OutputFormat::Json => json.push(serde_json::json!({
                         "line": line, "solvable": false, "length": null, "moves": null,
@@ -285,7 +283,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 return Err(bad_input(format!("{place}{e}")));
             }
             Err(SlideError::Stopped { stop, stats }) => {
-                if args.stats {
+                if args.report.stats {
                     output::print_search_stats(&stats);
                 }
                 if stop == Stop::MemoryLimit {
@@ -301,7 +299,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 // limit stopped the whole run).
                 eprint!("{place}");
                 code = output::search_stopped(stop);
-                match args.output.format {
+                match args.report.format {
                     OutputFormat::Text => writeln!(out, "incomplete")?,
                     OutputFormat::Json => json.push(incomplete_json(*line, stop)),
                 }
@@ -312,7 +310,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             Err(e) => return Err(bad_input(format!("{place}{e}"))),
         }
     }
-    if args.output.format == OutputFormat::Json {
+    if args.report.format == OutputFormat::Json {
         let doc = if batch { serde_json::Value::Array(json) } else { json.remove(0) };
         writeln!(out, "{doc}")?;
     }

@@ -51,6 +51,7 @@ Examples:
 
 ", crate::exit::exit_codes_help!()))]
 #[command(mut_arg("file", |a| a.help("The problem file; `-` or nothing reads standard input")))]
+#[command(mut_arg("stats", |a| a.help("Print nodes, updates, solutions and seconds on stderr, in one line")))]
 pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) input: crate::args::InputFile,
@@ -89,12 +90,8 @@ pub(crate) struct Args {
     /// How to choose the item to branch on.
     #[arg(long, value_enum, default_value_t)]
     pub(crate) heuristic: HeuristicArg,
-    /// Print nodes, updates, solutions and seconds on stderr, in one line.
-    #[arg(long)]
-    pub(crate) stats: bool,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t)]
-    pub(crate) format: OutputFormat,
+    #[command(flatten)]
+    pub(crate) report: crate::args::Report,
     #[command(flatten)]
     pub(crate) problem_format: crate::input::ProblemFormat,
     /// Search with N threads (with --count or --all; 0 means one per core). Subtrees are
@@ -208,7 +205,7 @@ impl Output<'_> {
     /// Prints the count or the JSON document, then the stats and the stop reason.
     fn finish(self, args: &Args, outcome: Outcome, stats: &Stats) -> anyhow::Result<ExitCode> {
         self.stream.close()?;
-        match args.format {
+        match args.report.format {
             OutputFormat::Text => {
                 if args.count {
                     output::print(&format!("{}\n", outcome.solutions))?;
@@ -226,7 +223,7 @@ impl Output<'_> {
                 stats,
             ))?,
         }
-        if args.stats {
+        if args.report.stats {
             output::print_stats(stats);
         }
         Ok(output::finish(outcome.solutions > 0 || args.count, outcome.stop))
@@ -283,7 +280,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             split_depth: args.split_depth,
             threads: args.threads.max(1),
             output: args.output.as_deref(),
-            stats: args.stats,
+            stats: args.report.stats,
         };
         return crate::shard::run_shard(&run, &doc, config);
     }
@@ -295,8 +292,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             time_limit: args.limits.time_limit,
             resume: args.resume.as_deref(),
             checkpoint: args.checkpoint.as_deref(),
-            format: args.format,
-            stats: args.stats,
+            format: args.report.format,
+            stats: args.report.stats,
         };
         return crate::cluster::run(&run, &doc, config);
     }
@@ -307,13 +304,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut output = Output {
         doc: &doc,
         stream: Stream::new(true),
-        format: args.format,
+        format: args.report.format,
         print: !args.count,
         json: Vec::new(),
     };
     if args.threads == 1 {
         let mut solver = Solver::with_config(&doc.problem, config);
-        let mut printer = Printer { output: &mut output, progress: Progress::new(args.format) };
+        let mut printer =
+            Printer { output: &mut output, progress: Progress::new(args.report.format) };
         let outcome = if args.count {
             // Counts only: the solver may count on its bit-set kernel.
             solver.count_with_progress(|s| printer.tick(s))
@@ -324,7 +322,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         return output.finish(&args, outcome, solver.stats());
     }
     let output = Mutex::new(output);
-    let progress = Mutex::new(Progress::new(args.format));
+    let progress = Mutex::new(Progress::new(args.report.format));
     let report = |p| lock(&progress).parallel(p);
     let search = ParallelSearch::new(&doc.problem, config, args.threads);
     let (outcome, stats) = if args.count {
@@ -386,7 +384,7 @@ fn preprocess(args: &Args, doc: &Document) -> anyhow::Result<Document> {
         )),
         other => bad_input(format!("--pre: {other}")),
     })?;
-    if args.stats {
+    if args.report.stats {
         let infeasible = match r.infeasible {
             Some(i) => format!("; primary item `{}` is in no option", original.item_name(i)),
             None => String::new(),
@@ -420,7 +418,7 @@ fn min_cost(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitC
     };
     let MinCost { best, stop, stats } = &result;
     let complete = result.is_complete();
-    match args.format {
+    match args.report.format {
         OutputFormat::Text => {
             let mut stream = Stream::new(true);
             for solution in best {
@@ -443,10 +441,10 @@ fn min_cost(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitC
             output::print_json(&output::with_end(answer, *stop, stats))?;
         }
     }
-    if args.stats {
+    if args.report.stats {
         output::print_stats(stats);
     }
-    if best.is_empty() && complete && args.format == OutputFormat::Text {
+    if best.is_empty() && complete && args.report.format == OutputFormat::Text {
         eprintln!("no solution");
     }
     output::report_stop(*stop);

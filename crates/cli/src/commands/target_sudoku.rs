@@ -52,6 +52,7 @@ on stderr, and exits 3 (130 after Ctrl-C).
 
 ", crate::exit::exit_codes_help!()))]
 #[command(mut_arg("file", |a| a.help("The puzzle file; `-` or nothing reads standard input")))]
+#[command(mut_arg("stats", |a| a.help("Print the search's nodes and seconds on stderr")))]
 #[command(mut_arg("node_limit", |a| a.help("Stop after N search nodes (the branch and bound's, or the exact cover's levels)")))]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -59,15 +60,12 @@ pub(crate) struct Args {
     /// Also print a grid of maximum score.
     #[arg(long)]
     pub(crate) grid: bool,
-    /// Print the search's nodes and seconds on stderr.
-    #[arg(long)]
-    pub(crate) stats: bool,
     /// How to search; both print the same score. Default bb: faster than xc on both samples
     /// (2 and 20 times) and on generated 24-given puzzles (40 to 70 times).
     #[arg(long, value_enum, default_value_t)]
     pub(crate) method: MethodArg,
     #[command(flatten)]
-    pub(crate) output: crate::args::Format,
+    pub(crate) report: crate::args::Report,
     /// Print the sudoku's exact cover problem in Knuth's DLX format instead of solving; with
     /// `--method xc`, with DLX5's costs (a least cost c scores 5700 - c).
     #[arg(long)]
@@ -109,7 +107,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let seconds = started.elapsed().as_secs_f64();
     // -1 means "no solution": a search stopped before its first grid has no score at all.
     let score = (result.best.is_some() || result.is_complete()).then(|| result.score());
-    match args.output.format {
+    match args.report.format {
         OutputFormat::Text => {
             let mut s = score.map_or(String::new(), |score| format!("{score}\n"));
             if let (true, Some(best)) = (args.grid, &result.best) {
@@ -125,7 +123,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             "stats": { "nodes": result.nodes, "seconds": seconds },
         }))?,
     }
-    if args.stats {
+    if args.report.stats {
         eprintln!("nodes {} seconds {seconds:.3}", result.nodes);
     }
     if !result.is_complete() {

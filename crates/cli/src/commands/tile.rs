@@ -157,7 +157,7 @@ fn count_dp(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
         Ok(n) => n,
         Err(tiling::TilingError::Dp(tiling::DpError::Cancelled)) => {
             // The DP has no partial count: say so, and how it stopped.
-            if args.model.format == OutputFormat::Json {
+            if args.model.report.format == OutputFormat::Json {
                 output::print_json(&serde_json::json!({
                     "method": "dp",
                     "count": null,
@@ -181,7 +181,7 @@ fn report_count(args: &Args, count: ModelCount) -> anyhow::Result<ExitCode> {
 }
 
 fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
-    let mut progress = Progress::new(args.model.format);
+    let mut progress = Progress::new(args.model.report.format);
     let canon = tiling.canonicalizer();
     let mut distinct = 0u128;
     let mut options = Vec::new();
@@ -210,13 +210,13 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
 
 fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let limit = args.listing.list_limit(args.model.limit);
-    let mut progress = Progress::new(args.model.format);
+    let mut progress = Progress::new(args.model.report.format);
     let mut stream = Stream::new(true);
     let mut json: Vec<Vec<String>> = Vec::new();
     let config = search::config(limit, &args.model.limits);
     let (outcome, stats) = search::search(tiling.exact_cover(), config, &mut progress, |s| {
         let art = tiling.render(&tiling.decode(&s.to_vec()));
-        if args.model.format == OutputFormat::Json {
+        if args.model.report.format == OutputFormat::Json {
             json.push(art.lines().map(str::to_owned).collect());
             return ControlFlow::Continue(());
         }

@@ -62,7 +62,7 @@ pub(crate) fn run(args: &Args, doc: &Document, config: Config) -> anyhow::Result
         return Err(bad_input("--zdd needs the memoised count: --method memo or auto, no --limit"));
     }
     let memo = memo_config(args, wants_zdd);
-    let mut progress = Progress::new(args.format);
+    let mut progress = Progress::new(args.report.format);
     let started = std::time::Instant::now();
     let counted = if wants_zdd {
         // The ZDD is the memoised search's.
@@ -125,7 +125,7 @@ fn memo_json(m: &MemoStats) -> serde_json::Value {
 /// Prints the count (text or JSON), the stats and the stop reason; the exit code.
 fn report(args: &Args, counted: &Counted, stats: &Stats) -> anyhow::Result<ExitCode> {
     let outcome = counted.outcome;
-    match args.format {
+    match args.report.format {
         OutputFormat::Text => output::print(&format!("{}\n", outcome.solutions))?,
         OutputFormat::Json => output::print_json(&output::with_end(
             serde_json::json!({
@@ -140,7 +140,7 @@ fn report(args: &Args, counted: &Counted, stats: &Stats) -> anyhow::Result<ExitC
             stats,
         ))?,
     }
-    if args.stats {
+    if args.report.stats {
         output::print_stats(stats);
         if let Some(m) = &counted.memo {
             eprintln!(
@@ -169,7 +169,7 @@ pub(crate) fn sample(
         return Err(bad_input("--sample needs the memoised count: no --limit, no --method search"));
     }
     let memo = memo_config(args, true);
-    let mut progress = Progress::new(args.format);
+    let mut progress = Progress::new(args.report.format);
     let mut solver = Solver::with_config(&doc.problem, config);
     let counted =
         solver.count_by(CountMethod::Memo, &memo, &mut |s| progress.tick(s)).map_err(memo_error)?;
@@ -181,7 +181,7 @@ pub(crate) fn sample(
         return Ok(output::exit_code(false, counted.outcome.stop));
     };
     let samples = zdd.sample(k, args.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
-    match args.format {
+    match args.report.format {
         OutputFormat::Text => {
             let mut stream = Stream::new(true);
             for s in &samples {
@@ -201,7 +201,7 @@ pub(crate) fn sample(
             }))?;
         }
     }
-    if args.stats {
+    if args.report.stats {
         output::print_stats(solver.stats());
     }
     if samples.is_empty() {
