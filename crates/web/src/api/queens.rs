@@ -144,7 +144,7 @@ fn count_bits(n: usize, budget: &Budget) -> Result<Finished, ApiError> {
         "count": c.total,
         "distinct": c.distinct,
         "complete": c.complete,
-        "stop": if c.complete { "exhausted" } else { budget.cancel_reason() },
+        "stop": if c.complete { Stop::Exhausted.name() } else { budget.cancel_reason() },
         "stats": json::stats(&stats),
     }))
 }
@@ -196,12 +196,12 @@ fn list(
     // Searches restarted on shuffled options (DLX, one board: `queens::first`).
     let mut restarts = None;
     let (stats, mut stop) = if limit == 0 {
-        (Stats::default(), "solution-limit")
+        (Stats::default(), Stop::SolutionLimit.name())
     } else {
         match method {
             MethodParam::Bits => {
                 let started = Instant::now();
-                let mut stop = "exhausted";
+                let mut stop = Stop::Exhausted.name();
                 let mut found = 0u64;
                 let nodes = queens::solutions(n, |p| {
                     if boards.push(p).is_err() {
@@ -210,7 +210,7 @@ fn list(
                     }
                     found += 1;
                     if found >= limit {
-                        stop = "solution-limit";
+                        stop = Stop::SolutionLimit.name();
                         ControlFlow::Break(())
                     } else if budget.cancelled() {
                         stop = budget.cancel_reason();
@@ -255,9 +255,9 @@ fn list(
     if full {
         stop = json::REPLY_LIMIT;
     }
-    let complete = match stop {
-        "exhausted" => true,
-        "solution-limit" => !capped,
+    let complete = match Stop::from_name(stop) {
+        Some(Stop::Exhausted) => true,
+        Some(Stop::SolutionLimit) => !capped,
         _ => false,
     };
     let count = if full { json::count(listed as u128) } else { json::count(stats.solutions) };

@@ -113,9 +113,9 @@ impl Budget {
     /// `cancelled` (the client left).
     pub(crate) fn cancel_reason(&self) -> &'static str {
         if self.expired.load(Ordering::Relaxed) {
-            "time-limit"
+            Stop::TimeLimit.name()
         } else {
-            "cancelled"
+            Stop::Cancelled.name()
         }
     }
 

@@ -229,7 +229,7 @@ fn count_json(method: &str, count: Value, complete: bool, stop: &str, stats: &St
 fn count_dp(tiling: &Tiling, budget: &Budget) -> Result<Value, TilingError> {
     let started = Instant::now();
     let (count, stop) = match tiling.count_dp_bounded(Some(&budget.cancel), MAX_DP_STATES) {
-        Ok(n) => (Some(n), "exhausted"),
+        Ok(n) => (Some(n), Stop::Exhausted.name()),
         Err(TilingError::Dp(DpError::Cancelled)) => (None, budget.cancel_reason()),
         Err(e) => return Err(e),
     };

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use axum::extract::State;
 use axum::response::Response;
-use dancecard_engine::{Event, Solver};
+use dancecard_engine::{Event, Solver, Stop};
 use serde::Deserialize;
 
 use super::search::{self, Need};
@@ -61,17 +61,17 @@ pub(super) async fn handle(
         // `Solver::trace` says whether the search ended, not why it stopped: infer the reason
         // from the limits, checking them in the order the engine does.
         let mut stop = if complete {
-            "exhausted"
+            Stop::Exhausted.name()
         } else if events.len() >= max_events {
             "event-limit"
         } else if max_solutions.is_some_and(|m| stats.solutions >= m) {
-            "solution-limit"
+            Stop::SolutionLimit.name()
         } else if max_nodes.is_some_and(|m| stats.nodes >= m) {
-            "node-limit"
+            Stop::NodeLimit.name()
         } else if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            "cancelled"
+            Stop::Cancelled.name()
         } else {
-            "time-limit"
+            Stop::TimeLimit.name()
         };
         let mut reply = budget.reply();
         json::problem(&mut reply, &doc).map_err(|_| {
@@ -91,7 +91,7 @@ pub(super) async fn handle(
             }
         }
         list.close();
-        reply.field("complete", &(complete && stop == "exhausted")).map_err(tail)?;
+        reply.field("complete", &(complete && stop == Stop::Exhausted.name())).map_err(tail)?;
         reply.field("stop", stop).map_err(tail)?;
         reply.field("stats", &json::stats(&stats)).map_err(tail)?;
         Ok(reply.finish())
