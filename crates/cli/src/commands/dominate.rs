@@ -20,7 +20,7 @@ Examples:
   dancecard dominate --piece queen 8          # 5 (OEIS A075458)
   dancecard dominate --piece king 7 9
   dancecard dominate --piece knight 6 --format json
-  dancecard dominate --piece queen --marked board.txt   # X = guard, . = need not
+  dancecard dominate --piece queen --marked examples/marks.txt   # X = guard, . = need not
 
 ", crate::exit::exit_codes_help!()))]
 #[command(mut_arg("node_limit", |a| a.help("Stop after N placements tried")))]
