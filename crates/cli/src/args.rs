@@ -1,5 +1,7 @@
-//! Flag groups that several commands flatten into their `Args`: the input file and
-//! `--format`. A command words one for itself with `mut_arg` (as for [`crate::search::ModelArgs`]).
+//! Flag groups that several commands flatten into their `Args`: the input file, `--format`,
+//! and `--stats` with `--format` (`--node-limit` with `--time-limit` is
+//! [`crate::stop::Limits`]). A command words one for itself with `mut_arg` (as for
+//! [`crate::search::ModelArgs`]).
 
 use std::path::PathBuf;
 

@@ -13,7 +13,7 @@
 //!    [`cluster`], with the flags they need (they never see `solve`'s `Args`).
 //! 3. [`shard`], [`cluster`]: scale-out runs of one count.
 //! 4. [`search`]: exact cover searches of the model commands, with progress; [`args`]:
-//!    the flag groups the commands share (the input file, `--format`).
+//!    the flag groups the commands share (the input file, `--format`, `--stats`).
 //! 5. [`output`]: stdout in text or JSON (the JSON vocabulary is
 //!    [`dancecard_format::json`], the web API's too), the `--stats` line, the stop report and
 //!    the exit code; [`progress`]: the progress bar.

@@ -3,7 +3,7 @@
 //!
 //! A command computes its answer, formats it (its own part), and ends through this module:
 //!
-//! - **stdout**: [`print`] and [`print_json`] write one answer; [`Stream`] writes answers
+//! - **stdout**: [`print()`] and [`print_json`] write one answer; [`Stream`] writes answers
 //!   as a search finds them and keeps the first write error (a closed pipe stops the search);
 //!   [`emit_dlx`] writes a problem.
 //! - **JSON**: counts, stats, stop reasons and completeness are
