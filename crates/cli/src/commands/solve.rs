@@ -24,7 +24,7 @@ use crate::input::{bad_input, HeuristicArg};
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::{lock, Progress};
 use crate::shard::ShardRun;
-use crate::stop::{arm_time_limit, stop_flag};
+use crate::stop::stop_flag;
 
 /// Solve an exact cover problem: print the first solution, all of them, or their number.
 #[derive(Debug, clap::Args)]
@@ -375,7 +375,7 @@ fn first_bounded_item(problem: &Problem) -> String {
 /// the original problem. The rounds stop with the search's stop flag: `--time-limit` is armed
 /// here, so that it covers the preprocessing and the search.
 fn preprocess(args: &Args, doc: &Document) -> anyhow::Result<Document> {
-    arm_time_limit(args.limits.time_limit)?;
+    args.limits.arm()?;
     let original = &doc.problem;
     let config = PreConfig { max_rounds: None, cancel: Some(stop_flag()) };
     let r = pre::reduce_with(original, &config).map_err(|e| match e {
