@@ -40,6 +40,8 @@ after --time-limit or Ctrl-C the output stops there.
 
 ", crate::exit::exit_codes_help!()))]
 #[command(mut_arg("file", |a| a.help("The puzzle file; `-` or nothing reads standard input")))]
+#[command(mut_arg("node_limit", |a| a.help("Stop each puzzle's search after N nodes: its answer is partial, marked incomplete (exit code 3)")))]
+#[command(mut_arg("time_limit", |a| a.help("Stop after this many seconds in all: the puzzles solved so far are printed, then the run stops, marked incomplete (exit code 3)")))]
 pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) input: crate::args::InputFile,
@@ -59,14 +61,8 @@ pub(crate) struct Args {
     /// Print each puzzle's nodes and microseconds on stderr, then puzzles per second.
     #[arg(long)]
     pub(crate) stats: bool,
-    /// Stop after this many seconds in all: the puzzles solved so far are printed, then the
-    /// run stops, marked incomplete (exit code 3).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
-    pub(crate) time_limit: Option<f64>,
-    /// Stop each puzzle's search after N nodes: its answer is partial, marked incomplete
-    /// (exit code 3).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
-    pub(crate) node_limit: Option<u64>,
+    #[command(flatten)]
+    pub(crate) limits: crate::stop::Limits,
     /// Solve the puzzles of the file on N threads (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::input::parse_threads, allow_negative_numbers = true)]
     pub(crate) threads: usize,
@@ -144,7 +140,7 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         Mode::Solve
     };
     let mut options = Options::new(args.method.into()).cancel(stop::stop_flag());
-    options.max_nodes = args.node_limit;
+    options.max_nodes = args.limits.node_limit;
     options.limit = match mode {
         Mode::Solve => Some(1),
         Mode::Count => None,
@@ -154,7 +150,7 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     options.skip_solution = mode != Mode::Solve && args.output.format == OutputFormat::Text;
     // Per-puzzle times are shown by `--stats` and in JSON only.
     options.skip_timing = !args.stats && args.output.format == OutputFormat::Text;
-    stop::arm_time_limit(args.time_limit)?;
+    args.limits.arm()?;
     let started = Instant::now();
     let reports = solve_all(&valid, &options, args.threads, args.output.format);
     let elapsed = started.elapsed();
