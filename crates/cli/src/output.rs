@@ -185,14 +185,6 @@ pub(crate) struct SearchArgs {
     pub(crate) report: crate::args::Report,
 }
 
-impl SearchArgs {
-    /// Arms the time limit and returns the search's limits (the node limit, and the stop
-    /// flag): call it when the search starts.
-    pub(crate) fn limits(&self) -> anyhow::Result<dancecard_search::Limits> {
-        self.limits.for_search()
-    }
-}
-
 /// The one-line `--stats` report of a heuristic search on stderr.
 pub(crate) fn print_search_stats(stats: &dancecard_search::Stats) {
     eprintln!(

@@ -87,7 +87,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             (rows, args.cols.unwrap_or(rows), None)
         }
     };
-    let limits = args.search.limits()?;
+    let limits = args.search.limits.for_search()?;
     let board = Board { rows, cols, marked: marks.as_deref() };
     let d = dominate::dominate(piece, board, &limits).map_err(|e| bad_input(e.to_string()))?;
     if args.search.report.stats {

@@ -50,7 +50,7 @@ fn positive(what: &str, text: &str) -> anyhow::Result<u128> {
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let a = positive("A", &args.a)?;
     let b = positive("B", &args.b)?;
-    let limits = args.search.limits()?;
+    let limits = args.search.limits.for_search()?;
     let options = Options {
         max_terms: args.max_terms,
         max_denominator: args.max_denominator.unwrap_or(u128::MAX),

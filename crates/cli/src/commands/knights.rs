@@ -55,7 +55,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (text, name) = input::read_nonempty_text(args.file.as_deref())?;
     let boards = knights::parse_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
-    let limits = args.search.limits()?;
+    let limits = args.search.limits.for_search()?;
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut json = Vec::new();

@@ -60,7 +60,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let doc = dancecard_format::parse_auto(&bytes)
         .map(|(d, _): (Document, InputFormat)| d)
         .map_err(|e| bad_input(format!("{name}: {e}")))?;
-    let limits = args.search.limits()?;
+    let limits = args.search.limits.for_search()?;
     let (items, options) = repeat_cover_of(&doc);
     // One pass over the options (not one per item: 10^5 items and options made 10^10 steps).
     let mut covered = vec![false; items.len()];
