@@ -27,9 +27,8 @@ use std::ops::ControlFlow;
 use super::estimate::Estimate;
 use super::memo::{MemoConfig, MemoError, MemoStats};
 use super::{Config, Outcome, Solver, Stop};
-use crate::parallel::{ParallelSearch, Progress};
 use crate::zdd::Zdd;
-use crate::{Problem, Stats};
+use crate::{Count, Stats};
 
 /// How to count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -78,8 +77,11 @@ const SEED: u64 = 0x5eed;
 /// The result of [`Solver::count_by`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Counted {
-    /// The count and why it ended (a lower bound when a limit stopped it).
-    pub outcome: Outcome,
+    /// The number of solutions, exact at any size (a lower bound when a limit stopped the
+    /// count).
+    pub count: Count,
+    /// Why the count ended.
+    pub stop: Stop,
     /// The method that made the count ([`CountMethod::Search`] or [`CountMethod::Memo`]).
     pub method: CountMethod,
     /// Why that method (for [`CountMethod::Auto`]; empty otherwise).
@@ -90,6 +92,9 @@ pub struct Counted {
     pub estimate: Option<Estimate>,
     /// The ZDD, when the memoised search made the whole count and one was asked for.
     pub zdd: Option<Zdd>,
+    /// The counters of the method that made the count (for the memoised search, its own
+    /// nodes; `solutions` saturates at `u128::MAX`, the count itself does not).
+    pub stats: Stats,
 }
 
 impl Solver {
@@ -115,7 +120,7 @@ impl Solver {
     ///     &MemoConfig::default(),
     ///     &mut |_| std::ops::ControlFlow::Continue(()),
     /// )?;
-    /// assert_eq!(counted.outcome.solutions, 8);
+    /// assert_eq!(counted.count, 8);
     /// assert_eq!(counted.method, CountMethod::Search); // a small tree
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -125,24 +130,33 @@ impl Solver {
         memo: &MemoConfig,
         progress: &mut dyn FnMut(&Solver) -> ControlFlow<()>,
     ) -> Result<Counted, MemoError> {
-        match method {
+        self.check(match method {
+            CountMethod::Search => crate::gate::Method::Search,
+            CountMethod::Memo => crate::gate::Method::Memo,
+            CountMethod::Auto => crate::gate::Method::Auto,
+        })?;
+        let mut counted = match method {
             CountMethod::Search => {
                 let outcome = self.count_with_progress(&mut *progress);
-                Ok(plain(outcome, String::new(), None))
+                plain(outcome, String::new(), None)
             }
             CountMethod::Memo => {
                 let m = self.count_memo(memo, |s, _| progress(s))?;
-                Ok(Counted {
-                    outcome: m.outcome,
+                Counted {
+                    count: m.count,
+                    stop: m.stop,
                     method: CountMethod::Memo,
                     reason: String::new(),
                     memo: Some(m.stats),
                     estimate: None,
                     zdd: m.zdd,
-                })
+                    stats: Stats::default(),
+                }
             }
-            CountMethod::Auto => self.count_auto(memo, progress),
-        }
+            CountMethod::Auto => self.count_auto(memo, progress)?,
+        };
+        counted.stats = self.stats;
+        Ok(counted)
     }
 
     /// The method [`CountMethod::Auto`] picks for this problem, and why, without making the
@@ -156,6 +170,9 @@ impl Solver {
         if self.config.max_solutions.is_some() {
             let reason = "a solution limit: the plain search stops there".to_owned();
             return (CountMethod::Search, reason, estimate);
+        }
+        if let Err(refused) = self.check(crate::gate::Method::Memo) {
+            return (CountMethod::Search, format!("{refused}: plain search"), estimate);
         }
         if estimate.nodes < SMALL_TREE {
             let reason = format!(
@@ -181,7 +198,7 @@ impl Solver {
         });
         self.config = saved;
         match (probe, verdict) {
-            (Ok(m), _) if m.outcome.stop == Stop::Exhausted => {
+            (Ok(m), _) if m.stop == Stop::Exhausted => {
                 let reason = format!(
                     "the memoised search counts it in {} nodes (the plain search: about {:.3e})",
                     m.stats.nodes, estimate.nodes
@@ -216,54 +233,6 @@ impl Solver {
         }
     }
 
-    /// Counts the solutions of `problem` by `method` on `threads` threads (more than one), as
-    /// `dancecard solve --count --threads` and the Python package's `count(threads=...)` do:
-    /// the method [`Solver::pick_method`] picks (unless `method` names one), then the plain
-    /// search on the threads ([`ParallelSearch::count_with_progress`], which calls
-    /// `progress`), or the memoised search on one thread ([`Solver::count_by`], which calls
-    /// `tick`). The memoised count is not threaded: threads sharing its table were slower
-    /// than one thread on every board measured (dominoes 14x14 0.6x, 16x16 0.7x on two cores,
-    /// quiet machine: both threads meet the same subproblems, and the table's locks cost more
-    /// than the work they share). Returns what the count did and the counters of the method
-    /// that made it.
-    pub fn count_on_threads<P>(
-        problem: &Problem,
-        config: Config,
-        threads: usize,
-        method: CountMethod,
-        memo: &MemoConfig,
-        tick: &mut dyn FnMut(&Solver) -> ControlFlow<()>,
-        progress: &P,
-    ) -> Result<(Counted, Stats), MemoError>
-    where
-        P: Fn(Progress) + Sync,
-    {
-        let mut solver = Solver::with_config(problem, config.clone());
-        let (method, reason, estimate) = match method {
-            CountMethod::Auto => {
-                let (m, r, e) = solver.pick_method(memo);
-                (m, r, Some(e))
-            }
-            m => (m, String::new(), None),
-        };
-        if method == CountMethod::Memo {
-            let counted = solver.count_by(CountMethod::Memo, memo, tick)?;
-            let counted = Counted { reason, estimate, ..counted };
-            return Ok((counted, *solver.stats()));
-        }
-        let (outcome, stats) =
-            ParallelSearch::new(problem, config, threads).count_with_progress(progress);
-        let counted = Counted {
-            outcome,
-            method: CountMethod::Search,
-            reason,
-            memo: None,
-            estimate,
-            zdd: None,
-        };
-        Ok((counted, stats))
-    }
-
     /// [`CountMethod::Auto`].
     fn count_auto(
         &mut self,
@@ -274,6 +243,11 @@ impl Solver {
             let outcome = self.count_with_progress(&mut *progress);
             let reason = "a solution limit: the plain search stops there".to_owned();
             return Ok(plain(outcome, reason, None));
+        }
+        // Auto chooses only among the methods that handle the problem.
+        if let Err(refused) = self.check(crate::gate::Method::Memo) {
+            let outcome = self.count_with_progress(&mut *progress);
+            return Ok(plain(outcome, format!("{refused}: plain search"), None));
         }
         // The configured limits hold for the whole count, over its runs: each run after the
         // first gets what the runs before it left.
@@ -347,17 +321,28 @@ impl Solver {
             ),
         };
         Ok(Counted {
-            outcome: m.outcome,
+            count: m.count,
+            stop: m.stop,
             method: CountMethod::Memo,
             reason,
             memo: Some(m.stats),
             estimate: Some(estimate),
             zdd: m.zdd,
+            stats: Stats::default(),
         })
     }
 }
 
 /// A count by the plain search.
 fn plain(outcome: Outcome, reason: String, estimate: Option<Estimate>) -> Counted {
-    Counted { outcome, method: CountMethod::Search, reason, memo: None, estimate, zdd: None }
+    Counted {
+        count: Count::from(outcome.solutions),
+        stop: outcome.stop,
+        method: CountMethod::Search,
+        reason,
+        memo: None,
+        estimate,
+        zdd: None,
+        stats: Stats::default(),
+    }
 }

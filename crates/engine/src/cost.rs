@@ -97,10 +97,13 @@ pub struct CostSolution {
 
 /// Why [`Solver::min_cost`](crate::Solver::min_cost) cannot search a problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CostError {
-    /// Multiplicities and costs together (DLX3 and DLX5 at once) are not supported.
-    #[error("a minimum-cost search takes no item bounds (multiplicities)")]
-    Bounds,
+    /// The problem has a feature the minimum-cost search does not handle (see the
+    /// [capability table](crate::gate)): multiplicities and costs together (DLX3 and DLX5
+    /// at once).
+    #[error(transparent)]
+    Unsupported(#[from] crate::gate::Unsupported),
 }
 
 /// The result of [`Solver::min_cost`](crate::Solver::min_cost).

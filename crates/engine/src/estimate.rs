@@ -64,7 +64,9 @@ impl Solver {
     /// Estimates the plain search's tree by `probes` random root-to-leaf probes (Knuth's
     /// estimate: each probe takes a child uniformly at random at every node, and the sum of
     /// the products of the branching degrees along its path estimates the nodes without
-    /// bias), reproducibly from `seed`.
+    /// bias), reproducibly from `seed`. On a problem with multiplicities the tree is
+    /// Algorithm M's (its moves: a level's options, then the null move). The arena is left as
+    /// it was found ((I5)).
     /// The prefix ([`Solver::set_prefix`]) applies; the cancel flag of the configuration is
     /// looked at between probes.
     ///
@@ -97,7 +99,9 @@ impl Solver {
             if self.config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
                 break;
             }
-            let (n, s, u, depth) = if self.colored {
+            let (n, s, u, depth) = if self.mcc.is_some() {
+                self.probe_m(&mut rng)
+            } else if self.colored {
                 self.probe::<true>(&mut rng)
             } else {
                 self.probe::<false>(&mut rng)

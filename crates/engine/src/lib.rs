@@ -67,19 +67,25 @@ mod arena;
 mod bits;
 mod cost;
 mod cost_bits;
+pub mod gate;
 mod ids;
+mod number;
 #[cfg(feature = "parallel")]
 pub mod parallel;
 pub mod pre;
 mod problem;
+mod request;
 mod sliced;
 mod solver;
 mod stats;
 mod zdd;
 
 pub use cost::{CostError, CostSolution, LowerBound, MinCost};
+pub use gate::{Feature, Method, Unsupported};
 pub use ids::{ColorId, ItemId, OptionId};
+pub use number::{BigUint, Count, ParseCountError};
 pub use problem::{BuildError, Entry, ItemKind, Problem, ProblemBuilder, VerifyError};
+pub use request::{count, estimate, sample, CountError, CountRequest, Progress};
 pub use solver::auto::{CountMethod, Counted, FIRST_CHECK, NOT_PAYING, PAYING, SMALL_TREE};
 pub use solver::estimate::Estimate;
 pub use solver::memo::{MemoConfig, MemoError, MemoOutcome, MemoStats};
@@ -88,4 +94,4 @@ pub use solver::{
     Subtree, Visitor,
 };
 pub use stats::Stats;
-pub use zdd::{SplitMix64, Zdd, ZddError, ZddNode, ZddSolutions, ZDD_FALSE, ZDD_TRUE};
+pub use zdd::{SplitMix64, Zdd, ZddNode, ZddSamples, ZddSolutions, ZDD_FALSE, ZDD_TRUE};

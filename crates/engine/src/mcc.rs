@@ -98,6 +98,8 @@ use crate::problem::Problem;
 
 #[path = "mcc_bits.rs"]
 mod bits;
+#[path = "mcc_memo.rs"]
+mod memo;
 use bits::MccBits;
 
 /// The state Algorithm M keeps besides the arena: bounds, and per level the tweak chain's head
@@ -122,6 +124,8 @@ pub(crate) struct Mcc {
     depth: usize,
     /// Scratch: the option nodes of the solution being reported.
     sol: Vec<u32>,
+    /// The number of primary items.
+    n_primary: usize,
     /// The problem on bit sets, when that kernel takes it (see `mcc_bits.rs`); out of here
     /// while it counts.
     bits: Option<Box<MccBits>>,
@@ -153,8 +157,14 @@ impl Mcc {
             score: vec![0; depth],
             depth,
             sol: Vec::new(),
+            n_primary: n1,
             bits: MccBits::new(problem, arena).map(Box::new),
         }))
+    }
+
+    /// `hi` of the primary items, in arena order (items `1..=N1`).
+    pub(crate) fn primary_hi(&self) -> &[u32] {
+        &self.hi[1..=self.n_primary]
     }
 
     /// Whether every `BOUND` is back to `hi` (the bounds' part of (I5)).
@@ -671,21 +681,89 @@ impl Solver {
             if k >= len {
                 return Err(PrefixError::OutOfRange { level: l, index: k, len });
             }
-            self.stats.updates += enter::<COLORED>(&mut self.arena, m, l, best, len);
-            let mut x = self.arena.node(best).down;
-            for _ in 0..k {
-                // The moves before `k`: in a level that tweaks, each stays tweaked.
-                if m.first_tweak[l] != 0 {
-                    self.stats.updates +=
-                        tweak::<COLORED>(&mut self.arena, x, m.bound[best as usize] != 0);
-                }
-                x = self.arena.node(x).down;
-            }
-            self.choice[l] = x;
-            self.stats.updates += make_move::<COLORED>(&mut self.arena, m, best, x);
+            self.stats.updates += self.take_move::<COLORED>(m, l, best, len, k);
             self.level = l + 1;
         }
         Ok(!self.prefix.is_empty() && self.arena.item(0).next == 0)
+    }
+
+    /// Makes level `l` on item `best` of degree `len` and takes its move `k` (`k < len`: its
+    /// options in order, then the null move), as a search that had tried the moves before
+    /// it would stand there: in a level that tweaks, each of them stays tweaked. Returns the
+    /// updates. Undone by [`Solver::undo_levels_m`].
+    fn take_move<const COLORED: bool>(
+        &mut self,
+        m: &mut Mcc,
+        l: usize,
+        best: u32,
+        len: u32,
+        k: u32,
+    ) -> u64 {
+        let mut updates = enter::<COLORED>(&mut self.arena, m, l, best, len);
+        let mut x = self.arena.node(best).down;
+        for _ in 0..k {
+            if m.first_tweak[l] != 0 {
+                updates += tweak::<COLORED>(&mut self.arena, x, m.bound[best as usize] != 0);
+            }
+            x = self.arena.node(x).down;
+        }
+        self.choice[l] = x;
+        updates + make_move::<COLORED>(&mut self.arena, m, best, x)
+    }
+
+    /// One probe of Knuth's estimate ([`Solver::estimate`]) down Algorithm M's tree: from the
+    /// prefix's node, at each level a move drawn uniformly among the level's moves. Returns
+    /// the weighted nodes, solutions and updates of its path, and its depth; restores the
+    /// arena ((I5), (A1)-(A3)).
+    pub(crate) fn probe_m(&mut self, rng: &mut crate::zdd::SplitMix64) -> (f64, f64, f64, usize) {
+        let mut m = self.mcc.take().expect("(A1) Algorithm M's state");
+        let result = if self.colored {
+            self.probe_mcc::<true>(&mut m, rng)
+        } else {
+            self.probe_mcc::<false>(&mut m, rng)
+        };
+        self.mcc = Some(m);
+        let (levels, found) = result;
+        self.undo_levels_m(levels);
+        self.level = 0;
+        found
+    }
+
+    /// [`Solver::probe_m`]'s walk: the levels it applied, and what it found.
+    fn probe_mcc<const COLORED: bool>(
+        &mut self,
+        m: &mut Mcc,
+        rng: &mut crate::zdd::SplitMix64,
+    ) -> (usize, (f64, f64, f64, usize)) {
+        if self.apply_prefix_mcc::<COLORED>(m).is_err() {
+            return (self.level, (0.0, 0.0, 0.0, 0));
+        }
+        let floor = self.level;
+        let heuristic = self.config.heuristic;
+        let (mut nodes, mut solutions, mut updates) = (0.0, 0.0, 0.0);
+        let mut weight = 1.0f64;
+        let mut level = floor;
+        loop {
+            // A node: this level entered (a solution is one too, as DLX3 counts them).
+            nodes += weight;
+            if self.arena.item(0).next == 0 {
+                solutions = weight;
+                break;
+            }
+            let (best, score) = choose(&self.arena, m, heuristic);
+            if score <= 0 {
+                // Too few options left for an item: the level backs up at once.
+                break;
+            }
+            let d = score.clamp(1, i64::from(u32::MAX)) as u32;
+            let k = rng.below_u32(d);
+            // The plain search makes every move of the level; the one taken stands for all.
+            let u = self.take_move::<COLORED>(m, level, best, d, k);
+            updates += weight * f64::from(d) * u as f64;
+            weight *= f64::from(d);
+            level += 1;
+        }
+        (level, (nodes, solutions, updates, level - floor))
     }
 
     /// Undoes levels `0..levels` of Algorithm M: each level's move, then its item.

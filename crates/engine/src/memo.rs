@@ -29,11 +29,16 @@
 //! codes, whose "no option left" depends on options hidden anywhere, are read from the
 //! secondary list at each node, as DLX6 does.
 //!
+//! A problem with multiplicities (Algorithm M) has its own loop and key (`mcc_memo.rs`): one
+//! field per primary item holding how many more times it may be covered, and the same
+//! secondary codes.
+//!
 //! # The table
 //!
 //! Open addressing with linear probing over a power-of-two array of entry numbers; each
-//! entry is its key's words, its count (`u128`), the number of nodes the plain search would
-//! spend below it, and its ZDD node, in one flat slab of `u64`s. The table holds every key in
+//! entry is its key's words, its count (two words of a `u128`, or the number of a big
+//! integer kept beside the slab when the count passes `u128::MAX`), the number of nodes the
+//! plain search would spend below it, and its ZDD node, in one flat slab of `u64`s. The table holds every key in
 //! full, so a hit is never a collision. It lives within [`MemoConfig::limit_bytes`]: when an
 //! entry would not fit, the table is emptied and the search goes on (the counts stay exact:
 //! entries are only ever reused, never needed).
@@ -45,13 +50,16 @@
 //!   its ZDD node stands for exactly those solutions: entries are written only when a level's
 //!   options are all done, never after a stop.
 //! - **(M3)** When the count returns, the arena is restored ((I5)).
+//!
+//! Counts are exact at any size ([`Count`]): `u128` while they fit, a big integer past it.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use super::{Config, Outcome, Solver, Stop};
+use super::{Config, Solver, Stop};
 use crate::ids::OptionId;
+use crate::number::{BigUint, Count};
 use crate::zdd::{Zdd, ZDD_FALSE, ZDD_TRUE};
 
 /// The settings of a memoised count.
@@ -115,9 +123,11 @@ pub struct MemoStats {
 /// The result of [`Solver::count_memo`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemoOutcome {
-    /// The count and why the search ended. When a limit stopped it, the count is that of the
-    /// subtrees finished (a lower bound).
-    pub outcome: Outcome,
+    /// The number of solutions, exact at any size. When a limit stopped the search, the
+    /// count of the subtrees finished (a lower bound).
+    pub count: Count,
+    /// Why the search ended.
+    pub stop: Stop,
     /// The memo's counters.
     pub stats: MemoStats,
     /// The ZDD of all solutions, with [`MemoConfig::zdd`], when the count is complete.
@@ -125,12 +135,13 @@ pub struct MemoOutcome {
 }
 
 /// Why a memoised count failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum MemoError {
-    /// The count passes `u128::MAX`: it is refused, never wrapped.
-    #[error("the number of solutions passes 2^128 - 1")]
-    Overflow,
+    /// The problem has a feature the memoised count (or its ZDD) does not handle (see the
+    /// [capability table](crate::gate)).
+    #[error(transparent)]
+    Unsupported(#[from] crate::gate::Unsupported),
     /// The ZDD alone needs more than the memory limit.
     #[error("the ZDD has {nodes} nodes, more than the memory limit of {limit_bytes} bytes holds")]
     ZddTooLarge {
@@ -146,31 +157,107 @@ pub enum MemoError {
 
 /// Where each item's part of the key lies.
 #[derive(Clone, Debug)]
-struct KeyLayout {
+pub(crate) struct KeyLayout {
     /// Words per key.
-    words: usize,
-    /// Primary items `1..=n_primary` (arena numbering) hold bits `0..n_primary`.
-    n_primary: u32,
+    pub(crate) words: usize,
+    /// Primary items `1..=n_primary` (arena numbering) hold bits `0..n_primary` (Algorithm X;
+    /// Algorithm M's fields are in `fields`).
+    pub(crate) n_primary: u32,
     /// Bits per secondary item code.
-    width: u32,
+    pub(crate) width: u32,
     /// The first bit of the secondary codes.
-    secondary_base: u32,
+    pub(crate) secondary_base: u32,
+    /// Algorithm M only: per arena item `i` in `1..=n_primary`, the first bit of its field
+    /// (`fields[i]`) and its width (`fields[i + 1] - fields[i]`); empty for Algorithm X.
+    pub(crate) fields: Vec<u32>,
 }
 
 impl KeyLayout {
     fn new(n_primary: u32, n_secondary: u32, colors: usize) -> KeyLayout {
+        let mut layout = KeyLayout {
+            words: 0,
+            n_primary,
+            width: 0,
+            secondary_base: n_primary,
+            fields: Vec::new(),
+        };
+        layout.place_secondary(n_secondary, colors);
+        layout
+    }
+
+    /// The layout of Algorithm M's keys: item `i`'s field holds a number `0..=hi[i]` (its
+    /// `BOUND`, 0 when it is inactive), in as few bits as that takes.
+    pub(crate) fn with_fields(hi: &[u32], n_secondary: u32, colors: usize) -> KeyLayout {
+        let n_primary = hi.len() as u32;
+        let mut fields = Vec::with_capacity(hi.len() + 2);
+        fields.push(0);
+        let mut at = 0u32;
+        for &h in hi {
+            fields.push(at);
+            at += 32 - h.leading_zeros();
+        }
+        fields.push(at);
+        let mut layout =
+            KeyLayout { words: 0, n_primary, width: 0, secondary_base: at, fields };
+        layout.place_secondary(n_secondary, colors);
+        layout
+    }
+
+    fn place_secondary(&mut self, n_secondary: u32, colors: usize) {
         // Codes 0, 1 and 1 + c for the colors c = 1..=colors.
         let codes = colors as u64 + 2;
-        let width = if n_secondary == 0 { 0 } else { 64 - (codes - 1).leading_zeros() };
-        let bits = u64::from(n_primary) + u64::from(n_secondary) * u64::from(width);
-        KeyLayout {
-            words: bits.div_ceil(64).max(1) as usize,
-            n_primary,
-            width,
-            secondary_base: n_primary,
+        self.width = if n_secondary == 0 { 0 } else { 64 - (codes - 1).leading_zeros() };
+        let bits = u64::from(self.secondary_base) + u64::from(n_secondary) * u64::from(self.width);
+        self.words = bits.div_ceil(64).max(1) as usize;
+    }
+
+    /// Writes `value` (which fits) into the field of primary item `i` (Algorithm M's layout).
+    #[inline(always)]
+    pub(crate) fn set_field(&self, key: &mut [u64], i: u32, value: u32) {
+        let bit = self.fields[i as usize];
+        let width = self.fields[i as usize + 1] - bit;
+        let mask = (1u64 << width) - 1;
+        let (w, b) = ((bit / 64) as usize, bit % 64);
+        key[w] = (key[w] & !(mask << b)) | (u64::from(value) << b);
+        if b + width > 64 {
+            let spill = 64 - b;
+            key[w + 1] = (key[w + 1] & !(mask >> spill)) | (u64::from(value) >> spill);
         }
     }
 }
+
+/// ORs `code` (of `width` bits) into `key` at bit `bit`.
+#[inline(always)]
+fn put_bits(key: &mut [u64], bit: u32, width: u32, code: u64) {
+    let (w, b) = ((bit / 64) as usize, bit % 64);
+    key[w] |= code << b;
+    if b + width > 64 {
+        key[w + 1] |= code >> (64 - b);
+    }
+}
+
+/// What the table keeps for a remaining problem: its count, the plain search's nodes below
+/// it, its ZDD node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Value {
+    /// The number of solutions.
+    pub(crate) count: Count,
+    /// The nodes of the same search without the table (saturating).
+    pub(crate) plain: u64,
+    /// The ZDD of the solutions (⊥ without one).
+    pub(crate) zdd: u32,
+}
+
+impl Value {
+    /// A remaining problem with no solution, whose subtree is one node.
+    pub(crate) const DEAD: Value = Value { count: Count::ZERO, plain: 1, zdd: ZDD_FALSE };
+    /// A solution leaf.
+    pub(crate) const LEAF: Value = Value { count: Count::ONE, plain: 1, zdd: ZDD_TRUE };
+}
+
+/// The ZDD word of an entry whose count is a big integer (its count words then hold the
+/// number of the big integer in [`Table::bigs`]).
+const BIG: u64 = 1 << 32;
 
 /// The memo table; see the module docs.
 struct Table {
@@ -178,12 +265,18 @@ struct Table {
     slots: Vec<u32>,
     /// Entries: key words, count low and high words, plain nodes, ZDD node.
     slab: Vec<u64>,
+    /// The counts past `u128::MAX`, named by their entries.
+    bigs: Vec<BigUint>,
+    /// Bytes the big counts take.
+    big_bytes: usize,
     /// `u64`s per entry.
     stride: usize,
     /// Entries in use.
     len: usize,
     /// Most entries within the byte limit.
     max_entries: usize,
+    /// The byte limit (the entries', and the big counts').
+    limit_bytes: usize,
 }
 
 impl Table {
@@ -192,11 +285,20 @@ impl Table {
         // An entry, and two slots for it (the table stays at most half full).
         let per_entry = stride * 8 + 2 * 4;
         let max_entries = (limit_bytes / per_entry).clamp(1, u32::MAX as usize - 1);
-        Table { slots: vec![0; 1024], slab: Vec::new(), stride, len: 0, max_entries }
+        Table {
+            slots: vec![0; 1024],
+            slab: Vec::new(),
+            bigs: Vec::new(),
+            big_bytes: 0,
+            stride,
+            len: 0,
+            max_entries,
+            limit_bytes,
+        }
     }
 
     fn bytes(&self) -> usize {
-        self.slots.capacity() * 4 + self.slab.capacity() * 8
+        self.slots.capacity() * 4 + self.slab.capacity() * 8 + self.big_bytes
     }
 
     #[inline(always)]
@@ -216,27 +318,47 @@ impl Table {
                 return None;
             }
             let entry = e as usize - 1;
-            if self.key_of(entry) == key {
+            if same_key(self.key_of(entry), key) {
                 return Some(entry);
             }
             s = (s + 1) & mask;
         }
     }
 
-    /// The count, plain nodes and ZDD node of `entry`.
+    /// The value of `entry`.
     #[inline(always)]
-    fn value(&self, entry: usize) -> (u128, u64, u32) {
+    fn value(&self, entry: usize) -> Value {
         let at = entry * self.stride + self.stride - 4;
         let v = &self.slab[at..at + 4];
-        (u128::from(v[0]) | (u128::from(v[1]) << 64), v[2], v[3] as u32)
+        let count = if v[3] & BIG == 0 {
+            Count::new(u128::from(v[0]) | (u128::from(v[1]) << 64))
+        } else {
+            Count::from(self.bigs[v[0] as usize].clone())
+        };
+        Value { count, plain: v[2], zdd: v[3] as u32 }
     }
 
     /// Stores a new entry (the key is not in the table). Returns false, without storing, when
     /// the table is at its limit.
-    fn insert(&mut self, hash: u64, key: &[u64], count: u128, plain: u64, zdd: u32) -> bool {
+    fn insert(&mut self, hash: u64, key: &[u64], value: &Value) -> bool {
         if self.len >= self.max_entries {
             return false;
         }
+        let (lo, hi, zdd) = match value.count.to_u128() {
+            Some(n) => (n as u64, (n >> 64) as u64, u64::from(value.zdd)),
+            None => {
+                let big = value.count.to_biguint();
+                let bytes = big.bits().div_ceil(8) as usize + 24;
+                if self.big_bytes + bytes + self.slab.capacity() * 8 + self.slots.capacity() * 4
+                    > self.limit_bytes
+                {
+                    return false;
+                }
+                self.big_bytes += bytes;
+                self.bigs.push(big);
+                ((self.bigs.len() - 1) as u64, 0, u64::from(value.zdd) | BIG)
+            }
+        };
         if 2 * (self.len + 1) > self.slots.len() {
             self.grow();
         }
@@ -253,7 +375,7 @@ impl Table {
             self.slab.reserve_exact(want.min(room).max(self.stride));
         }
         self.slab.extend_from_slice(key);
-        self.slab.extend_from_slice(&[count as u64, (count >> 64) as u64, plain, u64::from(zdd)]);
+        self.slab.extend_from_slice(&[lo, hi, value.plain, zdd]);
         self.len += 1;
         self.slots[s] = self.len as u32;
         true
@@ -274,10 +396,12 @@ impl Table {
         self.slots = slots;
     }
 
-    /// Forgets every entry (keeping the memory).
+    /// Forgets every entry (keeping the memory of the slab).
     fn clear(&mut self) {
         self.slots.iter_mut().for_each(|s| *s = 0);
         self.slab.clear();
+        self.bigs = Vec::new();
+        self.big_bytes = 0;
         self.len = 0;
     }
 }
@@ -285,10 +409,10 @@ impl Table {
 /// Where the memoised search keeps its entries: its own [`Table`], or a table shared by
 /// threads ([`SharedTable`]).
 pub(crate) trait Store {
-    /// The count, plain nodes and ZDD node of `key`, if it is in the store.
-    fn find(&mut self, hash: u64, key: &[u64]) -> Option<(u128, u64, u32)>;
+    /// The value of `key`, if it is in the store.
+    fn find(&mut self, hash: u64, key: &[u64]) -> Option<Value>;
     /// Stores `key`'s value; when full, makes room by emptying (all or part of) the store.
-    fn insert(&mut self, hash: u64, key: &[u64], value: (u128, u64, u32));
+    fn insert(&mut self, hash: u64, key: &[u64], value: &Value);
     /// Bytes taken.
     fn bytes(&self) -> usize;
     /// Times (part of) the store was emptied.
@@ -296,22 +420,29 @@ pub(crate) trait Store {
 }
 
 /// A [`Table`] of one search, with its count of clears.
-struct Local {
+pub(crate) struct Local {
     table: Table,
     clears: u64,
 }
 
+impl Local {
+    /// An empty table for keys of `words` words within `limit_bytes`.
+    pub(crate) fn new(words: usize, limit_bytes: usize) -> Local {
+        Local { table: Table::new(words, limit_bytes), clears: 0 }
+    }
+}
+
 impl Store for Local {
     #[inline(always)]
-    fn find(&mut self, hash: u64, key: &[u64]) -> Option<(u128, u64, u32)> {
+    fn find(&mut self, hash: u64, key: &[u64]) -> Option<Value> {
         self.table.find(hash, key).map(|e| self.table.value(e))
     }
 
-    fn insert(&mut self, hash: u64, key: &[u64], (count, plain, zdd): (u128, u64, u32)) {
-        if !self.table.insert(hash, key, count, plain, zdd) {
+    fn insert(&mut self, hash: u64, key: &[u64], value: &Value) {
+        if !self.table.insert(hash, key, value) {
             self.table.clear();
             self.clears += 1;
-            let _ = self.table.insert(hash, key, count, plain, zdd);
+            let _ = self.table.insert(hash, key, value);
         }
     }
 
@@ -350,21 +481,21 @@ impl SharedTable {
 }
 
 impl Store for &SharedTable {
-    fn find(&mut self, hash: u64, key: &[u64]) -> Option<(u128, u64, u32)> {
+    fn find(&mut self, hash: u64, key: &[u64]) -> Option<Value> {
         let shard = self.shard(hash);
         shard.0.find(hash, key).map(|e| shard.0.value(e))
     }
 
-    fn insert(&mut self, hash: u64, key: &[u64], (count, plain, zdd): (u128, u64, u32)) {
+    fn insert(&mut self, hash: u64, key: &[u64], value: &Value) {
         let mut shard = self.shard(hash);
         // Another thread may have stored the same key meanwhile: keep one entry.
         if shard.0.find(hash, key).is_some() {
             return;
         }
-        if !shard.0.insert(hash, key, count, plain, zdd) {
+        if !shard.0.insert(hash, key, value) {
             shard.0.clear();
             shard.1 += 1;
-            let _ = shard.0.insert(hash, key, count, plain, zdd);
+            let _ = shard.0.insert(hash, key, value);
         }
     }
 
@@ -377,9 +508,17 @@ impl Store for &SharedTable {
     }
 }
 
+/// Whether two keys of the same length are equal: the words' differences or-ed together,
+/// without the call to `memcmp` that slice equality makes (20% of the time of a memoised
+/// count on one-word keys).
+#[inline(always)]
+fn same_key(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).fold(0, |d, (x, y)| d | (x ^ y)) == 0
+}
+
 /// A hash of a key's words (a multiply-xorshift mix of each word, then a final avalanche).
 #[inline(always)]
-fn hash_key(key: &[u64]) -> u64 {
+pub(crate) fn hash_key(key: &[u64]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut h = 0x243f_6a88_85a3_08d3u64;
     for &w in key {
@@ -392,7 +531,7 @@ fn hash_key(key: &[u64]) -> u64 {
 
 /// Where the memoised search's loop is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
+pub(crate) enum Step {
     /// Entering a level: look its state up, or choose an item.
     Enter,
     /// Trying the level's next option, or finishing the level.
@@ -402,26 +541,55 @@ enum Step {
 }
 
 /// One level of the memoised search.
-#[derive(Clone, Copy, Debug, Default)]
-struct Frame {
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Frame {
     /// The item branched on.
-    item: u32,
+    pub(crate) item: u32,
     /// Solutions of the options finished so far.
-    count: u128,
+    pub(crate) count: Count,
     /// Plain-search nodes of this node and of the options finished so far.
-    plain: u64,
+    pub(crate) plain: u64,
     /// The ZDD of the solutions of the options finished so far.
-    zdd: u32,
+    pub(crate) zdd: u32,
     /// The key's hash.
-    hash: u64,
+    pub(crate) hash: u64,
+    /// Algorithm M: whether the level's state is stored when it is done (a level that
+    /// continues an item whose options are partly tried is not: its state is not a key).
+    pub(crate) store: bool,
+    /// Algorithm M with a ZDD: where the level's finished moves start in the list of moves
+    /// waiting for their ZDD node (the null move's subtree comes last, and its solutions go
+    /// at the bottom of the level's chain).
+    pub(crate) pending: usize,
+}
+
+impl Frame {
+    /// The value of the finished level.
+    pub(crate) fn value(&self) -> Value {
+        Value { count: self.count.clone(), plain: self.plain, zdd: self.zdd }
+    }
+
+    /// Adds the value of one of the level's subtrees: its count and plain nodes.
+    #[inline(always)]
+    pub(crate) fn add(&mut self, child: &Value) {
+        self.count += &child.count;
+        self.plain = self.plain.saturating_add(child.plain);
+    }
+}
+
+/// The count of the subtrees finished when a search stops: the levels' counts so far.
+pub(crate) fn partial(frames: &[Frame]) -> Count {
+    frames.iter().map(|f| &f.count).sum()
 }
 
 impl Solver {
     /// Counts the solutions by memoised search, as Knuth's DLX6 does: as [`Solver::count`],
     /// but every remaining problem met is remembered with its count, so that the search meets
     /// it only once (the source, `memo.rs`, explains the key and the table). Optionally builds
-    /// the [`Zdd`] of all solutions. The search tree, its node count and the ZDD are DLX6's
-    /// on the same input (the tests check them on Knuth's instance files).
+    /// the [`Zdd`] of all solutions. On a problem without multiplicities the search tree, its
+    /// node count and the ZDD are DLX6's on the same input (the tests check them on Knuth's
+    /// instance files); with multiplicities the search is Algorithm M's, finishing each item
+    /// it starts before it looks a state up (`mcc_memo.rs`). The count is exact at any size
+    /// ([`Count`]).
     ///
     /// The configuration's node limit, time limit and cancel flag apply (the node limit to
     /// the memoised search's own nodes); a solution limit is refused
@@ -442,9 +610,9 @@ impl Solver {
     /// let problem = b.build();
     /// let memo = MemoConfig { zdd: true, ..MemoConfig::default() };
     /// let counted = Solver::new(&problem).count_memo(&memo, |_, _| std::ops::ControlFlow::Continue(()))?;
-    /// assert_eq!(counted.outcome.solutions, 3);
+    /// assert_eq!(counted.count, 3);
     /// let zdd = counted.zdd.unwrap();
-    /// assert_eq!(zdd.count(), Ok(3));
+    /// assert_eq!(zdd.count(), 3);
     /// assert_eq!(zdd.solutions().count(), 3);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -456,35 +624,53 @@ impl Solver {
     where
         F: FnMut(&Solver, &MemoStats) -> ControlFlow<()>,
     {
+        self.check(crate::gate::Method::Memo)?;
+        if memo.zdd {
+            self.check(crate::gate::Method::Zdd)?;
+        }
         if self.config.max_solutions.is_some() {
             return Err(MemoError::SolutionLimit);
         }
         self.start();
         let started = Instant::now();
-        let mut table =
-            Local { table: Table::new(self.key_layout().words, memo.limit_bytes), clears: 0 };
-        let result = if self.colored {
-            self.memo_run::<true, _>(memo, &mut table, &mut progress)
-        } else {
-            self.memo_run::<false, _>(memo, &mut table, &mut progress)
-        };
+        let mut table = Local::new(self.key_layout().words, memo.limit_bytes);
+        let result = self.memo_dispatch(memo, &mut table, &mut progress);
         self.stats.elapsed += started.elapsed();
         if let Ok(m) = &result {
-            self.last_stop = m.outcome.stop;
+            self.last_stop = m.stop;
         }
         result
     }
 
+    /// The memoised search on this solver's problem: Algorithm X or C, or Algorithm M.
+    fn memo_dispatch<S: Store>(
+        &mut self,
+        memo: &MemoConfig,
+        table: &mut S,
+        progress: &mut dyn FnMut(&Solver, &MemoStats) -> ControlFlow<()>,
+    ) -> Result<MemoOutcome, MemoError> {
+        match (self.mcc.is_some(), self.colored) {
+            (true, true) => self.memo_run_m::<true, S>(memo, table, progress),
+            (true, false) => self.memo_run_m::<false, S>(memo, table, progress),
+            (false, true) => self.memo_run::<true, S>(memo, table, progress),
+            (false, false) => self.memo_run::<false, S>(memo, table, progress),
+        }
+    }
+
     /// The key's layout for this solver's arena.
-    fn key_layout(&self) -> KeyLayout {
+    pub(crate) fn key_layout(&self) -> KeyLayout {
         let colors = self.arena.colors.iter().copied().max().unwrap_or(0).max(0) as usize;
-        KeyLayout::new(self.arena.n_primary, self.arena.n_items - self.arena.n_primary, colors)
+        let n_secondary = self.arena.n_items - self.arena.n_primary;
+        match &self.mcc {
+            Some(m) => KeyLayout::with_fields(m.primary_hi(), n_secondary, colors),
+            None => KeyLayout::new(self.arena.n_primary, n_secondary, colors),
+        }
     }
 
     /// Writes the secondary codes of the current state into `key` (whose primary bits are
     /// already right, and whose secondary bits are 0).
     #[inline(always)]
-    fn secondary_key(&self, layout: &KeyLayout, key: &mut [u64]) {
+    pub(crate) fn secondary_key(&self, layout: &KeyLayout, key: &mut [u64]) {
         let head = self.arena.n_items + 1;
         let mut s = self.arena.item(head).next;
         while s != head {
@@ -492,11 +678,7 @@ impl Solver {
                 let purified = if self.colored { self.arena.colors[s as usize] } else { 0 };
                 let code = 1 + purified.max(0) as u64;
                 let bit = layout.secondary_base + (s - layout.n_primary - 1) * layout.width;
-                let (w, b) = ((bit / 64) as usize, bit % 64);
-                key[w] |= code << b;
-                if b + layout.width > 64 {
-                    key[w + 1] |= code >> (64 - b);
-                }
+                put_bits(key, bit, layout.width, code);
             }
             s = self.arena.item(s).next;
         }
@@ -562,16 +744,13 @@ impl Solver {
         let started = Instant::now();
         let memo = MemoConfig { limit_bytes: usize::MAX, zdd: false };
         let mut store = store;
-        let result = if self.colored {
-            self.memo_run::<true, _>(&memo, &mut store, progress)
-        } else {
-            self.memo_run::<false, _>(&memo, &mut store, progress)
-        };
+        let result = self.memo_dispatch(&memo, &mut store, progress);
         self.stats.elapsed += started.elapsed();
         result
     }
 
-    /// The memoised search, with the entries in `table`; see [`Solver::count_memo`].
+    /// The memoised search (Algorithm X or C), with the entries in `table`; see
+    /// [`Solver::count_memo`].
     fn memo_run<const COLORED: bool, S: Store>(
         &mut self,
         memo: &MemoConfig,
@@ -592,8 +771,7 @@ impl Solver {
             Err(_) => {
                 self.undo_levels(self.level);
                 self.level = 0;
-                let outcome = Outcome { solutions: 0, stop: Stop::Exhausted };
-                return Ok(MemoOutcome { outcome, stats, zdd: zdd.map(|_| Zdd::new()) });
+                return Ok(MemoOutcome::empty(stats, zdd.map(|_| Zdd::new())));
             }
             Ok(solved) => {
                 if solved || self.arena.item(0).next == 0 {
@@ -601,14 +779,7 @@ impl Solver {
                     let levels = self.level;
                     self.undo_levels(levels);
                     self.level = 0;
-                    stats.nodes = 1;
-                    stats.plain_nodes = 1;
-                    let outcome = Outcome { solutions: 1, stop: Stop::Exhausted };
-                    let zdd = zdd.map(|mut z| {
-                        z.set_root(ZDD_TRUE);
-                        z
-                    });
-                    return Ok(MemoOutcome { outcome, stats, zdd });
+                    return Ok(MemoOutcome::leaf(stats, zdd));
                 }
                 self.level
             }
@@ -632,25 +803,21 @@ impl Solver {
         macro_rules! finish {
             ($stop:expr) => {{
                 // Levels `floor..level` have their item covered and an option applied.
-                let partial: u128 = frames[floor..level].iter().map(|f| f.count).sum();
+                let count = partial(&frames[floor..level]);
                 stats.nodes = nodes;
                 stats.plain_nodes = nodes.saturating_add(saved);
                 stats.clears = table.clears();
                 self.stats.nodes = nodes;
                 self.stats.updates += updates;
-                self.stats.solutions = partial;
+                self.stats.solutions = count.to_u128().unwrap_or(u128::MAX);
                 self.undo_levels(level);
                 self.level = 0;
-                return Ok(MemoOutcome {
-                    outcome: Outcome { solutions: partial, stop: $stop },
-                    stats,
-                    zdd: None,
-                });
+                return Ok(MemoOutcome { count, stop: $stop, stats, zdd: None });
             }};
         }
 
-        // The value of the subtree just finished or looked up: count, plain nodes, ZDD node.
-        let mut child: (u128, u64, u32) = (0, 0, ZDD_FALSE);
+        // The value of the subtree just finished or looked up.
+        let mut child = Value::DEAD;
         let mut step = Step::Enter;
         loop {
             match step {
@@ -692,9 +859,9 @@ impl Solver {
                     let hash = hash_key(state);
                     if let Some(value) = table.find(hash, state) {
                         stats.hits += 1;
-                        child = value;
                         // The plain search would have walked the whole subtree again.
-                        saved = saved.saturating_add(child.1 - 1);
+                        saved = saved.saturating_add(value.plain - 1);
+                        child = value;
                         step = Step::Return;
                         continue;
                     }
@@ -702,23 +869,28 @@ impl Solver {
                     let i = self.choose();
                     updates += self.arena.cover::<COLORED>(i);
                     toggle(&mut key, i - 1, false);
-                    frames[level] = Frame { item: i, count: 0, plain: 1, zdd: ZDD_FALSE, hash };
+                    let f = &mut frames[level];
+                    f.item = i;
+                    f.count = Count::ZERO;
+                    f.plain = 1;
+                    f.zdd = ZDD_FALSE;
+                    f.hash = hash;
                     self.choice[level] = self.arena.node(i).down;
                     step = Step::Advance;
                 }
                 Step::Advance => {
                     // X5: try the level's next option, or X7: finish the level.
                     let x = self.choice[level];
-                    let f = frames[level];
-                    if x == f.item {
+                    let item = frames[level].item;
+                    if x == item {
                         // Every option is done: restore the level and remember its value (M2).
-                        self.arena.uncover::<COLORED>(f.item);
-                        toggle(&mut key, f.item - 1, true);
+                        self.arena.uncover::<COLORED>(item);
+                        toggle(&mut key, item - 1, true);
                         let at = level * words;
                         let state = &keys[at..at + words];
-                        table.insert(f.hash, state, (f.count, f.plain, f.zdd));
+                        child = frames[level].value();
+                        table.insert(frames[level].hash, state, &child);
                         stats.entries += 1;
-                        child = (f.count, f.plain, f.zdd);
                         step = Step::Return;
                         continue;
                     }
@@ -733,18 +905,13 @@ impl Solver {
                     nodes += 1;
                     self.arena.uncover_others::<COLORED>(x);
                     self.toggle_others(x, &mut key, true);
-                    if let Err(e) =
-                        self.add_child(&mut frames[level], x, (1, 1, ZDD_TRUE), zdd.as_mut())
-                    {
-                        self.unwind::<COLORED>(level, &frames);
-                        return Err(e);
-                    }
+                    self.add_child(&mut frames[level], x, &Value::LEAF, zdd.as_mut());
                     self.choice[level] = self.arena.node(x).down;
                 }
                 Step::Return => {
                     // X8: back up with `child`, the value of the node just left.
                     if level == floor {
-                        let (count, plain, root) = child;
+                        let Value { count, plain, zdd: root } = child;
                         stats.nodes = nodes;
                         stats.clears = table.clears();
                         // The plain nodes of the whole tree: what the hits saved, added up as
@@ -758,7 +925,7 @@ impl Solver {
                         stats.peak_bytes = stats.peak_bytes.max(bytes);
                         self.stats.nodes = nodes;
                         self.stats.updates += updates;
-                        self.stats.solutions = count;
+                        self.stats.solutions = count.to_u128().unwrap_or(u128::MAX);
                         self.undo_levels(floor);
                         self.level = 0;
                         let zdd = zdd.map(|mut z| {
@@ -766,18 +933,14 @@ impl Solver {
                             z
                         });
                         stats.zdd_nodes = zdd.as_ref().map_or(0, |z| z.node_count() as u64);
-                        let outcome = Outcome { solutions: count, stop: Stop::Exhausted };
-                        return Ok(MemoOutcome { outcome, stats, zdd });
+                        return Ok(MemoOutcome { count, stop: Stop::Exhausted, stats, zdd });
                     }
                     level -= 1;
                     let x = self.choice[level];
                     // X6: uncover the option's other items, take the next option.
                     self.arena.uncover_others::<COLORED>(x);
                     self.toggle_others(x, &mut key, true);
-                    if let Err(e) = self.add_child(&mut frames[level], x, child, zdd.as_mut()) {
-                        self.unwind::<COLORED>(level, &frames);
-                        return Err(e);
-                    }
+                    self.add_child(&mut frames[level], x, &child, zdd.as_mut());
                     if zdd.as_ref().is_some_and(|z| z.bytes() > memo.limit_bytes) {
                         self.unwind::<COLORED>(level, &frames);
                         let nodes = zdd.as_ref().map_or(0, |z| z.node_count() as u64);
@@ -801,25 +964,35 @@ impl Solver {
         self.level = 0;
     }
 
-    /// Adds the value of the subtree under option node `x` to `frame` (M2): its count
-    /// (checked), its plain nodes, and a ZDD node for `x` when it has solutions.
+    /// Adds the value of the subtree under option node `x` to `frame` (M2): its count, its
+    /// plain nodes, and a ZDD node for `x` when it has solutions.
     #[inline(always)]
-    fn add_child(
-        &self,
-        frame: &mut Frame,
-        x: u32,
-        (count, plain, node): (u128, u64, u32),
-        zdd: Option<&mut Zdd>,
-    ) -> Result<(), MemoError> {
-        frame.count = frame.count.checked_add(count).ok_or(MemoError::Overflow)?;
-        frame.plain = frame.plain.saturating_add(plain);
-        if count > 0 {
+    fn add_child(&self, frame: &mut Frame, x: u32, child: &Value, zdd: Option<&mut Zdd>) {
+        frame.add(child);
+        if !child.count.is_zero() {
             if let Some(z) = zdd {
                 let option: OptionId = self.arena.option_of(x);
-                frame.zdd = z.push(option, frame.zdd, node);
+                frame.zdd = z.push(option, frame.zdd, child.zdd);
             }
         }
-        Ok(())
+    }
+}
+
+impl MemoOutcome {
+    /// A subtree with no solution (a prefix that names none), searched in no node.
+    pub(crate) fn empty(stats: MemoStats, zdd: Option<Zdd>) -> MemoOutcome {
+        MemoOutcome { count: Count::ZERO, stop: Stop::Exhausted, stats, zdd }
+    }
+
+    /// A subtree that is one solution (the prefix's, or the empty set): one node.
+    pub(crate) fn leaf(mut stats: MemoStats, zdd: Option<Zdd>) -> MemoOutcome {
+        stats.nodes = 1;
+        stats.plain_nodes = 1;
+        let zdd = zdd.map(|mut z| {
+            z.set_root(ZDD_TRUE);
+            z
+        });
+        MemoOutcome { count: Count::ONE, stop: Stop::Exhausted, stats, zdd }
     }
 }
 

@@ -41,8 +41,8 @@ use std::sync::Mutex;
 
 use crate::solver::memo::SharedTable;
 use crate::{
-    Config, Kernel, MemoConfig, MemoError, MemoStats, OptionId, Outcome, Problem, Solution, Solver,
-    Stats, Stop, Visitor,
+    Config, Count, Kernel, MemoConfig, MemoError, MemoOutcome, MemoStats, OptionId, Outcome,
+    Problem, Solution, Solver, Stats, Stop, Visitor,
 };
 
 /// A search of one problem by several threads. See the [module documentation](self).
@@ -54,16 +54,7 @@ pub struct ParallelSearch<'p> {
     units: Vec<Vec<u32>>,
 }
 
-/// A snapshot of a parallel search, for progress reports.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Progress {
-    /// Estimated fraction of the tree explored, from 0 to 1.
-    pub fraction: f64,
-    /// Solutions found so far.
-    pub solutions: u128,
-    /// Nodes searched so far (as of the threads' last reports).
-    pub nodes: u64,
-}
+pub use crate::request::Progress;
 
 impl<'p> ParallelSearch<'p> {
     /// A search of `problem` with `threads` threads (0 means one per core).
@@ -121,7 +112,7 @@ impl<'p> ParallelSearch<'p> {
         self,
         memo: &MemoConfig,
         progress: &P,
-    ) -> Result<(Outcome, MemoStats, Stats), MemoError>
+    ) -> Result<(MemoOutcome, Stats), MemoError>
     where
         P: Fn(Progress) + Sync,
     {
@@ -151,7 +142,8 @@ impl<'p> ParallelSearch<'p> {
         let stopped = AtomicBool::new(false);
         let nodes = AtomicU64::new(0);
         // The count so far, the first stop that was not "exhausted", the first error.
-        let total: Mutex<(u128, Option<Stop>, Option<MemoError>)> = Mutex::new((0, None, None));
+        let total: Mutex<(Count, Option<Stop>, Option<MemoError>)> =
+            Mutex::new((Count::ZERO, None, None));
         let sums: Mutex<(MemoStats, Stats)> = Mutex::new(Default::default());
         let started = std::time::Instant::now();
         let halt = |stop: Option<Stop>, error: Option<MemoError>| {
@@ -186,9 +178,10 @@ impl<'p> ParallelSearch<'p> {
                             let _ = nodes.fetch_add(st.nodes - reported, Ordering::Relaxed);
                             reported = st.nodes;
                             let fraction = done.load(Ordering::Relaxed) as f64 / units.len() as f64;
+                            let solutions = lock(&total).0.to_u128().unwrap_or(u128::MAX);
                             progress(Progress {
                                 fraction,
-                                solutions: lock(&total).0,
+                                solutions,
                                 nodes: nodes.load(Ordering::Relaxed),
                             });
                             if stopped.load(Ordering::Relaxed) {
@@ -201,16 +194,7 @@ impl<'p> ParallelSearch<'p> {
                             Ok(m) => {
                                 let _ =
                                     nodes.fetch_add(m.stats.nodes - reported, Ordering::Relaxed);
-                                {
-                                    let mut t = lock(&total);
-                                    match t.0.checked_add(m.outcome.solutions) {
-                                        Some(sum) => t.0 = sum,
-                                        None => {
-                                            drop(t);
-                                            halt(None, Some(MemoError::Overflow));
-                                        }
-                                    }
-                                }
+                                lock(&total).0 += &m.count;
                                 {
                                     let mut s = lock(&sums);
                                     s.0.nodes += m.stats.nodes;
@@ -221,8 +205,8 @@ impl<'p> ParallelSearch<'p> {
                                     s.1.add(solver.stats());
                                 }
                                 let _ = done.fetch_add(1, Ordering::Relaxed);
-                                if m.outcome.stop != Stop::Exhausted {
-                                    halt(Some(m.outcome.stop), None);
+                                if m.stop != Stop::Exhausted {
+                                    halt(Some(m.stop), None);
                                 }
                             }
                             Err(e) => halt(None, Some(e)),
@@ -231,7 +215,7 @@ impl<'p> ParallelSearch<'p> {
                 });
             }
         });
-        let (solutions, stop, error) = *lock(&total);
+        let (count, stop, error) = std::mem::take(&mut *lock(&total));
         if let Some(e) = error {
             return Err(e);
         }
@@ -245,11 +229,12 @@ impl<'p> ParallelSearch<'p> {
             (&store).clears()
         };
         let stop = stop.unwrap_or(Stop::Exhausted);
+        let solutions = count.to_u128().unwrap_or(u128::MAX);
         if stop == Stop::Exhausted {
             progress(Progress { fraction: 1.0, solutions, nodes: memo_stats.nodes });
         }
         let stats = Stats { solutions, elapsed: started.elapsed(), ..stats };
-        Ok((Outcome { solutions, stop }, memo_stats, stats))
+        Ok((MemoOutcome { count, stop, stats: memo_stats, zdd: None }, stats))
     }
 
     /// Collects every solution (in no particular order).

@@ -21,7 +21,7 @@
 //! mapped back by [`Reduction::original_option`], are exactly the solutions of the original
 //! problem (the removed options are in none of them). Costs ride along with their options,
 //! so the least-cost solutions are kept too. Bounds (DLX3's multiplicities) change what a
-//! clash means, and are refused ([`PreError::Bounds`]).
+//! clash means, and are refused ([`PreError::Unsupported`]).
 //!
 //! # Order and rounds
 //!
@@ -85,13 +85,11 @@ use crate::problem::{BuildError, Entry, ItemKind, Problem, ProblemBuilder};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PreError {
-    /// The problem has bounds on primary items (Knuth's DLX3): the rules above assume every
-    /// primary item is covered exactly once.
-    #[error("item `{item}` has bounds: preprocessing handles only items covered exactly once")]
-    Bounds {
-        /// The name of the first item with bounds.
-        item: String,
-    },
+    /// The problem has a feature preprocessing does not handle (see the
+    /// [capability table](crate::gate)): bounds on primary items (Knuth's DLX3), since the
+    /// rules above assume every primary item is covered exactly once.
+    #[error(transparent)]
+    Unsupported(#[from] crate::gate::Unsupported),
     /// The reduced problem could not be built (it is no larger than the original, so this
     /// does not happen; kept for honesty rather than a panic).
     #[error("the reduced problem could not be built: {0}")]
@@ -188,13 +186,7 @@ pub fn reduce(problem: &Problem) -> Result<Reduction, PreError> {
 
 /// Reduces `problem` within `config`'s limits.
 pub fn reduce_with(problem: &Problem, config: &PreConfig) -> Result<Reduction, PreError> {
-    if problem.has_bounds() {
-        let item = problem
-            .items()
-            .find(|&i| matches!(problem.item_bounds(i), Some(b) if b != (1, 1)))
-            .map_or_else(String::new, |i| problem.item_name(i).to_owned());
-        return Err(PreError::Bounds { item });
-    }
+    crate::gate::check(problem, crate::gate::Method::Pre)?;
     let mut state = State::new(problem);
     state.run(config);
     state.finish()
@@ -597,7 +589,12 @@ mod tests {
         let mut b = ProblemBuilder::new();
         let a = b.primary_with_bounds("a", 0, 2).unwrap();
         b.option([a]).unwrap();
-        assert_eq!(reduce(&b.build()).unwrap_err(), PreError::Bounds { item: "a".into() });
+        let refused = reduce(&b.build()).unwrap_err();
+        assert!(
+            matches!(&refused, PreError::Unsupported(u) if u.feature == crate::Feature::Multiplicities),
+            "{refused:?}"
+        );
+        assert_eq!(refused.to_string(), "pre does not handle multiplicities (item `a` has bounds 0:2)");
         let p = build(&["a", "b", "c"], &[], &["a b", "a"]);
         let r = reduce(&p).unwrap();
         assert_eq!(r.infeasible, p.find_item("c"));

@@ -429,6 +429,8 @@ pub struct Solver {
     rest: Option<Vec<Subtree>>,
     /// The options' costs (DLX5), by option index; empty when every option costs 0.
     costs: Box<[u64]>,
+    /// The problem's features that some method refuses, with their places (for the gate).
+    features: Box<crate::gate::Features>,
 }
 
 /// A bit-set kernel, built for one problem.
@@ -503,6 +505,7 @@ impl Solver {
             } else {
                 Box::default()
             },
+            features: Box::new(crate::gate::Features::of(problem)),
         }
     }
 
@@ -672,7 +675,7 @@ impl Solver {
     ///
     /// # Errors
     ///
-    /// [`CostError::Bounds`] for a problem with multiplicities.
+    /// [`CostError::Unsupported`] for a problem with multiplicities.
     pub fn min_cost(&mut self, k: usize) -> Result<MinCost, CostError> {
         self.min_cost_with(k, LowerBound::default())
     }
@@ -682,11 +685,9 @@ impl Solver {
     ///
     /// # Errors
     ///
-    /// [`CostError::Bounds`] for a problem with multiplicities.
+    /// [`CostError::Unsupported`] for a problem with multiplicities.
     pub fn min_cost_with(&mut self, k: usize, bound: LowerBound) -> Result<MinCost, CostError> {
-        if self.mcc.is_some() {
-            return Err(CostError::Bounds);
-        }
+        self.check(crate::gate::Method::MinCost)?;
         self.start();
         if k == 0 {
             return Ok(MinCost {
@@ -1407,6 +1408,16 @@ impl Solver {
             }
             p += 1;
         }
+    }
+
+    /// Whether `method` handles this solver's problem (the [capability table](crate::gate)).
+    ///
+    /// # Errors
+    ///
+    /// [`Unsupported`](crate::Unsupported), naming the feature the method does not handle
+    /// and where the problem has it.
+    pub fn check(&self, method: crate::gate::Method) -> Result<(), crate::gate::Unsupported> {
+        self.features.check(method)
     }
 
     /// Checks the arena's invariants (I1)-(I3), panicking with the broken one's number.

@@ -15,11 +15,12 @@
 //! search chose them, which differs from path to path) and not reduced, but every path from
 //! the root to ⊤ is one solution, and every solution is exactly one path. So:
 //!
-//! - [`Zdd::count`] adds up the paths (`u128`, checked);
+//! - [`Zdd::count`] adds up the paths (exact at any size: `u128` while the counts fit, big
+//!   integers past it);
 //! - [`Zdd::solutions`] lists them;
-//! - [`Zdd::sample`] draws solutions exactly uniformly, from the path counts: one uniform
-//!   number below the total picks a path, by descending from the root and going `hi` when the
-//!   number is below the count of `hi`;
+//! - [`Zdd::samples`] draws solutions exactly uniformly, one at a time, from the path counts:
+//!   one uniform number below the total picks a path, by descending from the root and going
+//!   `hi` when the number is below the count of `hi`;
 //! - [`Zdd::write_knuth`] writes it in the text format of Knuth's ZDDREAD programs, as DLX6
 //!   writes it, so that his BDD tools read it.
 //!
@@ -33,6 +34,7 @@
 use std::io::{self, Write};
 
 use crate::ids::OptionId;
+use crate::number::{BigUint, Count};
 
 /// The empty family (no solution).
 pub const ZDD_FALSE: u32 = 0;
@@ -59,7 +61,7 @@ pub struct ZddNode {
 /// [`ZDD_TRUE`] (1) the family of the empty solution. As in Knuth's DLX6 the diagram is not
 /// ordered (the options on a path come in the order the search chose them) and not reduced,
 /// but every path from the root to ⊤ is one solution and every solution exactly one path:
-/// [`Zdd::count`] adds up the paths, [`Zdd::solutions`] lists them, [`Zdd::sample`] draws
+/// [`Zdd::count`] adds up the paths, [`Zdd::solutions`] lists them, [`Zdd::samples`] draws
 /// them exactly uniformly (one uniform number below the total, then down from the root:
 /// `hi` when the number is below `hi`'s count, else `lo` with the number reduced by it), and
 /// [`Zdd::write_knuth`] writes the text format of Knuth's ZDDREAD programs.
@@ -68,15 +70,6 @@ pub struct Zdd {
     /// Nodes `2..`: `nodes[k]` is node `k + 2`.
     nodes: Vec<ZddNode>,
     root: u32,
-}
-
-/// Why a ZDD could not be counted or sampled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ZddError {
-    /// The number of paths passes `u128::MAX`.
-    #[error("the number of solutions passes 2^128 - 1")]
-    Overflow,
 }
 
 impl Zdd {
@@ -122,25 +115,40 @@ impl Zdd {
         self.nodes[id as usize - 2]
     }
 
-    /// The number of paths to ⊤ below every node: `counts[id]` for `id` in `0..node_count() +
-    /// 2`.
-    fn path_counts(&self) -> Result<Vec<u128>, ZddError> {
+    /// The number of paths to ⊤ below every node, indexed by node id (⊥ and ⊤ included):
+    /// in `u128` when every count fits, else as big integers.
+    fn path_counts(&self) -> PathCounts {
         let mut counts: Vec<u128> = Vec::with_capacity(self.nodes.len() + 2);
         counts.push(0);
         counts.push(1);
         for n in &self.nodes {
             // (Z1): both children are already counted.
-            let c = counts[n.lo as usize]
-                .checked_add(counts[n.hi as usize])
-                .ok_or(ZddError::Overflow)?;
+            match counts[n.lo as usize].checked_add(counts[n.hi as usize]) {
+                Some(c) => counts.push(c),
+                None => return PathCounts::Big(self.big_path_counts()),
+            }
+        }
+        PathCounts::Small(counts)
+    }
+
+    /// [`Zdd::path_counts`] in big integers.
+    fn big_path_counts(&self) -> Vec<BigUint> {
+        let mut counts: Vec<BigUint> = Vec::with_capacity(self.nodes.len() + 2);
+        counts.push(BigUint::from(0u32));
+        counts.push(BigUint::from(1u32));
+        for n in &self.nodes {
+            let c = &counts[n.lo as usize] + &counts[n.hi as usize];
             counts.push(c);
         }
-        Ok(counts)
+        counts
     }
 
     /// The number of solutions: the paths from the root to ⊤.
-    pub fn count(&self) -> Result<u128, ZddError> {
-        Ok(self.path_counts()?[self.root as usize])
+    pub fn count(&self) -> Count {
+        match self.path_counts() {
+            PathCounts::Small(c) => Count::new(c[self.root as usize]),
+            PathCounts::Big(c) => Count::from(c[self.root as usize].clone()),
+        }
     }
 
     /// Every solution, as the options on its path (in the order the search chose them).
@@ -149,36 +157,40 @@ impl Zdd {
         ZddSolutions { zdd: self, stack: vec![(self.root, 0)], options: Vec::new() }
     }
 
-    /// `k` solutions drawn independently and exactly uniformly at random (with replacement),
-    /// reproducibly from `seed`. Empty when there is no solution.
-    pub fn sample(&self, k: usize, seed: u64) -> Result<Vec<Vec<OptionId>>, ZddError> {
-        let counts = self.path_counts()?;
-        let total = counts[self.root as usize];
-        let mut rng = SplitMix64::new(seed);
-        let mut out = Vec::with_capacity(if total == 0 { 0 } else { k });
-        if total == 0 {
-            return Ok(out);
-        }
-        for _ in 0..k {
-            let mut r = rng.below(total);
-            let mut id = self.root;
-            let mut options = Vec::new();
-            // Each path below `id` is numbered from 0: those of `hi` first, then those of `lo`.
-            while id > ZDD_TRUE {
-                let n = self.node(id);
-                let hi = counts[n.hi as usize];
-                if r < hi {
-                    options.push(n.option);
-                    id = n.hi;
-                } else {
-                    r -= hi;
-                    id = n.lo;
-                }
-            }
-            debug_assert_eq!((id, r), (ZDD_TRUE, 0));
-            out.push(options);
-        }
-        Ok(out)
+    /// Solutions drawn independently and exactly uniformly at random (with replacement),
+    /// reproducibly from `seed`, one at a time: the iterator never ends unless the diagram
+    /// has no solution (then it yields nothing), and holds only the path counts (one number
+    /// per node), whatever the number of samples taken from it.
+    ///
+    /// ```
+    /// use dancecard_engine::{ProblemBuilder, MemoConfig, Solver};
+    ///
+    /// let mut b = ProblemBuilder::new();
+    /// let (x, y) = (b.primary("x")?, b.primary("y")?);
+    /// b.option([x, y])?;
+    /// b.option([x])?;
+    /// b.option([y])?;
+    /// let problem = b.build();
+    /// let memo = MemoConfig { zdd: true, ..MemoConfig::default() };
+    /// let zdd = Solver::new(&problem).count_memo(&memo, |_, _| std::ops::ControlFlow::Continue(()))?.zdd.unwrap();
+    /// for sample in zdd.samples(7).take(5) {
+    ///     assert!(problem.verify(&sample).is_ok());
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn samples(&self, seed: u64) -> ZddSamples<'_> {
+        let counts = self.path_counts();
+        let empty = match &counts {
+            PathCounts::Small(c) => c[self.root as usize] == 0,
+            PathCounts::Big(c) => c[self.root as usize] == BigUint::from(0u32),
+        };
+        ZddSamples { zdd: self, counts, rng: SplitMix64::new(seed), empty }
+    }
+
+    /// `k` solutions drawn as [`Zdd::samples`] draws them (the first `k` of them). Empty
+    /// when there is no solution.
+    pub fn sample(&self, k: usize, seed: u64) -> Vec<Vec<OptionId>> {
+        self.samples(seed).take(k).collect()
     }
 
     /// Writes the diagram in the text format of Knuth's ZDDREAD programs, as DLX6 writes it:
@@ -194,6 +206,72 @@ impl Zdd {
             writeln!(out, "{:x}: (~{}?{:x}:{:x})", k + 2, number(n.option), n.lo, n.hi)?;
         }
         writeln!(out, "{:x}: (~0?0:{:x})", self.nodes.len() + 2, self.root)
+    }
+}
+
+/// The number of paths below every node of a [`Zdd`].
+#[derive(Clone, Debug)]
+enum PathCounts {
+    /// Every count fits in `u128`.
+    Small(Vec<u128>),
+    /// Some count passes `u128::MAX`.
+    Big(Vec<BigUint>),
+}
+
+/// Uniform samples of the solutions of a [`Zdd`]; see [`Zdd::samples`].
+#[derive(Debug)]
+pub struct ZddSamples<'z> {
+    zdd: &'z Zdd,
+    counts: PathCounts,
+    rng: SplitMix64,
+    /// No solution: nothing to draw.
+    empty: bool,
+}
+
+impl Iterator for ZddSamples<'_> {
+    type Item = Vec<OptionId>;
+
+    fn next(&mut self) -> Option<Vec<OptionId>> {
+        if self.empty {
+            return None;
+        }
+        let zdd = self.zdd;
+        let mut id = zdd.root;
+        let mut options = Vec::new();
+        // Each path below `id` is numbered from 0: those of `hi` first, then those of `lo`.
+        match &self.counts {
+            PathCounts::Small(counts) => {
+                let mut r = self.rng.below(counts[id as usize]);
+                while id > ZDD_TRUE {
+                    let n = zdd.node(id);
+                    let hi = counts[n.hi as usize];
+                    if r < hi {
+                        options.push(n.option);
+                        id = n.hi;
+                    } else {
+                        r -= hi;
+                        id = n.lo;
+                    }
+                }
+                debug_assert_eq!((id, r), (ZDD_TRUE, 0));
+            }
+            PathCounts::Big(counts) => {
+                let mut r = self.rng.below_big(&counts[id as usize]);
+                while id > ZDD_TRUE {
+                    let n = zdd.node(id);
+                    let hi = &counts[n.hi as usize];
+                    if r < *hi {
+                        options.push(n.option);
+                        id = n.hi;
+                    } else {
+                        r -= hi;
+                        id = n.lo;
+                    }
+                }
+                debug_assert_eq!(id, ZDD_TRUE);
+            }
+        }
+        Some(options)
     }
 }
 
@@ -281,6 +359,30 @@ impl SplitMix64 {
     pub fn below_u32(&mut self, bound: u32) -> u32 {
         self.below(u128::from(bound)) as u32
     }
+
+    /// A uniform number in `0..bound` (`bound > 0`), of any size, by rejection: random bits
+    /// as many as `bound` has, drawn again while they are not below it (at most twice on
+    /// average).
+    pub fn below_big(&mut self, bound: &BigUint) -> BigUint {
+        if let Ok(small) = u128::try_from(bound) {
+            return BigUint::from(self.below(small));
+        }
+        let bits = bound.bits();
+        let words = bits.div_ceil(64) as usize;
+        let top = bits % 64;
+        loop {
+            let mut digits: Vec<u64> = (0..words).map(|_| self.next_u64()).collect();
+            if top != 0 {
+                digits[words - 1] &= (1u64 << top) - 1;
+            }
+            let r = BigUint::from_slice(
+                &digits.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]).collect::<Vec<u32>>(),
+            );
+            if r < *bound {
+                return r;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -315,7 +417,7 @@ mod tests {
     #[test]
     fn counts_lists_and_writes() {
         let z = small();
-        assert_eq!(z.count(), Ok(3));
+        assert_eq!(z.count(), 3);
         assert_eq!(sorted(z.solutions().collect()), [vec![0, 1], vec![0, 2], vec![3]]);
         let mut text = Vec::new();
         z.write_knuth(&mut text, |o| o.index() as u64 + 1).unwrap();
@@ -324,9 +426,10 @@ mod tests {
             "2: (~2?0:1)\n3: (~3?2:1)\n4: (~1?0:3)\n5: (~4?4:1)\n6: (~0?0:5)\n"
         );
         let empty = Zdd::new();
-        assert_eq!(empty.count(), Ok(0));
+        assert_eq!(empty.count(), 0);
         assert_eq!(empty.solutions().count(), 0);
-        assert_eq!(empty.sample(5, 1), Ok(vec![]));
+        assert_eq!(empty.sample(5, 1), Vec::<Vec<OptionId>>::new());
+        assert_eq!(empty.samples(1).next(), None);
         let mut unit = Zdd::new();
         unit.set_root(ZDD_TRUE);
         assert_eq!(unit.solutions().collect::<Vec<_>>(), [Vec::<OptionId>::new()]);
@@ -335,9 +438,9 @@ mod tests {
     #[test]
     fn samples_are_solutions_and_reproducible() {
         let z = small();
-        let a = z.sample(300, 7).unwrap();
-        assert_eq!(a, z.sample(300, 7).unwrap());
-        assert_ne!(a, z.sample(300, 8).unwrap());
+        let a = z.sample(300, 7);
+        assert_eq!(a, z.sample(300, 7));
+        assert_ne!(a, z.sample(300, 8));
         let all = sorted(z.solutions().collect());
         let mut seen = [0; 3];
         for s in sorted(a) {
@@ -359,15 +462,41 @@ mod tests {
     }
 
     #[test]
-    fn overflow_is_an_error() {
-        let o = OptionId::from_u32(0);
+    fn counts_and_samples_past_u128() {
+        // Option k at node k + 2 is in the solution or not, for 130 options: 2^130 paths,
+        // each a subset.
         let mut z = Zdd::new();
         let mut id = ZDD_TRUE;
-        // Each node doubles the paths: 2^129 after 129 nodes.
-        for _ in 0..129 {
-            id = z.push(o, id, id);
+        for k in 0..130 {
+            id = z.push(OptionId::from_u32(k), id, id);
         }
         z.set_root(id);
-        assert_eq!(z.count(), Err(ZddError::Overflow));
+        let two_130 = BigUint::from(1u32) << 130u32;
+        assert_eq!(z.count(), Count::from(two_130));
+        // The top option (129) is in half of the samples, as is the bottom one (0).
+        let mut top = 0;
+        let mut bottom = 0;
+        for s in z.samples(3).take(4000) {
+            assert!(s.windows(2).all(|w| w[0] > w[1]), "options in path order: {s:?}");
+            top += usize::from(s.first() == Some(&OptionId::from_u32(129)));
+            bottom += usize::from(s.last() == Some(&OptionId::from_u32(0)));
+        }
+        assert!((1800..2200).contains(&top), "{top}");
+        assert!((1800..2200).contains(&bottom), "{bottom}");
+    }
+
+    #[test]
+    fn uniform_below_big_is_below_and_spread() {
+        let mut rng = SplitMix64::new(5);
+        let bound = (BigUint::from(1u32) << 200u32) + BigUint::from(12345u32);
+        let half = &bound >> 1u32;
+        let mut low = 0;
+        for _ in 0..2000 {
+            let r = rng.below_big(&bound);
+            assert!(r < bound);
+            low += usize::from(r < half);
+        }
+        assert!((900..1100).contains(&low), "{low}");
+        assert_eq!(rng.below_big(&BigUint::from(1u32)), BigUint::from(0u32));
     }
 }

@@ -255,5 +255,10 @@ fn small_and_odd_problems() {
     assert_eq!(result.best.iter().map(|s| s.cost).collect::<Vec<_>>(), [0; 5]);
     // Bounds are refused.
     let m = instance("mult_queens_12_6");
-    assert_eq!(Solver::new(&m).min_cost(1), Err(CostError::Bounds));
+    let refused = Solver::new(&m).min_cost(1).unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "min-cost does not handle multiplicities (item `r0` has bounds 1:2)"
+    );
+    assert!(matches!(refused, CostError::Unsupported(u) if u.method == dancecard_engine::Method::MinCost));
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dancecard_engine::{
-    Config, CountMethod, Heuristic, MemoConfig, MemoError, MemoOutcome, OptionId, Problem,
+    Config, Count, CountMethod, Heuristic, MemoConfig, MemoError, MemoOutcome, OptionId, Problem,
     ProblemBuilder, Solver, Stop,
 };
 use dancecard_testkit::{brute_force, raw_problem};
@@ -47,18 +47,18 @@ fn dlx6_figures_on_the_instance_files() {
     for (name, count, nodes, zdd_nodes, plain) in cases {
         let p = instance(name);
         let out = memo(&p, Config::default(), with_zdd());
-        assert_eq!(out.outcome.solutions, count, "{name}");
-        assert_eq!(out.outcome.stop, Stop::Exhausted, "{name}");
+        assert_eq!(out.count, count, "{name}");
+        assert_eq!(out.stop, Stop::Exhausted, "{name}");
         assert_eq!(out.stats.nodes, nodes, "{name}: DLX6's search nodes");
         let zdd = out.zdd.expect("a ZDD was asked for");
         assert_eq!(zdd.node_count() as u64 + 2, zdd_nodes, "{name}: DLX6's ZDD nodes");
-        assert_eq!(zdd.count(), Ok(count), "{name}: the ZDD's paths");
+        assert_eq!(zdd.count(), count, "{name}: the ZDD's paths");
         if plain != u64::MAX {
             assert_eq!(out.stats.plain_nodes, plain, "{name}: the plain search's nodes");
         }
         // Without the ZDD: the same count and tree.
         let bare = memo(&p, Config::default(), MemoConfig::default());
-        assert_eq!((bare.outcome, bare.stats.nodes), (out.outcome, nodes), "{name}");
+        assert_eq!((&bare.count, bare.stop, bare.stats.nodes), (&out.count, out.stop, nodes), "{name}");
         assert!(bare.zdd.is_none());
     }
 }
@@ -71,7 +71,7 @@ fn plain_nodes_are_the_plain_search_nodes() {
         let mut plain = Solver::new(&p);
         let outcome = plain.count();
         let out = memo(&p, Config::default(), MemoConfig::default());
-        assert_eq!(out.outcome.solutions, outcome.solutions, "{name}");
+        assert_eq!(out.count, outcome.solutions, "{name}");
         assert_eq!(out.stats.plain_nodes, plain.stats().nodes, "{name}");
     }
 }
@@ -83,7 +83,7 @@ fn a_small_memory_limit_empties_the_table_and_keeps_the_count() {
     assert_eq!(full.stats.clears, 0);
     for limit in [64 << 10, 16 << 10, 1] {
         let small = memo(&p, Config::default(), MemoConfig { limit_bytes: limit, zdd: false });
-        assert_eq!(small.outcome, full.outcome, "limit {limit}");
+        assert_eq!((&small.count, small.stop), (&full.count, full.stop), "limit {limit}");
         assert!(small.stats.clears > 0, "limit {limit}: the table was emptied");
         assert!(small.stats.nodes > full.stats.nodes, "fewer hits, more nodes");
         assert_eq!(small.stats.plain_nodes, full.stats.plain_nodes);
@@ -105,29 +105,29 @@ fn limits_stop_the_count_with_a_lower_bound() {
     let p = instance("queens12");
     let config = Config { max_nodes: Some(5_000), ..Config::default() };
     let out = memo(&p, config, with_zdd());
-    assert_eq!(out.outcome.stop, Stop::NodeLimit);
+    assert_eq!(out.stop, Stop::NodeLimit);
     assert_eq!(out.stats.nodes, 5_000);
-    assert!(out.outcome.solutions < 14_200);
+    assert!(out.count < 14_200);
     assert!(out.zdd.is_none(), "no ZDD for a partial count");
     let cancel = Arc::new(AtomicBool::new(true));
     let config = Config { cancel: Some(cancel), ..Config::default() };
     let out = memo(&p, config, MemoConfig::default());
-    assert_eq!(out.outcome.stop, Stop::Cancelled);
+    assert_eq!(out.stop, Stop::Cancelled);
     let config = Config { time_limit: Some(std::time::Duration::ZERO), ..Config::default() };
-    assert_eq!(memo(&p, config, MemoConfig::default()).outcome.stop, Stop::TimeLimit);
+    assert_eq!(memo(&p, config, MemoConfig::default()).stop, Stop::TimeLimit);
     let mut solver =
         Solver::with_config(&p, Config { max_solutions: Some(3), ..Config::default() });
     assert_eq!(solver.count_memo(&MemoConfig::default(), go), Err(MemoError::SolutionLimit));
     // The progress callback can cancel.
     let mut solver = Solver::new(&p);
     let out = solver.count_memo(&MemoConfig::default(), |_, _| ControlFlow::Break(())).unwrap();
-    assert_eq!(out.outcome.stop, Stop::Cancelled);
+    assert_eq!(out.stop, Stop::Cancelled);
     assert!(solver.is_pristine(&p));
 }
 
 #[test]
-fn a_count_past_u128_is_an_error_not_a_wrap() {
-    // 129 items, each covered by either of two options: 2^129 solutions.
+fn a_count_past_u128_is_exact_not_a_wrap() {
+    // 129 items, each covered by either of two options: 2^129 solutions, and a ZDD of them.
     let mut b = ProblemBuilder::new();
     for k in 0..129 {
         let item = b.primary(&format!("i{k}")).unwrap();
@@ -135,9 +135,17 @@ fn a_count_past_u128_is_an_error_not_a_wrap() {
         b.option([item]).unwrap();
     }
     let p = b.build();
-    let mut solver = Solver::new(&p);
-    assert_eq!(solver.count_memo(&MemoConfig::default(), go), Err(MemoError::Overflow));
-    assert!(solver.is_pristine(&p));
+    let out = memo(&p, Config::default(), with_zdd());
+    let two_129 = "680564733841876926926749214863536422912";
+    assert_eq!(out.count.to_string(), two_129);
+    let zdd = out.zdd.unwrap();
+    assert_eq!(zdd.count().to_string(), two_129);
+    for s in zdd.samples(3).take(50) {
+        assert!(p.verify(&s).is_ok(), "{s:?}");
+    }
+    // The same through a small table, emptied often: big counts are kept beside it.
+    let small = memo(&p, Config::default(), MemoConfig { limit_bytes: 4 << 10, zdd: false });
+    assert_eq!(small.count, out.count);
     // 2^127 fits.
     let mut b = ProblemBuilder::new();
     for k in 0..127 {
@@ -146,7 +154,7 @@ fn a_count_past_u128_is_an_error_not_a_wrap() {
         b.option([item]).unwrap();
     }
     let out = memo(&b.build(), Config::default(), MemoConfig::default());
-    assert_eq!(out.outcome.solutions, 1 << 127);
+    assert_eq!(out.count, 1 << 127);
 }
 
 #[test]
@@ -155,14 +163,14 @@ fn trivial_problems() {
     let mut b = ProblemBuilder::new();
     let _ = b.secondary("s").unwrap();
     let out = memo(&b.build(), Config::default(), with_zdd());
-    assert_eq!(out.outcome.solutions, 1);
+    assert_eq!(out.count, 1);
     assert_eq!(out.zdd.unwrap().solutions().collect::<Vec<_>>(), [Vec::<OptionId>::new()]);
     // An item with no option: none.
     let mut b = ProblemBuilder::new();
     let _ = b.primary("a").unwrap();
     let out = memo(&b.build(), Config::default(), with_zdd());
-    assert_eq!(out.outcome.solutions, 0);
-    assert_eq!(out.zdd.unwrap().count(), Ok(0));
+    assert_eq!(out.count, 0);
+    assert_eq!(out.zdd.unwrap().count(), 0);
 }
 
 /// Pearson's chi-square statistic of `counts` against equal expectations.
@@ -181,7 +189,7 @@ fn check_uniform(name: &str, solutions: usize, per: usize) {
     let zdd = memo(&p, Config::default(), with_zdd()).zdd.unwrap();
     let all = sorted(zdd.solutions());
     assert_eq!(all.len(), solutions);
-    let samples = zdd.sample(per * solutions, 20_261_201).unwrap();
+    let samples = zdd.sample(per * solutions, 20_261_201);
     let mut counts = vec![0u64; solutions];
     for s in sorted(samples.into_iter()) {
         let k = all.binary_search(&s).unwrap_or_else(|_| panic!("{name}: {s:?} is no solution"));
@@ -240,7 +248,7 @@ fn auto_picks_the_method_that_pays() {
         let p = instance(name);
         let mut solver = Solver::new(&p);
         let counted = solver.count_by(CountMethod::Auto, &MemoConfig::default(), progress).unwrap();
-        assert_eq!(counted.outcome.solutions, count, "{name}");
+        assert_eq!(counted.count, count, "{name}");
         assert_eq!(counted.method, method, "{name}: {}", counted.reason);
         assert!(solver.is_pristine(&p));
         let (picked, reason, _) = solver.pick_method(&MemoConfig::default());
@@ -252,7 +260,7 @@ fn auto_picks_the_method_that_pays() {
     let mut solver =
         Solver::with_config(&p, Config { max_solutions: Some(5), ..Config::default() });
     let counted = solver.count_by(CountMethod::Auto, &MemoConfig::default(), progress).unwrap();
-    assert_eq!((counted.outcome.solutions, counted.method), (5, CountMethod::Search));
+    assert_eq!((counted.count.to_u128(), counted.method), (Some(5), CountMethod::Search));
 }
 
 /// The node limit holds for `auto`'s count as a whole: the plain search it falls back to
@@ -277,7 +285,7 @@ fn auto_keeps_the_node_limit_over_its_runs() {
     let mut solver =
         Solver::with_config(&p, Config { max_nodes: Some(limit), ..Config::default() });
     let counted = solver.count_by(CountMethod::Auto, &MemoConfig::default(), progress).unwrap();
-    assert_eq!(counted.outcome.stop, Stop::NodeLimit, "{}", counted.reason);
+    assert_eq!(counted.stop, Stop::NodeLimit, "{}", counted.reason);
     // "... after N nodes ...": what the memoised search spent before it gave up.
     let memo_nodes: u64 = counted
         .reason
@@ -298,38 +306,34 @@ fn threads_share_one_table_and_count_the_same() {
     {
         let p = instance(name);
         for threads in [1, 2, 3] {
-            let (outcome, stats, _) = ParallelSearch::new(&p, Config::default(), threads)
+            let (out, _) = ParallelSearch::new(&p, Config::default(), threads)
                 .count_memo(&MemoConfig::default(), &|_| {})
                 .unwrap();
-            assert_eq!(
-                (outcome.solutions, outcome.stop),
-                (count, Stop::Exhausted),
-                "{name} {threads}"
-            );
-            assert!(stats.nodes > 0 && stats.entries > 0);
+            assert_eq!((out.count.to_u128(), out.stop), (Some(count), Stop::Exhausted), "{name} {threads}");
+            assert!(out.stats.nodes > 0 && out.stats.entries > 0);
         }
     }
     // A table too small for the count: emptied shard by shard, the same count.
     let p = instance("domino8x8");
-    let (outcome, stats, _) = ParallelSearch::new(&p, Config::default(), 2)
+    let (out, _) = ParallelSearch::new(&p, Config::default(), 2)
         .count_memo(&MemoConfig { limit_bytes: 48 << 10, zdd: false }, &|_| {})
         .unwrap();
-    assert_eq!(outcome.solutions, 12_988_816);
-    assert!(stats.clears > 0, "{stats:?}");
+    assert_eq!(out.count, 12_988_816);
+    assert!(out.stats.clears > 0, "{:?}", out.stats);
     // Limits.
     let p = instance("queens12");
     let config = Config { max_nodes: Some(10_000), ..Config::default() };
-    let (outcome, _, _) =
+    let (out, _) =
         ParallelSearch::new(&p, config, 2).count_memo(&MemoConfig::default(), &|_| {}).unwrap();
-    assert_eq!(outcome.stop, Stop::NodeLimit);
-    assert!(outcome.solutions < 14_200);
+    assert_eq!(out.stop, Stop::NodeLimit);
+    assert!(out.count < 14_200);
     let config = Config { max_solutions: Some(1), ..Config::default() };
     let refused = ParallelSearch::new(&p, config, 2).count_memo(&MemoConfig::default(), &|_| {});
     assert_eq!(refused.map(|r| r.0), Err(MemoError::SolutionLimit));
     let config = Config { cancel: Some(Arc::new(AtomicBool::new(true))), ..Config::default() };
-    let (outcome, _, _) =
+    let (out, _) =
         ParallelSearch::new(&p, config, 2).count_memo(&MemoConfig::default(), &|_| {}).unwrap();
-    assert_eq!(outcome.stop, Stop::Cancelled);
+    assert_eq!(out.stop, Stop::Cancelled);
 }
 
 proptest! {
@@ -342,9 +346,9 @@ proptest! {
         let heuristic = if leftmost { Heuristic::Leftmost } else { Heuristic::Mrv };
         let config = Config::with_heuristic(heuristic);
         let out = memo(&p, config.clone(), with_zdd());
-        prop_assert_eq!(out.outcome.solutions, expected.len() as u128);
+        prop_assert_eq!(&out.count, &Count::from(expected.len() as u128));
         let zdd = out.zdd.unwrap();
-        prop_assert_eq!(zdd.count(), Ok(expected.len() as u128));
+        prop_assert_eq!(zdd.count(), Count::from(expected.len() as u128));
         prop_assert_eq!(sorted(zdd.solutions()), expected);
         // The plain search walks exactly the nodes the memo counts it would have.
         let mut plain = Solver::with_config(&p, config.clone());
@@ -353,7 +357,7 @@ proptest! {
         prop_assert!(out.stats.nodes <= plain.stats().nodes);
         // A table emptied at every entry: the same count.
         let tiny = memo(&p, config, MemoConfig { limit_bytes: 1, zdd: false });
-        prop_assert_eq!(tiny.outcome, out.outcome);
+        prop_assert_eq!((tiny.count, tiny.stop), (out.count, out.stop));
     }
 
     #[test]
@@ -361,12 +365,12 @@ proptest! {
         let p = from_raw(&raw);
         let total = brute_force(&raw).len() as u128;
         let mut solver = Solver::new(&p);
-        let mut sum = 0;
+        let mut sum = Count::ZERO;
         for unit in solver.prefixes(depth) {
             solver.set_prefix(&unit);
             let out = solver.count_memo(&with_zdd(), go).unwrap();
-            prop_assert_eq!(out.zdd.unwrap().count(), Ok(out.outcome.solutions));
-            sum += out.outcome.solutions;
+            prop_assert_eq!(out.zdd.unwrap().count(), out.count.clone());
+            sum += &out.count;
         }
         prop_assert_eq!(sum, total);
         prop_assert!(solver.is_pristine(&p));
@@ -375,17 +379,17 @@ proptest! {
     #[test]
     fn threaded_memo_counts_match(raw in raw_problem(true), threads in 1usize..4) {
         let p = from_raw(&raw);
-        let (outcome, _, _) = dancecard_engine::parallel::ParallelSearch::new(&p, Config::default(), threads)
+        let (out, _) = dancecard_engine::parallel::ParallelSearch::new(&p, Config::default(), threads)
             .count_memo(&MemoConfig::default(), &|_| {})
             .unwrap();
-        prop_assert_eq!(outcome.solutions, brute_force(&raw).len() as u128);
+        prop_assert_eq!(out.count, brute_force(&raw).len() as u128);
     }
 
     #[test]
     fn samples_are_solutions(raw in raw_problem(true), seed in any::<u64>()) {
         let p = from_raw(&raw);
         let zdd = memo(&p, Config::default(), with_zdd()).zdd.unwrap();
-        for s in zdd.sample(20, seed).unwrap() {
+        for s in zdd.sample(20, seed) {
             prop_assert!(p.verify(&s).is_ok(), "{:?}", s);
         }
     }
