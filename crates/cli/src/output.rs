@@ -21,7 +21,7 @@ use std::io::{BufWriter, Write};
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
-use dancecard_engine::{Problem, Stats, Stop};
+use dancecard_engine::{Count, Problem, Stats, Stop};
 use dancecard_format::json;
 use serde_json::Value;
 
@@ -108,9 +108,16 @@ impl Stream {
     }
 }
 
-/// A count in JSON: a number, or a decimal string past 2^64 ([`json::count`]).
-pub(crate) fn count_json(n: u128) -> Value {
+/// A count in JSON: a number, or a decimal string past 2^64 ([`json::count`]), of any size.
+pub(crate) fn count_json(n: impl Into<Count>) -> Value {
     json::count(n)
+}
+
+/// [`with_end`] for a count: complete only when it covered the whole tree, the stats'
+/// solutions the exact count ([`json::end_count`]).
+pub(crate) fn with_count_end(mut answer: Value, stop: Stop, stats: &Stats, count: &Count) -> Value {
+    json::end_count(&mut answer, refine(stop), stats, count);
+    answer
 }
 
 /// Adds how an exact cover search ended to the JSON object `answer`: `"complete"`, `"stop"`
@@ -135,6 +142,29 @@ pub(crate) fn print_stats(stats: &Stats) {
         stats.solutions,
         stats.elapsed.as_secs_f64()
     );
+}
+
+/// The one-line `--stats` report of a count on stderr, its solutions the exact count (the
+/// stats' own field saturates at `u128::MAX`).
+pub(crate) fn print_count_stats(stats: &Stats, count: &Count) {
+    eprintln!(
+        "nodes {} updates {} solutions {} seconds {:.3}",
+        stats.nodes,
+        stats.updates,
+        count,
+        stats.elapsed.as_secs_f64()
+    );
+}
+
+/// Ends a count's output: why it stopped early on stderr, if it did (a count stopped at
+/// `--limit` included: its number is not the count), and the exit code: 0 for a whole count,
+/// 3 for one cut by a limit, 130 after Ctrl-C.
+pub(crate) fn finish_count(stop: Stop) -> ExitCode {
+    if refine(stop) == Stop::SolutionLimit {
+        eprintln!("incomplete: the solution limit (--limit) was reached; the count above is partial");
+        return ExitCode::from(LIMITED);
+    }
+    finish(true, stop)
 }
 
 /// Says on stderr why a search stopped early, if it did.

@@ -6,7 +6,8 @@ use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 use dancecard_engine::{
-    Config, CountMethod, MemoConfig, Outcome, Problem, Solution, Solver, Stats, Stop,
+    Config, Count, CountMethod, CountRequest, Counted, MemoConfig, Outcome, Problem, Solution,
+    Solver, Stats, Stop,
 };
 use dancecard_models::watch::Callbacks;
 use serde_json::Value;
@@ -33,16 +34,16 @@ pub(crate) struct ModelArgs {
 }
 
 /// A count of a model command (`queens`, `tile`), for [`ModelArgs::report_count`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct ModelCount {
     /// The method asked for: `dlx`, `bits` or `dp`.
     method: &'static str,
     /// The method that counted: on dlx `search` or `memo`, else as `method`.
     count_method: &'static str,
-    /// The number of solutions.
-    total: u128,
+    /// The number of solutions, exact at any size.
+    total: Count,
     /// The number of solutions up to the board's symmetries, where it was counted.
-    distinct: Option<u128>,
+    distinct: Option<Count>,
     /// The search's counters.
     stats: Stats,
     /// How the search ended.
@@ -55,16 +56,16 @@ impl ModelCount {
     pub(crate) fn new(
         method: &'static str,
         count_method: &'static str,
-        total: u128,
+        total: impl Into<Count>,
         stats: Stats,
         stop: Stop,
     ) -> Self {
-        ModelCount { method, count_method, total, distinct: None, stats, stop }
+        ModelCount { method, count_method, total: total.into(), distinct: None, stats, stop }
     }
 
     /// The count with `distinct` solutions up to symmetry, where they were counted.
     pub(crate) fn distinct(self, distinct: Option<u128>) -> Self {
-        ModelCount { distinct, ..self }
+        ModelCount { distinct: distinct.map(Count::from), ..self }
     }
 }
 
@@ -115,7 +116,8 @@ impl ModelArgs {
     /// Prints the count of a model command that counts up to symmetry and ends: in text the
     /// count (the count up to symmetry with `--distinct`), else a JSON object of `fields`,
     /// the methods, both counts and how the search ended; the stats line and the method that
-    /// counted with `--stats`; the stop report; the exit code.
+    /// counted with `--stats`; the stop report; the exit code (a count stopped at `--limit`
+    /// is not the count: incomplete, exit 3).
     pub(crate) fn report_count(
         &self,
         listing: &Listing,
@@ -124,25 +126,27 @@ impl ModelArgs {
     ) -> anyhow::Result<ExitCode> {
         let ModelCount { method, count_method, total, distinct, stats, stop } = count;
         match self.report.format {
-            OutputFormat::Text => output::print(&format!("{}\n", listing.shown(total, distinct)))?,
+            OutputFormat::Text => {
+                output::print(&format!("{}\n", listing.shown(total.clone(), distinct.clone())))?
+            }
             OutputFormat::Json => {
                 let mut answer = serde_json::json!({
                     "method": method,
                     "count_method": count_method,
-                    "count": output::count_json(total),
-                    "distinct": distinct.map(output::count_json),
+                    "count": output::count_json(&total),
+                    "distinct": distinct.as_ref().map(output::count_json),
                 });
                 for (name, value) in fields {
                     answer[*name] = value.clone();
                 }
-                output::print_json(&output::with_end(answer, stop, &stats))?;
+                output::print_json(&output::with_count_end(answer, stop, &stats, &total))?;
             }
         }
         if self.report.stats {
-            output::print_stats(&stats);
+            output::print_count_stats(&stats, &total);
             eprintln!("counted by {count_method}");
         }
-        Ok(output::finish(true, stop))
+        Ok(output::finish_count(stop))
     }
 
     /// Ends a model command's listing (the text was streamed as the solutions came): in text
@@ -193,20 +197,26 @@ where
 
 /// Counts the solutions of `problem`, updating the progress bar, by whichever method pays
 /// ([`CountMethod::Auto`]: the plain search, which may run on the engine's bit-set kernels,
-/// or the memoised search). The limits of `config` apply as to any count. Returns the
-/// outcome, the stats of the method that counted, and that method.
+/// or the memoised search), through the engine's one way in ([`dancecard_engine::count`]).
+/// The limits of `config` apply as to any count. Returns the count, the stats of the method
+/// that counted, and that method.
 pub(crate) fn count(
     problem: &Problem,
     config: Config,
     progress: &mut Progress,
-) -> anyhow::Result<(Outcome, Stats, CountMethod)> {
-    let mut solver = Solver::with_config(problem, config);
-    let memo = MemoConfig { limit_bytes: MemoConfig::default_limit_bytes(), zdd: false };
-    let counted = solver
-        .count_by(CountMethod::Auto, &memo, &mut |solver| progress.tick(solver))
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+) -> anyhow::Result<Counted> {
+    let request = CountRequest {
+        method: CountMethod::Auto,
+        threads: 1,
+        memo: MemoConfig { limit_bytes: MemoConfig::default_limit_bytes(), zdd: false },
+        config,
+    };
+    let shared = std::sync::Mutex::new(&mut *progress);
+    let counted =
+        dancecard_engine::count(problem, &request, &|p| crate::progress::lock(&shared).parallel(p))
+            .map_err(|e| crate::input::bad_input(e.to_string()))?;
     progress.finish();
-    Ok((counted.outcome, *solver.stats(), counted.method))
+    Ok(counted)
 }
 
 /// A search configuration that stops after `limit` solutions (if any), after the node limit

@@ -145,6 +145,12 @@ impl From<u64> for Count {
     }
 }
 
+impl From<&Count> for Count {
+    fn from(n: &Count) -> Count {
+        n.clone()
+    }
+}
+
 impl From<BigUint> for Count {
     /// The count of a big integer, kept as `u128` when it fits (C1).
     fn from(b: BigUint) -> Count {

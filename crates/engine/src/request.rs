@@ -154,12 +154,14 @@ pub fn count(
         #[cfg(feature = "parallel")]
         return on_threads(problem, request, threads, progress);
     }
+    // The ZDD is the memoised count's: `auto` with a ZDD is `memo`.
+    let method = if request.memo.zdd { CountMethod::Memo } else { request.method };
     let mut solver = Solver::with_config(problem, request.config.clone());
     let mut tick = |s: &Solver| {
         progress(Progress::of(s));
         ControlFlow::Continue(())
     };
-    Ok(solver.count_by(request.method, &request.memo, &mut tick)?)
+    Ok(solver.count_by(method, &request.memo, &mut tick)?)
 }
 
 /// The count on `threads` threads: the method `auto` picks (unless the request names one),

@@ -9,7 +9,9 @@
 //! - a **stop reason** is [`Stop::name`] (`exhausted`, `solution-limit`, `node-limit`,
 //!   `time-limit`, `cancelled` or `visitor`), under the key `"stop"`;
 //! - **completeness** is `"complete": bool`, true when the search gave all that was asked
-//!   ([`Stop::is_answered`]), next to the stop reason: [`end`].
+//!   ([`Stop::is_answered`]; for a count, only when it counted the whole tree: a count cut
+//!   at a solution limit is not the count), next to the stop reason: [`end`],
+//!   [`end_count`].
 //!
 //! # Example
 //!
@@ -29,14 +31,16 @@
 //! );
 //! ```
 
-use dancecard_engine::{Stats, Stop};
+use dancecard_engine::{Count, Stats, Stop};
 use serde_json::Value;
 
-/// A count as a JSON number when it fits in `u64`, else as a decimal string.
-pub fn count(n: u128) -> Value {
-    match u64::try_from(n) {
-        Ok(n) => Value::from(n),
-        Err(_) => Value::from(n.to_string()),
+/// A count as a JSON number when it fits in `u64`, else as a decimal string (of any size:
+/// a [`Count`] past `u128::MAX` too).
+pub fn count(n: impl Into<Count>) -> Value {
+    let n: Count = n.into();
+    match n.to_u128().and_then(|n| u64::try_from(n).ok()) {
+        Some(n) => Value::from(n),
+        None => Value::from(n.to_string()),
     }
 }
 
@@ -59,5 +63,28 @@ pub fn end(answer: &mut Value, stop: Stop, work: &Stats) {
         map.insert("complete".into(), stop.is_answered().into());
         map.insert("stop".into(), stop.name().into());
         map.insert("stats".into(), stats(work));
+    }
+}
+
+/// [`end`] for a count: `"complete"` only when the count covered the whole tree
+/// ([`Stop::is_complete`]: a count stopped at a solution limit is not the count), and the
+/// stats' `"solutions"` the exact `total` (the stats' own field saturates at `u128::MAX`,
+/// which a memoised count can pass).
+///
+/// ```
+/// use dancecard_engine::{Count, Stats, Stop};
+/// use dancecard_format::json;
+///
+/// let mut answer = serde_json::json!({ "count": json::count(5u128) });
+/// json::end_count(&mut answer, Stop::SolutionLimit, &Stats::default(), &Count::from(5u128));
+/// assert_eq!(answer["complete"], false);
+/// ```
+pub fn end_count(answer: &mut Value, stop: Stop, work: &Stats, total: &Count) {
+    end(answer, stop, work);
+    if let Some(map) = answer.as_object_mut() {
+        map.insert("complete".into(), stop.is_complete().into());
+        if let Some(stats) = map.get_mut("stats").and_then(Value::as_object_mut) {
+            stats.insert("solutions".into(), count(total));
+        }
     }
 }

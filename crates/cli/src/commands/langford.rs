@@ -3,7 +3,7 @@
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
-use dancecard_engine::Stop;
+use dancecard_engine::{Count, Stop};
 use dancecard_models::langford::Langford;
 use dancecard_models::Model;
 
@@ -55,9 +55,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut stream = Stream::new(false);
     let mut json: Vec<Vec<usize>> = Vec::new();
     let config = search::config(args.model.limit, &args.model.limits);
+    let mut total = None;
     let (stats, stop) = if !args.all {
-        let (outcome, stats, _) = search::count(&problem, config, &mut progress)?;
-        (stats, outcome.stop)
+        let counted = search::count(&problem, config, &mut progress)?;
+        total = Some(counted.count);
+        (counted.stats, counted.stop)
     } else {
         let (outcome, stats) = search::search(&problem, config, &mut progress, |s| {
             let seq = model.decode(&s.to_vec());
@@ -71,26 +73,33 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         (stats, outcome.stop)
     };
     stream.close()?;
+    let count = total.clone().unwrap_or_else(|| Count::from(stats.solutions));
     match args.model.report.format {
         OutputFormat::Text => {
             if !args.all {
-                output::print(&format!("{}\n", stats.solutions))?;
+                output::print(&format!("{count}\n"))?;
             } else if stats.solutions == 0 && stop == Stop::Exhausted {
                 eprintln!("no arrangement");
             }
         }
-        OutputFormat::Json => output::print_json(&output::with_end(
-            serde_json::json!({
+        OutputFormat::Json => {
+            let answer = serde_json::json!({
                 "n": args.n,
-                "count": output::count_json(stats.solutions),
+                "count": output::count_json(&count),
                 "solutions": json,
-            }),
-            stop,
-            &stats,
-        ))?,
+            });
+            let answer = match total {
+                Some(_) => output::with_count_end(answer, stop, &stats, &count),
+                None => output::with_end(answer, stop, &stats),
+            };
+            output::print_json(&answer)?
+        }
     }
     if args.model.report.stats {
-        output::print_stats(&stats);
+        output::print_count_stats(&stats, &count);
     }
-    Ok(output::finish(!args.all || stats.solutions > 0, stop))
+    if !args.all {
+        return Ok(output::finish_count(stop));
+    }
+    Ok(output::finish(stats.solutions > 0, stop))
 }

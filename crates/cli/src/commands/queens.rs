@@ -126,7 +126,7 @@ fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
     };
     report_count(
         args,
-        ModelCount::new("bits", "bits", c.total.into(), stats, c.stop)
+        ModelCount::new("bits", "bits", u128::from(c.total), stats, c.stop)
             .distinct(Some(c.distinct.into())),
     )
 }
@@ -139,12 +139,8 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
     let want_distinct = args.listing.distinct || args.model.report.format == OutputFormat::Json;
     let config = search::config(args.model.limit, &args.model.limits);
     if !want_distinct {
-        let (outcome, stats, by) = search::count(&problem, config, &mut progress)?;
-        let total = u64::try_from(outcome.solutions).unwrap_or(u64::MAX);
-        return report_count(
-            args,
-            ModelCount::new("dlx", by.name(), total.into(), stats, outcome.stop),
-        );
+        let c = search::count(&problem, config, &mut progress)?;
+        return report_count(args, ModelCount::new("dlx", c.method.name(), c.count, c.stats, c.stop));
     }
     let (outcome, stats) = search::search(&problem, config, &mut progress, |s| {
         if want_distinct {
@@ -153,11 +149,10 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
         }
         ControlFlow::Continue(())
     });
-    let total = u64::try_from(outcome.solutions).unwrap_or(u64::MAX);
     let shown = want_distinct.then_some(distinct);
     report_count(
         args,
-        ModelCount::new("dlx", "search", total.into(), stats, outcome.stop)
+        ModelCount::new("dlx", "search", outcome.solutions, stats, outcome.stop)
             .distinct(shown.map(u128::from)),
     )
 }

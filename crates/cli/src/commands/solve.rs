@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::pre::{self, PreConfig, PreError};
 use dancecard_engine::{
-    Config, CostError, LowerBound, MinCost, OptionId, Outcome, Problem, Solution, Solver, Stats,
+    Config, CostError, LowerBound, MinCost, OptionId, Outcome, Solution, Solver, Stats,
     Visitor,
 };
 use dancecard_format::Document;
@@ -77,8 +77,8 @@ pub(crate) struct Args {
     pub(crate) zdd: Option<PathBuf>,
     /// Print K solutions drawn exactly uniformly at random (with replacement), from the ZDD of
     /// all solutions; reproducible for a --seed.
-    #[arg(long, value_name = "K", conflicts_with_all = ["all", "count"], allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
-    pub(crate) sample: Option<usize>,
+    #[arg(long, value_name = "K", conflicts_with_all = ["all", "count"], allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
+    pub(crate) sample: Option<u64>,
     /// The seed of --sample.
     #[arg(long, value_name = "S", default_value_t = 0, requires = "sample", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
     pub(crate) seed: u64,
@@ -202,9 +202,12 @@ impl Output<'_> {
         self.stream.answer(&labels(self.doc, &options))
     }
 
-    /// Prints the count or the JSON document, then the stats and the stop reason.
+    /// Prints the count or the JSON document, then the stats and the stop reason. `--limit 0`
+    /// asks for no solution, so nothing is searched: that is not "no solution" (exit 1), nor
+    /// a complete answer; it is reported as a run cut by its limit (exit 3).
     fn finish(self, args: &Args, outcome: Outcome, stats: &Stats) -> anyhow::Result<ExitCode> {
         self.stream.close()?;
+        let nothing_asked = args.limit == Some(0);
         match args.report.format {
             OutputFormat::Text => {
                 if args.count {
@@ -214,17 +217,27 @@ impl Output<'_> {
                     eprintln!("no solution");
                 }
             }
-            OutputFormat::Json => output::print_json(&output::with_end(
-                serde_json::json!({
-                    "solutions": self.json,
-                    "count": output::count_json(outcome.solutions),
-                }),
-                outcome.stop,
-                stats,
-            ))?,
+            OutputFormat::Json => {
+                let mut answer = output::with_end(
+                    serde_json::json!({
+                        "solutions": self.json,
+                        "count": output::count_json(outcome.solutions),
+                    }),
+                    outcome.stop,
+                    stats,
+                );
+                if nothing_asked {
+                    answer["complete"] = false.into();
+                }
+                output::print_json(&answer)?
+            }
         }
         if args.report.stats {
             output::print_stats(stats);
+        }
+        if nothing_asked {
+            eprintln!("incomplete: --limit 0 asks for no solution, so none was searched for");
+            return Ok(ExitCode::from(crate::exit::LIMITED));
         }
         Ok(output::finish(outcome.solutions > 0 || args.count, outcome.stop))
     }
@@ -362,14 +375,6 @@ fn check_min_cost_args(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The first primary item of `problem` with bounds other than `1:1`, by name.
-fn first_bounded_item(problem: &Problem) -> String {
-    problem
-        .items()
-        .find(|&i| matches!(problem.item_bounds(i), Some(b) if b != (1, 1)))
-        .map_or_else(String::new, |i| problem.item_name(i).to_owned())
-}
-
 /// `--pre`: the document of the reduced problem, whose options keep the labels, input
 /// numbers and lines of the original ones, so that everything printed from it reads as from
 /// the original problem. The rounds stop with the search's stop flag: `--time-limit` is armed
@@ -379,9 +384,8 @@ fn preprocess(args: &Args, doc: &Document) -> anyhow::Result<Document> {
     let original = &doc.problem;
     let config = PreConfig { max_rounds: None, cancel: Some(stop_flag()) };
     let r = pre::reduce_with(original, &config).map_err(|e| match e {
-        PreError::Bounds { item } => bad_input(format!(
-            "--pre handles only items covered exactly once, and item `{item}` has bounds"
-        )),
+        // `--pre does not handle multiplicities (item `a` has bounds 2:2)`.
+        PreError::Unsupported(refused) => bad_input(format!("--{refused}")),
         other => bad_input(format!("--pre: {other}")),
     })?;
     if args.report.stats {
@@ -409,12 +413,9 @@ fn min_cost(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitC
     let mut solver = Solver::with_config(&doc.problem, config);
     let result = match solver.min_cost_with(k, args.lower_bound.into()) {
         Ok(result) => result,
-        Err(CostError::Bounds) => {
-            return Err(bad_input(format!(
-                "--min-cost takes no item bounds (multiplicities), and item `{}` has bounds",
-                first_bounded_item(&doc.problem)
-            )))
-        }
+        // `--min-cost does not handle multiplicities (item `a` has bounds 2:2)`.
+        Err(CostError::Unsupported(refused)) => return Err(bad_input(format!("--{refused}"))),
+        Err(other) => return Err(bad_input(format!("--min-cost: {other}"))),
     };
     let MinCost { best, stop, stats } = &result;
     let complete = result.is_complete();

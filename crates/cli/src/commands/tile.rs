@@ -171,7 +171,8 @@ fn count_dp(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Err(bad_input(e.to_string())),
     };
-    let stats = Stats { nodes: 0, updates: 0, solutions: count, elapsed: started.elapsed() };
+    let solutions = count.to_u128().unwrap_or(u128::MAX);
+    let stats = Stats { nodes: 0, updates: 0, solutions, elapsed: started.elapsed() };
     report_count(args, ModelCount::new("dp", "dp", count, stats, Stop::Exhausted))
 }
 
@@ -187,11 +188,8 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let mut options = Vec::new();
     let config = search::config(args.model.limit, &args.model.limits);
     if !args.listing.distinct {
-        let (outcome, stats, by) = search::count(tiling.exact_cover(), config, &mut progress)?;
-        return report_count(
-            args,
-            ModelCount::new("dlx", by.name(), outcome.solutions, stats, outcome.stop),
-        );
+        let c = search::count(tiling.exact_cover(), config, &mut progress)?;
+        return report_count(args, ModelCount::new("dlx", c.method.name(), c.count, c.stats, c.stop));
     }
     let (outcome, stats) = search::search(tiling.exact_cover(), config, &mut progress, |s| {
         if args.listing.distinct {

@@ -6,13 +6,17 @@
 //! bit mask (`w`, the *window*, reaches one cell past the farthest cell any orientation can
 //! cover when anchored at its first cell). Every tiling places, at the first uncovered cell,
 //! a piece whose first cell (in reading order) is that cell; so the count of states after
-//! the last cell, with nothing pending, is the number of tilings, and it is exact in `u128`
-//! (checked on every addition).
+//! the last cell, with nothing pending, is the number of tilings. It is exact at any size:
+//! the states' counts are `u128`s, checked on every addition, until one passes `u128::MAX`;
+//! from that cell on they are big integers (the domino tilings of a 20 x 20 board number
+//! about 1.27 x 10^48).
 //!
 //! The number of states grows like `2^window` in the worst case; dominoes on a 12-wide board
 //! have at most `2^13`, pentominoes on a 6-wide one some ten thousand.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+
+use dancecard_engine::{BigUint, Count};
 
 use super::pieces::Shape;
 
@@ -47,9 +51,6 @@ pub enum DpError {
         /// The limit.
         limit: usize,
     },
-    /// The count does not fit in 128 bits.
-    #[error("the number of tilings exceeds 2^128")]
-    Overflow,
     /// The cancel flag was raised.
     #[error("cancelled")]
     Cancelled,
@@ -71,6 +72,11 @@ struct Stamp {
 /// use dancecard_models::tiling::count_rectangle;
 /// let domino = [vec![(0, 0), (0, 1)], vec![(0, 0), (1, 0)]];
 /// assert_eq!(count_rectangle(8, 8, &domino, None)?, 12_988_816);
+/// // Past 2^128: Kasteleyn's count of the domino tilings of 20 x 20 (OEIS A004003).
+/// assert_eq!(
+///     count_rectangle(20, 20, &domino, None)?.to_string(),
+///     "1269984011256235834242602753102293934298576249856"
+/// );
 /// # Ok::<(), dancecard_models::tiling::DpError>(())
 /// ```
 pub fn count_rectangle(
@@ -78,7 +84,7 @@ pub fn count_rectangle(
     cols: usize,
     orientations: &[Shape],
     cancel: Option<&AtomicBool>,
-) -> Result<u128, DpError> {
+) -> Result<Count, DpError> {
     count_rectangle_bounded(rows, cols, orientations, cancel, MAX_STATES)
 }
 
@@ -91,10 +97,9 @@ pub fn count_rectangle_bounded(
     orientations: &[Shape],
     cancel: Option<&AtomicBool>,
     max_states: usize,
-) -> Result<u128, DpError> {
-    let too_many = DpError::TooManyStates { limit: max_states };
+) -> Result<Count, DpError> {
     if rows == 0 || cols == 0 {
-        return Ok(1);
+        return Ok(Count::ONE);
     }
     // Work along the narrower side.
     let (h, w, shapes): (usize, usize, Vec<Shape>) = if cols > rows {
@@ -131,48 +136,126 @@ pub fn count_rectangle_bounded(
         }
         stamps.push(Stamp { mask, left, right, down: height - 1 - r0 });
     }
-    let mut states: Vec<(u64, u128)> = vec![(0, 1)];
-    let mut next: Vec<(u64, u128)> = Vec::new();
-    for k in 0..h * w {
-        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return Err(DpError::Cancelled);
+    let program = Program { h, w, stamps, cancel, max_states };
+    // The fast path in `u128`; past it, the same steps in big integers from the cell where a
+    // count passed `u128::MAX`.
+    match program.run(0, vec![(0, 1u128)])? {
+        Run::Done(n) => Ok(Count::new(n)),
+        Run::Overflow { cell, next } => {
+            let next = next.into_iter().map(|(s, n)| (s, BigUint::from(n))).collect();
+            let states = program.merge(next).ok().expect("big integers do not overflow");
+            match program.run(cell + 1, states)? {
+                Run::Done(n) => Ok(Count::from(n)),
+                Run::Overflow { .. } => unreachable!("big integers do not overflow"),
+            }
         }
-        let (r, c) = (k / w, k % w);
-        next.clear();
-        for (j, &(s, n)) in states.iter().enumerate() {
-            if j % 65_536 == 65_535 && cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+    }
+}
+
+/// A number of partial tilings: `u128` (checked) or a big integer.
+trait Tally: Clone + Default {
+    /// Adds `other`; false when the sum does not fit (then `self` is unchanged).
+    fn add(&mut self, other: &Self) -> bool;
+}
+
+impl Tally for u128 {
+    #[inline]
+    fn add(&mut self, other: &u128) -> bool {
+        match self.checked_add(*other) {
+            Some(sum) => {
+                *self = sum;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+impl Tally for BigUint {
+    fn add(&mut self, other: &BigUint) -> bool {
+        *self += other;
+        true
+    }
+}
+
+/// The profile program of one board and its pieces.
+struct Program<'c> {
+    h: usize,
+    w: usize,
+    stamps: Vec<Stamp>,
+    cancel: Option<&'c AtomicBool>,
+    max_states: usize,
+}
+
+/// How [`Program::run`] ended.
+enum Run<N> {
+    /// The number of tilings.
+    Done(N),
+    /// At `cell`, merging `next` (the unmerged states after the cell) passed what `N` holds.
+    Overflow { cell: usize, next: Vec<(u64, N)> },
+}
+
+impl Program<'_> {
+    /// Runs the cells from `first` on, from `states` (sorted, one entry per state).
+    fn run<N: Tally>(&self, first: usize, mut states: Vec<(u64, N)>) -> Result<Run<N>, DpError> {
+        let (h, w) = (self.h, self.w);
+        let too_many = DpError::TooManyStates { limit: self.max_states };
+        let mut next: Vec<(u64, N)> = Vec::new();
+        for k in first..h * w {
+            if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                 return Err(DpError::Cancelled);
             }
-            if s & 1 != 0 {
-                next.push((s >> 1, n));
-                continue;
-            }
-            for st in &stamps {
-                if st.left <= c && c + st.right < w && r + st.down < h && s & st.mask == 0 {
-                    next.push(((s | st.mask) >> 1, n));
+            let (r, c) = (k / w, k % w);
+            next.clear();
+            for (j, (s, n)) in states.iter().enumerate() {
+                let s = *s;
+                if j % 65_536 == 65_535 && self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                    return Err(DpError::Cancelled);
+                }
+                if s & 1 != 0 {
+                    next.push((s >> 1, n.clone()));
+                    continue;
+                }
+                for st in &self.stamps {
+                    if st.left <= c && c + st.right < w && r + st.down < h && s & st.mask == 0 {
+                        next.push(((s | st.mask) >> 1, n.clone()));
+                    }
+                }
+                // Before merging, `next` holds up to one entry per state and stamp: bound it
+                // too, so that an explosion is reported instead of exhausting memory.
+                if next.len() > 4 * self.max_states {
+                    return Err(too_many);
                 }
             }
-            // Before merging, `next` holds up to one entry per state and stamp: bound it too,
-            // so that an explosion is reported instead of exhausting memory.
-            if next.len() > 4 * max_states {
+            states = match self.merge(std::mem::take(&mut next)) {
+                Ok(merged) => merged,
+                Err(next) => return Ok(Run::Overflow { cell: k, next }),
+            };
+            if states.len() > self.max_states {
                 return Err(too_many);
             }
         }
+        let total = states.into_iter().find(|e| e.0 == 0).map_or_else(N::default, |e| e.1);
+        Ok(Run::Done(total))
+    }
+
+    /// Sorts `next` by state and adds up the counts of equal states; gives `next` back when a
+    /// sum does not fit.
+    fn merge<N: Tally>(&self, mut next: Vec<(u64, N)>) -> Result<Vec<(u64, N)>, Vec<(u64, N)>> {
         next.sort_unstable_by_key(|e| e.0);
-        states.clear();
-        for &(s, n) in &next {
+        let mut states: Vec<(u64, N)> = Vec::with_capacity(next.len());
+        for (s, n) in &next {
             match states.last_mut() {
-                Some(last) if last.0 == s => {
-                    last.1 = last.1.checked_add(n).ok_or(DpError::Overflow)?;
+                Some(last) if last.0 == *s => {
+                    if !last.1.add(n) {
+                        return Err(next);
+                    }
                 }
-                _ => states.push((s, n)),
+                _ => states.push((*s, n.clone())),
             }
         }
-        if states.len() > max_states {
-            return Err(too_many);
-        }
+        Ok(states)
     }
-    Ok(states.iter().find(|e| e.0 == 0).map_or(0, |e| e.1))
 }
 
 #[cfg(test)]
@@ -185,11 +268,27 @@ mod tests {
 
     #[test]
     fn small_domino_counts() {
-        assert_eq!(count_rectangle(2, 3, &dominoes(), None), Ok(3));
-        assert_eq!(count_rectangle(3, 2, &dominoes(), None), Ok(3));
-        assert_eq!(count_rectangle(3, 3, &dominoes(), None), Ok(0));
-        assert_eq!(count_rectangle(4, 4, &dominoes(), None), Ok(36));
-        assert_eq!(count_rectangle(1, 1, &dominoes(), None), Ok(0));
+        let count = |r, c| count_rectangle(r, c, &dominoes(), None).map(|n| n.to_u128());
+        assert_eq!(count(2, 3), Ok(Some(3)));
+        assert_eq!(count(3, 2), Ok(Some(3)));
+        assert_eq!(count(3, 3), Ok(Some(0)));
+        assert_eq!(count(4, 4), Ok(Some(36)));
+        assert_eq!(count(1, 1), Ok(Some(0)));
+    }
+
+    #[test]
+    fn counts_past_u128_are_exact() {
+        // OEIS A004003 (Kasteleyn's formula; checked here by an independent big-integer
+        // program): 16 x 16 fits in u128, the others pass it at some cell.
+        for (n, text) in [
+            (16, "2444888770250892795802079170816"),
+            (18, "548943583215388338077567813208427340288"),
+            (20, "1269984011256235834242602753102293934298576249856"),
+            (22, "30273700492231603015150204108772562780931587428193514539008"),
+        ] {
+            let count = count_rectangle(n, n, &dominoes(), None).unwrap();
+            assert_eq!(count.to_string(), text, "{n} x {n}");
+        }
     }
 
     #[test]

@@ -40,7 +40,7 @@ mod pieces;
 
 use std::ops::ControlFlow;
 
-use dancecard_engine::{Config, OptionId, Outcome, Problem, ProblemBuilder, Solver, Stats};
+use dancecard_engine::{Config, Count, OptionId, Outcome, Problem, ProblemBuilder, Solver, Stats};
 
 pub use board::{Board, MAX_CELLS};
 pub use dp::{count_rectangle, count_rectangle_bounded, DpError, MAX_STATES, MAX_WINDOW};
@@ -431,7 +431,7 @@ impl Tiling {
 
     /// Counts the tilings with the profile dynamic program ([`count_rectangle`]): only for a
     /// full rectangle and unlimited copies.
-    pub fn count_dp(&self) -> Result<u128, TilingError> {
+    pub fn count_dp(&self) -> Result<Count, TilingError> {
         self.count_dp_with(None)
     }
 
@@ -439,7 +439,7 @@ impl Tiling {
     pub fn count_dp_with(
         &self,
         cancel: Option<&std::sync::atomic::AtomicBool>,
-    ) -> Result<u128, TilingError> {
+    ) -> Result<Count, TilingError> {
         self.count_dp_bounded(cancel, MAX_STATES)
     }
 
@@ -449,7 +449,7 @@ impl Tiling {
         &self,
         cancel: Option<&std::sync::atomic::AtomicBool>,
         max_states: usize,
-    ) -> Result<u128, TilingError> {
+    ) -> Result<Count, TilingError> {
         if self.once {
             return Err(DpError::Once.into());
         }

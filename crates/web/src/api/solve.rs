@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 
 use axum::extract::State;
 use axum::response::Response;
-use dancecard_engine::{CountMethod, MemoConfig, Solver, Stop};
+use dancecard_engine::{Count, CountMethod, CountRequest, MemoConfig, Solver, Stop};
 use serde::Deserialize;
 
 use super::search::{self, Need, SMALL_REPLY};
@@ -112,40 +112,45 @@ pub(super) async fn handle(
         let mut full = false;
         let mut used = None;
         let mut memo_stats = None;
-        let (outcome, stats) = {
-            let mut solver = Solver::with_config(&doc.problem, config);
-            let outcome = if params.mode == Mode::Count {
-                let memo = MemoConfig { limit_bytes: MEMO_BYTES, zdd: false };
-                let counted = solver
-                    .count_by(method, &memo, &mut |_| ControlFlow::Continue(()))
-                    .map_err(|e| ApiError::bad_request(e.to_string()))?;
-                used = Some(counted.method);
-                memo_stats = counted.memo.filter(|_| counted.method == CountMethod::Memo);
-                counted.outcome
-            } else {
-                solver.solve_with(|s| {
-                    let options: Vec<usize> =
-                        s.options().map(|o| json::option_index(&doc, o)).collect();
-                    if list.push(&options).is_err() {
-                        full = true;
-                        return ControlFlow::Break(());
-                    }
-                    ControlFlow::Continue(())
-                })
+        let (total, stop, stats) = if params.mode == Mode::Count {
+            // The engine's one way in: the gate refuses a method that does not handle the
+            // problem (400).
+            let request = CountRequest {
+                method,
+                threads: 1,
+                memo: MemoConfig { limit_bytes: MEMO_BYTES, zdd: false },
+                config,
             };
-            (outcome, *solver.stats())
+            let counted = dancecard_engine::count(&doc.problem, &request, &|_| {})
+                .map_err(|e| ApiError::bad_request(e.to_string()))?;
+            used = Some(counted.method);
+            memo_stats = counted.memo.filter(|_| counted.method == CountMethod::Memo);
+            (counted.count, counted.stop, counted.stats)
+        } else {
+            let mut solver = Solver::with_config(&doc.problem, config);
+            let outcome = solver.solve_with(|s| {
+                let options: Vec<usize> =
+                    s.options().map(|o| json::option_index(&doc, o)).collect();
+                if list.push(&options).is_err() {
+                    full = true;
+                    return ControlFlow::Break(());
+                }
+                ControlFlow::Continue(())
+            });
+            (Count::from(outcome.solutions), outcome.stop, *solver.stats())
         };
         let listed = list.len();
         list.close();
         let (count, complete, stop) = if full {
             (json::count(listed as u128), false, json::REPLY_LIMIT)
         } else {
-            let complete = match outcome.stop {
+            let complete = match stop {
                 Stop::Exhausted => true,
-                Stop::SolutionLimit => !capped,
+                // A count stopped at its limit is not the count.
+                Stop::SolutionLimit => !capped && params.mode != Mode::Count,
                 Stop::NodeLimit | Stop::TimeLimit | Stop::Cancelled | Stop::Visitor => false,
             };
-            (json::count(outcome.solutions), complete, json::stop_name(outcome.stop))
+            (json::count(&total), complete, json::stop_name(stop))
         };
         reply.field("count", &count).map_err(tail)?;
         reply.field("complete", &complete).map_err(tail)?;
@@ -163,7 +168,10 @@ pub(super) async fn handle(
             });
             reply.field("memo", &memo).map_err(tail)?;
         }
-        reply.field("stats", &json::stats(&stats)).map_err(tail)?;
+        let mut stats = json::stats(&stats);
+        // The exact count: the stats' own field saturates at 2^128 - 1.
+        stats["solutions"] = count.clone();
+        reply.field("stats", &stats).map_err(tail)?;
         Ok(reply.finish())
     })
     .await

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use axum::extract::State;
 use axum::response::Response;
-use dancecard_engine::{CountMethod, MemoConfig, OptionId, Solver, Stats, Stop};
+use dancecard_engine::{Count, CountMethod, CountRequest, MemoConfig, OptionId, Stats, Stop};
 use dancecard_models::tiling::{self, Board, DpError, Tiling, TilingError};
 use dancecard_models::Model;
 use serde::{Deserialize, Serialize};
@@ -215,13 +215,18 @@ pub(super) async fn handle(
 }
 
 fn count_json(method: &str, count: Value, complete: bool, stop: &str, stats: &Stats) -> Value {
+    let mut stats = json::stats(stats);
+    if !count.is_null() {
+        // The exact count: the stats' own field saturates at 2^128 - 1.
+        stats["solutions"] = count.clone();
+    }
     json!({
         "method": method,
         "count": count,
         "distinct": null,
         "complete": complete,
         "stop": stop,
-        "stats": json::stats(stats),
+        "stats": stats,
     })
 }
 
@@ -233,9 +238,10 @@ fn count_dp(tiling: &Tiling, budget: &Budget) -> Result<Value, TilingError> {
         Err(TilingError::Dp(DpError::Cancelled)) => (None, budget.cancel_reason()),
         Err(e) => return Err(e),
     };
-    let stats =
-        Stats { nodes: 0, updates: 0, solutions: count.unwrap_or(0), elapsed: started.elapsed() };
-    Ok(count_json("dp", count.map_or(Value::Null, json::count), count.is_some(), stop, &stats))
+    let solutions = count.as_ref().map_or(Some(0), Count::to_u128).unwrap_or(u128::MAX);
+    let stats = Stats { nodes: 0, updates: 0, solutions, elapsed: started.elapsed() };
+    let complete = count.is_some();
+    Ok(count_json("dp", count.map_or(Value::Null, json::count), complete, stop, &stats))
 }
 
 /// Counts on the engine, by the method `auto` picks (the memoised search for boards where
@@ -244,21 +250,20 @@ fn count_dp(tiling: &Tiling, budget: &Budget) -> Result<Value, TilingError> {
 fn count_dlx(tiling: &Tiling, limit: Option<u64>, budget: &Budget) -> Result<Value, ApiError> {
     let mut config = budget.config();
     config.max_solutions = limit.map(u128::from);
-    let mut solver = Solver::with_config(tiling.exact_cover(), config);
-    let memo = MemoConfig { limit_bytes: MEMO_BYTES, zdd: false };
-    let counted = solver
-        .count_by(CountMethod::Auto, &memo, &mut |_| ControlFlow::Continue(()))
+    let request = CountRequest {
+        method: CountMethod::Auto,
+        threads: 1,
+        memo: MemoConfig { limit_bytes: MEMO_BYTES, zdd: false },
+        config,
+    };
+    let counted = dancecard_engine::count(tiling.exact_cover(), &request, &|_| {})
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let stats = *solver.stats();
-    let stop = counted.outcome.stop;
-    let complete = matches!(stop, Stop::Exhausted | Stop::SolutionLimit);
-    let mut value = count_json(
-        "dlx",
-        json::count(counted.outcome.solutions),
-        complete,
-        budget.stop_name(stop),
-        &stats,
-    );
+    let stats = counted.stats;
+    let stop = counted.stop;
+    // A count stopped at its limit is not the count.
+    let complete = stop == Stop::Exhausted;
+    let mut value =
+        count_json("dlx", json::count(&counted.count), complete, budget.stop_name(stop), &stats);
     value["count_method"] = json!(counted.method.name());
     Ok(value)
 }

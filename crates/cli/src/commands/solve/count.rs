@@ -6,15 +6,14 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 
 use dancecard_engine::{
-    Config, CountMethod, Counted, MemoConfig, MemoError, MemoStats, Solver, Stats, Stop,
+    Config, CountError, CountMethod, CountRequest, Counted, MemoConfig, MemoStats, Stats, Stop,
 };
 use dancecard_format::Document;
 
 use super::{input_numbers, labels, Args};
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat, Stream};
-use crate::progress::lock;
-use crate::progress::Progress;
+use crate::progress::{lock, Progress};
 
 /// `--method` of `solve --count`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -43,11 +42,19 @@ fn memo_config(args: &Args, zdd: bool) -> MemoConfig {
     MemoConfig { limit_bytes: args.memo_limit.unwrap_or_else(MemoConfig::default_limit_bytes), zdd }
 }
 
-/// A memo error as the user sees it.
-fn memo_error(e: MemoError) -> anyhow::Error {
-    match e {
-        MemoError::Overflow => anyhow::anyhow!("{e}"),
-        other => bad_input(other.to_string()),
+/// A refused or failed count as the user sees it: every one is about the input or the flags
+/// (exit 2).
+fn count_error(e: CountError) -> anyhow::Error {
+    bad_input(e.to_string())
+}
+
+/// The count request of `args`.
+fn request(args: &Args, config: Config, zdd: bool) -> CountRequest {
+    CountRequest {
+        method: CountMethod::from(args.method),
+        threads: args.threads,
+        memo: memo_config(args, zdd),
+        config,
     }
 }
 
@@ -61,26 +68,13 @@ pub(crate) fn run(args: &Args, doc: &Document, config: Config) -> anyhow::Result
     if wants_zdd && (method == CountMethod::Search || config.max_solutions.is_some()) {
         return Err(bad_input("--zdd needs the memoised count: --method memo or auto, no --limit"));
     }
-    let memo = memo_config(args, wants_zdd);
-    let mut progress = Progress::new(args.report.format);
+    let request = request(args, config, wants_zdd);
+    let progress = Mutex::new(Progress::new(args.report.format));
     let started = std::time::Instant::now();
-    let counted = if wants_zdd {
-        // The ZDD is the memoised search's.
-        let mut solver = Solver::with_config(&doc.problem, config);
-        let counted = solver
-            .count_by(CountMethod::Memo, &memo, &mut |s| progress.tick(s))
-            .map_err(memo_error)?;
-        (counted, *solver.stats())
-    } else if args.threads > 1 {
-        count_threads(args, doc, config, method, &memo, &mut progress)?
-    } else {
-        let mut solver = Solver::with_config(&doc.problem, config);
-        let counted =
-            solver.count_by(method, &memo, &mut |s| progress.tick(s)).map_err(memo_error)?;
-        (counted, *solver.stats())
-    };
-    progress.finish();
-    let (counted, mut stats) = counted;
+    let counted = dancecard_engine::count(&doc.problem, &request, &|p| lock(&progress).parallel(p))
+        .map_err(count_error)?;
+    lock(&progress).finish();
+    let mut stats = counted.stats;
     stats.elapsed = started.elapsed();
     if let (Some(path), Some(zdd)) = (&args.zdd, &counted.zdd) {
         let file = std::fs::File::create(path)
@@ -90,23 +84,6 @@ pub(crate) fn run(args: &Args, doc: &Document, config: Config) -> anyhow::Result
         out.flush()?;
     }
     report(args, &counted, &stats)
-}
-
-/// With `--threads`: the method auto would pick, then the plain search on threads, or the
-/// memoised search on one thread ([`Solver::count_on_threads`]).
-fn count_threads(
-    args: &Args,
-    doc: &Document,
-    config: Config,
-    method: CountMethod,
-    memo: &MemoConfig,
-    progress: &mut Progress,
-) -> anyhow::Result<(Counted, Stats)> {
-    let shared = Mutex::new(&mut *progress);
-    let tick = &mut |s: &Solver| lock(&shared).tick(s);
-    let report = |p| lock(&shared).parallel(p);
-    Solver::count_on_threads(&doc.problem, config, args.threads, method, memo, tick, &report)
-        .map_err(memo_error)
 }
 
 /// The memo's counters as JSON.
@@ -122,26 +99,28 @@ fn memo_json(m: &MemoStats) -> serde_json::Value {
     })
 }
 
-/// Prints the count (text or JSON), the stats and the stop reason; the exit code.
+/// Prints the count (text or JSON), the stats and the stop reason; the exit code. A count
+/// stopped at `--limit` is not the count: it is marked incomplete and exits 3, as one stopped
+/// by `--node-limit` does.
 fn report(args: &Args, counted: &Counted, stats: &Stats) -> anyhow::Result<ExitCode> {
-    let outcome = counted.outcome;
     match args.report.format {
-        OutputFormat::Text => output::print(&format!("{}\n", outcome.solutions))?,
-        OutputFormat::Json => output::print_json(&output::with_end(
+        OutputFormat::Text => output::print(&format!("{}\n", counted.count))?,
+        OutputFormat::Json => output::print_json(&output::with_count_end(
             serde_json::json!({
                 "solutions": [],
-                "count": output::count_json(outcome.solutions),
+                "count": output::count_json(&counted.count),
                 "method": counted.method.name(),
                 "reason": counted.reason,
                 "memo": counted.memo.as_ref().map(memo_json),
                 "zdd_nodes": counted.zdd.as_ref().map(|z| z.node_count()),
             }),
-            outcome.stop,
+            counted.stop,
             stats,
+            &counted.count,
         ))?,
     }
     if args.report.stats {
-        output::print_stats(stats);
+        output::print_count_stats(stats, &counted.count);
         if let Some(m) = &counted.memo {
             eprintln!(
                 "method memo hits {} entries {} clears {} peak-bytes {} plain-nodes {} zdd-nodes {}",
@@ -154,58 +133,92 @@ fn report(args: &Args, counted: &Counted, stats: &Stats) -> anyhow::Result<ExitC
             eprintln!("why: {}", counted.reason);
         }
     }
-    Ok(output::finish(true, outcome.stop))
+    Ok(output::finish_count(counted.stop))
 }
 
 /// `dancecard solve --sample K`: K solutions drawn uniformly at random (with replacement), from
-/// the ZDD of all solutions, reproducibly for `--seed`.
+/// the ZDD of all solutions, reproducibly for `--seed`. They are written as they are drawn,
+/// so any K up to 2^64 - 1 runs in the memory of the ZDD; `--sample 0` draws none.
 pub(crate) fn sample(
     args: &Args,
     doc: &Document,
     config: Config,
-    k: usize,
+    k: u64,
 ) -> anyhow::Result<ExitCode> {
     if config.max_solutions.is_some() || args.method == MethodArg::Search {
         return Err(bad_input("--sample needs the memoised count: no --limit, no --method search"));
     }
-    let memo = memo_config(args, true);
-    let mut progress = Progress::new(args.report.format);
-    let mut solver = Solver::with_config(&doc.problem, config);
-    let counted =
-        solver.count_by(CountMethod::Memo, &memo, &mut |s| progress.tick(s)).map_err(memo_error)?;
-    progress.finish();
+    if args.threads != 1 {
+        return Err(bad_input("--sample draws from one memoised count: it takes no --threads"));
+    }
+    dancecard_engine::gate::check(&doc.problem, dancecard_engine::Method::Sample)
+        .map_err(|e| bad_input(e.to_string()))?;
+    if k == 0 {
+        // Nothing asked: nothing drawn, nothing to count.
+        if args.report.format == OutputFormat::Json {
+            output::print_json(&serde_json::json!({ "samples": [], "seed": args.seed }))?;
+        }
+        return Ok(output::exit_code(true, Stop::Exhausted));
+    }
+    let request = request(args, config, true);
+    let progress = Mutex::new(Progress::new(args.report.format));
+    let counted = dancecard_engine::sample(&doc.problem, &request, &|p| lock(&progress).parallel(p))
+        .map_err(count_error)?;
+    lock(&progress).finish();
     let Some(zdd) = counted.zdd.as_ref() else {
         // Stopped by a limit or Ctrl-C before the ZDD was whole: nothing to draw from.
-        output::report_stop(counted.outcome.stop);
+        output::report_stop(counted.stop);
         eprintln!("(no sample: the ZDD of all solutions was not finished)");
-        return Ok(output::exit_code(false, counted.outcome.stop));
+        return Ok(output::exit_code(false, counted.stop));
     };
-    let samples = zdd.sample(k, args.seed).map_err(|e| anyhow::anyhow!("{e}"))?;
-    match args.report.format {
-        OutputFormat::Text => {
-            let mut stream = Stream::new(true);
-            for s in &samples {
-                if stream.answer(&labels(doc, s)).is_break() {
-                    break;
-                }
-            }
-            stream.close()?;
-        }
-        OutputFormat::Json => {
-            let json: Vec<Vec<usize>> = samples.iter().map(|s| input_numbers(doc, s)).collect();
+    if counted.count.is_zero() {
+        if args.report.format == OutputFormat::Json {
             output::print_json(&serde_json::json!({
-                "samples": json,
-                "count": output::count_json(counted.outcome.solutions),
+                "count": 0,
+                "samples": [],
                 "seed": args.seed,
                 "zdd_nodes": zdd.node_count(),
             }))?;
         }
-    }
-    if args.report.stats {
-        output::print_stats(solver.stats());
-    }
-    if samples.is_empty() {
+        if args.report.stats {
+            output::print_count_stats(&counted.stats, &counted.count);
+        }
         eprintln!("no solution: nothing to sample");
+        return Ok(output::exit_code(false, Stop::Exhausted));
     }
-    Ok(output::exit_code(!samples.is_empty(), Stop::Exhausted))
+    let draws = zdd.samples(args.seed).take(usize::try_from(k).unwrap_or(usize::MAX));
+    let mut stream = Stream::new(args.report.format == OutputFormat::Text);
+    match args.report.format {
+        OutputFormat::Text => {
+            for s in draws {
+                if stream.answer(&labels(doc, &s)).is_break() {
+                    break;
+                }
+            }
+        }
+        OutputFormat::Json => {
+            // One JSON document, its keys in order as serde_json writes them, the samples
+            // streamed in the middle.
+            let head = format!("{{\"count\":{},\"samples\":[", output::count_json(&counted.count));
+            let _ = stream.answer(&head);
+            for (n, s) in draws.enumerate() {
+                let sep = if n == 0 { "" } else { "," };
+                let text = format!("{sep}{}", serde_json::json!(input_numbers(doc, &s)));
+                if stream.answer(&text).is_break() {
+                    break;
+                }
+            }
+            let tail = format!(
+                "],\"seed\":{},\"zdd_nodes\":{}}}\n",
+                args.seed,
+                zdd.node_count()
+            );
+            let _ = stream.answer(&tail);
+        }
+    }
+    stream.close()?;
+    if args.report.stats {
+        output::print_count_stats(&counted.stats, &counted.count);
+    }
+    Ok(output::exit_code(true, Stop::Exhausted))
 }
