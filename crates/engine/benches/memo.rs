@@ -83,7 +83,7 @@ fn ours(p: &Problem) -> Ours {
     let rss_mb = high_water_kb().map_or(f64::NAN, |kb| kb as f64 / 1024.0);
     Ours {
         time,
-        count: m.outcome.solutions,
+        count: m.count.to_u128().expect("the instance files count within u128"),
         nodes: m.stats.nodes,
         hits: m.stats.hits,
         table_mb: m.stats.peak_bytes as f64 / (1 << 20) as f64,
@@ -219,7 +219,7 @@ fn auto_against_plain(runs: usize) {
                 })
                 .expect("the count succeeds");
             let ta = started.elapsed().as_secs_f64();
-            assert_eq!(counted.outcome.solutions, plain.solutions, "{name}");
+            assert_eq!(counted.count, plain.solutions, "{name}");
             picked = counted.method;
             count = plain.solutions;
             plain_t.push(tp);

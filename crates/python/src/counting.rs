@@ -2,23 +2,24 @@
 //! (`Problem.count(method=...)`), the ZDD of all solutions (`dancecard.Zdd`), exactly uniform
 //! samples, and Knuth's estimate of the search tree (`dancecard.Estimate`).
 //!
-//! The engine does the work ([`Solver::count_by`], [`Solver::count_memo`], [`Zdd`],
-//! [`Solver::estimate`], [`Solver::pick_method`]); this module reads the arguments, runs the
-//! searches as the command line does (`crates/cli/src/commands/count.rs`: `auto` by default,
-//! and with threads the method `auto` picks, then the plain search on threads or the memoised
-//! one on one thread), and turns the results into Python values. Options are numbered as the
-//! `Problem` numbers them (`PyProblem::index`).
+//! The engine does the work (its one way into counting, [`dancecard_engine::count`], which
+//! checks the method against the problem; [`Zdd`], [`Solver::estimate`],
+//! [`Solver::pick_method`]); this module reads the arguments, runs the searches as the
+//! command line does (`auto` by default, and with threads the method `auto` picks, then the
+//! plain search on threads or the memoised one on one thread), and turns the results into
+//! Python values: counts are Python ints of any size. Options are numbered as the `Problem`
+//! numbers them (`PyProblem::index`).
 
 use std::io::{BufWriter, Write};
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use dancecard_engine::{
-    Config, CountMethod, Counted, MemoConfig, MemoError, MemoStats, Problem, Solver, Stats, Zdd,
-    ZddError,
+    Config, Count, CountError, CountMethod, CountRequest, Counted, MemoConfig, MemoError,
+    MemoStats, Problem, Solver, Zdd,
 };
-use pyo3::exceptions::{PyOSError, PyOverflowError, PyRuntimeError};
+use num_bigint::BigUint;
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::args;
@@ -93,40 +94,45 @@ fn read_path(obj: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
     args::path(obj, "path", &args::WHOLE)
 }
 
-/// A failed memoised count as a Python exception: `OverflowError` for a count past 2**128 - 1,
-/// `ValueError` naming `memo_limit` for a ZDD that does not fit within it.
+/// A refused or failed count as a Python exception: `ValueError` for a method that does not
+/// handle the problem (the engine's capability table: its message names the method, the
+/// feature and where the problem has it), `ValueError` naming `memo_limit` for a ZDD that
+/// does not fit within it.
+pub(crate) fn count_error(e: CountError) -> PyErr {
+    match e {
+        CountError::Memo(e) => memo_error(e),
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+/// A failed memoised count as a Python exception (see [`count_error`]).
 pub(crate) fn memo_error(e: MemoError) -> PyErr {
     match e {
-        MemoError::Overflow => overflow(),
         MemoError::ZddTooLarge { .. } => args::invalid("memo_limit", e),
+        MemoError::Unsupported(refused) => PyValueError::new_err(refused.to_string()),
         other => PyRuntimeError::new_err(other.to_string()),
     }
 }
 
-/// The error of a count past `u128::MAX`.
-fn overflow() -> PyErr {
-    PyOverflowError::new_err("the number of solutions passes 2**128 - 1 (overflow)")
+/// A count as a Python int, of any size.
+pub(crate) fn int(count: &Count) -> BigUint {
+    count.to_biguint()
 }
 
 /// Counts the solutions of `problem` by `method` on `threads` threads, as `dancecard solve
-/// --count` does: with one thread, [`Solver::count_by`]; with more,
-/// [`Solver::count_on_threads`] (the method `auto` picks unless one is given, then the plain
-/// search on the threads, or the memoised search on one thread). Returns what the count did and
-/// the counters of the method that made it.
+/// --count` does: through the engine's one way in ([`dancecard_engine::count`], which checks
+/// the method against the problem, and with threads lets `auto` pick first, then searches
+/// plainly on the threads or memoises on one). Returns what the count did, with the counters
+/// of the method that made it.
 pub(crate) fn count(
     problem: &Problem,
     config: Config,
     threads: usize,
     method: CountMethod,
     memo: &MemoConfig,
-) -> Result<(Counted, Stats), MemoError> {
-    let mut go_on = |_: &Solver| ControlFlow::Continue(());
-    if threads <= 1 {
-        let mut solver = Solver::with_config(problem, config);
-        let counted = solver.count_by(method, memo, &mut go_on)?;
-        return Ok((counted, *solver.stats()));
-    }
-    Solver::count_on_threads(problem, config, threads, method, memo, &mut go_on, &|_| {})
+) -> Result<Counted, CountError> {
+    let request = CountRequest { method, threads: threads.max(1), memo: *memo, config };
+    dancecard_engine::count(problem, &request, &|_| {})
 }
 
 /// What a memoised count did besides counting (Knuth's DLX6): the table's work.
@@ -213,11 +219,11 @@ pub(crate) struct PyZdd {
     /// How the problem numbers and names its options.
     map: OptionMap,
     /// The count of the memoised search that built it (for `__repr__`).
-    solutions: u128,
+    solutions: Count,
 }
 
 impl PyZdd {
-    pub(crate) fn new(zdd: Zdd, map: OptionMap, solutions: u128) -> PyZdd {
+    pub(crate) fn new(zdd: Zdd, map: OptionMap, solutions: Count) -> PyZdd {
         PyZdd { zdd: Arc::new(zdd), map, solutions }
     }
 
@@ -225,25 +231,15 @@ impl PyZdd {
     pub(crate) fn draw(&self, py: Python<'_>, k: usize, seed: u64) -> PyResult<Vec<Vec<usize>>> {
         let (zdd, index) = (&*self.zdd, &*self.map.index);
         // At most MAX_SAMPLES descents of the diagram: a fraction of a second, no search.
-        py.allow_threads(|| {
-            let samples = zdd.sample(k, seed)?;
-            Ok(samples.iter().map(|s| PyProblem::numbers(index, s)).collect())
-        })
-        .map_err(|e: ZddError| zdd_error(e))
+        Ok(py.allow_threads(|| {
+            zdd.samples(seed).take(k).map(|s| PyProblem::numbers(index, &s)).collect()
+        }))
     }
 
     /// The diagram in Knuth's format (options numbered from 1 in input order).
     fn write_to<W: Write>(&self, out: &mut W) -> std::io::Result<()> {
         let index = &*self.map.index;
         self.zdd.write_knuth(out, |o| index[o.index()] as u64 + 1)
-    }
-}
-
-/// A ZDD error as a Python exception.
-fn zdd_error(e: ZddError) -> PyErr {
-    match e {
-        ZddError::Overflow => overflow(),
-        other => PyRuntimeError::new_err(other.to_string()),
     }
 }
 
@@ -269,11 +265,10 @@ impl PyZdd {
         self.zdd.node_count()
     }
 
-    /// The number of solutions: the paths from the root to ⊤ (an int; `OverflowError` past
-    /// 2**128 - 1).
-    fn count(&self, py: Python<'_>) -> PyResult<u128> {
+    /// The number of solutions: the paths from the root to ⊤ (an int, exact at any size).
+    fn count(&self, py: Python<'_>) -> BigUint {
         let zdd = &*self.zdd;
-        py.allow_threads(|| zdd.count()).map_err(zdd_error)
+        py.allow_threads(|| int(&zdd.count()))
     }
 
     /// Every solution, lazily (each a list of option numbers in increasing order, as the

@@ -398,7 +398,7 @@ impl PyTiling {
         #[pyo3(from_py_with = read_threads)] threads: usize,
         #[pyo3(from_py_with = counting::read_method)] method: &str,
         #[pyo3(from_py_with = counting::read_memo_limit)] memo_limit: Option<u64>,
-    ) -> PyResult<u128> {
+    ) -> PyResult<num_bigint::BigUint> {
         self.problem
             .get()
             .count(py, threads, "mrv", None, None, method, memo_limit, None, None, None)
@@ -416,12 +416,14 @@ impl PyTiling {
         Ok(counts.distinct)
     }
 
-    /// Counts by the profile dynamic program (full rectangles, unlimited copies only).
-    fn count_dp(&self, py: Python<'_>) -> PyResult<u128> {
+    /// Counts by the profile dynamic program (full rectangles, unlimited copies only): an int,
+    /// exact at any size.
+    fn count_dp(&self, py: Python<'_>) -> PyResult<num_bigint::BigUint> {
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = &*cancel;
         let tiling = &*self.tiling;
         run_interruptible(py, &cancel, || tiling.count_dp_with(Some(flag)))?
+            .map(|n| counting::int(&n))
             .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 

@@ -15,12 +15,13 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use dancecard_engine::{
-    Config, CountMethod, Counted, Heuristic, MemoStats, OptionId, Problem, ProblemBuilder, Solver,
-    Stats, Stop,
+    Config, Count, CountMethod, CountRequest, Counted, Heuristic, MemoStats, OptionId, Problem,
+    ProblemBuilder, Solver, Stats, Stop,
 };
 use dancecard_format::{
     parse_dlx, parse_dlx_with, parse_matrix, write_dlx, Document, Limits, ParseError,
 };
+use num_bigint::BigUint;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -100,9 +101,8 @@ pub(crate) struct PyStats {
     /// Link updates (one per item covered, one per option node hidden).
     #[pyo3(get)]
     updates: u64,
-    /// Solutions found.
-    #[pyo3(get)]
-    solutions: u128,
+    /// Solutions found (the exact count, of any size, after a count).
+    solutions: Count,
     /// Wall-clock seconds.
     #[pyo3(get)]
     seconds: f64,
@@ -121,7 +121,7 @@ impl PyStats {
         PyStats {
             nodes: stats.nodes,
             updates: stats.updates,
-            solutions: stats.solutions,
+            solutions: Count::from(stats.solutions),
             seconds,
             stop,
             method: CountMethod::Search,
@@ -130,14 +130,14 @@ impl PyStats {
         }
     }
 
-    /// The counters of a count by [`Solver::count_by`] (or the memoised search alone).
-    fn counted(stats: &Stats, seconds: f64, counted: &Counted) -> Self {
+    /// The counters of a count through the engine's one way in (or the memoised search alone).
+    fn counted(seconds: f64, counted: &Counted) -> Self {
         PyStats {
-            solutions: counted.outcome.solutions,
+            solutions: counted.count.clone(),
             method: counted.method,
             reason: counted.reason.clone(),
             memo: counted.memo,
-            ..PyStats::new(stats, seconds, Some(counted.outcome.stop))
+            ..PyStats::new(&counted.stats, seconds, Some(counted.stop))
         }
     }
 }
@@ -157,6 +157,12 @@ fn stop_name(stop: Option<Stop>) -> &'static str {
 
 #[pymethods]
 impl PyStats {
+    /// Solutions found: for a count, the exact count (an int of any size).
+    #[getter]
+    fn solutions(&self) -> BigUint {
+        counting::int(&self.solutions)
+    }
+
     /// Whether the whole search tree was explored (so counts are exact).
     #[getter]
     fn complete(&self) -> bool {
@@ -932,8 +938,9 @@ impl PyProblem {
     /// below 2**64; `None`: 2 GiB or a quarter of the memory, whichever is less), past which
     /// the table is emptied and the count goes on, exact (but slower: far slower when the
     /// table is much too small for the problem). `stats.method` tells the method used,
-    /// `stats.reason` why, `stats.memo` the memo's counters; a count past 2**128 - 1 is an
-    /// `OverflowError`.
+    /// `stats.reason` why, `stats.memo` the memo's counters. The count is exact at any size
+    /// (past 2**128 too); a method that does not handle the problem is a `ValueError` naming
+    /// the method, the feature and where the problem has it (the engine's capability table).
     ///
     /// `shard=(i, n)` (ints, 0 <= i < n < 2**64) counts only shard `i` of `n`, as `dancecard
     /// solve --count --shard I/N --split-depth D` does: the subtrees at depth `split_depth`
@@ -965,7 +972,7 @@ impl PyProblem {
         #[pyo3(from_py_with = scale::read_shard)] shard: Option<(u64, u64)>,
         #[pyo3(from_py_with = scale::read_split_depth)] split_depth: Option<usize>,
         #[pyo3(from_py_with = scale::read_output)] output: Option<PathBuf>,
-    ) -> PyResult<u128> {
+    ) -> PyResult<BigUint> {
         let config = Config {
             heuristic: self::heuristic(heuristic),
             max_nodes,
@@ -992,13 +999,13 @@ impl PyProblem {
             let memo = counting::memo_config(memo_limit, false);
             let method = counting::method(method);
             let Interruptible { problem, config, cancel } = search;
-            let (counted, stats) = run_interruptible(py, &cancel, || {
+            let counted = run_interruptible(py, &cancel, || {
                 counting::count(problem, config, threads, method, &memo)
             })?
-            .map_err(counting::memo_error)?;
+            .map_err(counting::count_error)?;
             let seconds = started.elapsed().as_secs_f64();
-            record(&self.last, PyStats::counted(&stats, seconds, &counted));
-            return Ok(counted.outcome.solutions);
+            record(&self.last, PyStats::counted(seconds, &counted));
+            return Ok(counting::int(&counted.count));
         };
         if counting::method(method) == CountMethod::Memo {
             return Err(args::invalid(
@@ -1011,12 +1018,12 @@ impl PyProblem {
         let (outcome, stats) = scale::count_shard(py, search, threads, &shard)?;
         let mut recorded =
             PyStats::new(&stats, started.elapsed().as_secs_f64(), Some(outcome.stop));
-        recorded.solutions = outcome.solutions;
+        recorded.solutions = Count::from(outcome.solutions);
         if counting::method(method) == CountMethod::Auto {
             recorded.reason = "a shard is counted by the plain search".to_owned();
         }
         record(&self.last, recorded);
-        Ok(outcome.solutions)
+        Ok(BigUint::from(outcome.solutions))
     }
 
     /// The ZDD of all the solutions (`dancecard.Zdd`), built by the memoised search.
@@ -1034,23 +1041,21 @@ impl PyProblem {
         let memo = counting::memo_config(memo_limit, true);
         let problem = &*self.problem;
         let started = Instant::now();
-        let (counted, stats) = run_interruptible(py, &cancel, || {
-            let mut solver = Solver::with_config(problem, config);
-            let counted =
-                solver.count_by(CountMethod::Memo, &memo, &mut |_| ControlFlow::Continue(()));
-            (counted, *solver.stats())
+        let request = CountRequest { method: CountMethod::Memo, threads: 1, memo, config };
+        let counted = run_interruptible(py, &cancel, || {
+            dancecard_engine::count(problem, &request, &|_| {})
         })?;
-        let mut counted = counted.map_err(counting::memo_error)?;
+        let mut counted = counted.map_err(counting::count_error)?;
         let seconds = started.elapsed().as_secs_f64();
-        record(&self.last, PyStats::counted(&stats, seconds, &counted));
+        record(&self.last, PyStats::counted(seconds, &counted));
         // No limit was set, and a Ctrl-C raised above: the count is whole, and so the ZDD.
         let zdd = counted.zdd.take().ok_or_else(|| {
             PyRuntimeError::new_err(format!(
                 "the count stopped ({}) before the ZDD was whole",
-                stop_name(Some(counted.outcome.stop))
+                stop_name(Some(counted.stop))
             ))
         })?;
-        Ok(PyZdd::new(zdd, self.map.clone(), counted.outcome.solutions))
+        Ok(PyZdd::new(zdd, self.map.clone(), counted.count))
     }
 
     /// `k` solutions (an int from 0 to 2**24) drawn independently and exactly uniformly (with

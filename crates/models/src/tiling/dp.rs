@@ -143,7 +143,9 @@ pub fn count_rectangle_bounded(
         Run::Done(n) => Ok(Count::new(n)),
         Run::Overflow { cell, next } => {
             let next = next.into_iter().map(|(s, n)| (s, BigUint::from(n))).collect();
-            let states = program.merge(next).ok().expect("big integers do not overflow");
+            let Ok(states) = program.merge(next) else {
+                unreachable!("big integers do not overflow")
+            };
             match program.run(cell + 1, states)? {
                 Run::Done(n) => Ok(Count::from(n)),
                 Run::Overflow { .. } => unreachable!("big integers do not overflow"),
@@ -151,6 +153,9 @@ pub fn count_rectangle_bounded(
         }
     }
 }
+
+/// States (the masks of cells covered ahead) with their numbers of partial tilings.
+type States<N> = Vec<(u64, N)>;
 
 /// A number of partial tilings: `u128` (checked) or a big integer.
 trait Tally: Clone + Default {
@@ -241,7 +246,7 @@ impl Program<'_> {
 
     /// Sorts `next` by state and adds up the counts of equal states; gives `next` back when a
     /// sum does not fit.
-    fn merge<N: Tally>(&self, mut next: Vec<(u64, N)>) -> Result<Vec<(u64, N)>, Vec<(u64, N)>> {
+    fn merge<N: Tally>(&self, mut next: States<N>) -> Result<States<N>, States<N>> {
         next.sort_unstable_by_key(|e| e.0);
         let mut states: Vec<(u64, N)> = Vec::with_capacity(next.len());
         for (s, n) in &next {
