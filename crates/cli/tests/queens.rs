@@ -114,17 +114,24 @@ fn help_has_examples() {
 
 #[test]
 fn a_count_with_a_limit_stops_there() {
-    // The bitwise counter counts whole orbits and cannot stop at N: a limit runs on dlx.
-    for (args, expected) in [
-        (&["8", "--count", "--limit", "5"][..], "5\n"),
-        (&["8", "--count", "--limit", "0"][..], "0\n"),
-        (&["8", "--count", "--limit", "0", "--method", "dlx"][..], "0\n"),
-        (&["8", "--count", "--limit", "1000"][..], "92\n"),
+    // The bitwise counter counts whole orbits and cannot stop at N: a limit runs on dlx. A
+    // count cut by its limit is not the count: it says so, and exits 3 (#28).
+    for (args, expected, code) in [
+        (&["8", "--count", "--limit", "5"][..], "5\n", 3),
+        (&["8", "--count", "--limit", "0"][..], "0\n", 3),
+        (&["8", "--count", "--limit", "0", "--method", "dlx"][..], "0\n", 3),
+        (&["8", "--count", "--limit", "1000"][..], "92\n", 0),
     ] {
         let out = run(args);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
         assert_eq!(stdout(&out), expected, "{args:?}");
+        let partial = stderr(&out).contains("incomplete: the solution limit (--limit) was reached");
+        assert_eq!(partial, code == 3, "{args:?}: {}", stderr(&out));
     }
+    let out = run(&["8", "--count", "--limit", "5", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!((json["count"].as_u64(), json["complete"].as_bool()), (Some(5), Some(false)));
+    assert_eq!(json["stop"], "solution-limit");
     let out = run(&["8", "--count", "--limit", "5", "--method", "bits"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--limit with a count needs --method dlx"));

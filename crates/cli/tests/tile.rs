@@ -239,13 +239,23 @@ fn bad_boards_and_pieces() {
 
 #[test]
 fn a_count_with_a_limit_stops_there() {
-    // The profile DP cannot stop at N tilings: a limit runs on dlx.
-    assert_eq!(count(&["--board", "8x8", "--pieces", "dominoes", "--count", "--limit", "5"]), "5");
-    assert_eq!(count(&["--board", "4x4", "--pieces", "dominoes", "--count", "--limit", "0"]), "0");
+    // The profile DP cannot stop at N tilings: a limit runs on dlx. A count cut by its limit
+    // is not the count: it prints what it counted, says so, and exits 3 (#28).
+    let limited = |args: &[&str]| {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("the solution limit (--limit) was reached"), "{args:?}");
+        stdout(&out).trim().to_owned()
+    };
+    assert_eq!(limited(&["--board", "8x8", "--pieces", "dominoes", "--count", "--limit", "5"]), "5");
+    assert_eq!(limited(&["--board", "4x4", "--pieces", "dominoes", "--count", "--limit", "0"]), "0");
     let args = ["--board", "6x10", "--pieces", "pentominoes", "--once", "--count", "--limit", "0"];
-    assert_eq!(count(&args), "0");
+    assert_eq!(limited(&args), "0");
     let args = ["--board", "4x4", "--pieces", "dominoes", "--count", "--limit", "3", "--method"];
-    assert_eq!(count(&[&args[..], &["dlx"]].concat()), "3");
+    assert_eq!(limited(&[&args[..], &["dlx"]].concat()), "3");
+    // A limit the count does not reach: the whole count.
+    let args = ["--board", "4x4", "--pieces", "dominoes", "--count", "--limit", "50", "--method"];
+    assert_eq!(count(&[&args[..], &["dlx"]].concat()), "36");
     let out = run(&[&args[..], &["dp"]].concat());
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--limit needs --method dlx"), "{}", stderr(&out));

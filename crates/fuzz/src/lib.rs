@@ -38,6 +38,7 @@
 
 use std::borrow::Cow;
 
+mod cross;
 mod engine;
 mod format;
 mod oracle;
@@ -46,6 +47,7 @@ mod scale;
 mod sudoku;
 mod tiling;
 
+pub use cross::{check_family, cross, family_of, CrossOptions};
 pub use engine::engine;
 pub use format::{auto, dlx, matrix};
 pub use puzzles::{dominate, egyptian, grid_pick, knights, sizes, slide, subset, target_sudoku};
@@ -66,6 +68,7 @@ pub struct Target {
 /// Every fuzz target, by name.
 pub const TARGETS: &[Target] = &[
     Target { name: "dlx", run: dlx },
+    Target { name: "cross", run: cross },
     Target { name: "matrix", run: matrix },
     Target { name: "auto", run: auto },
     Target { name: "sudoku", run: sudoku },

@@ -70,8 +70,8 @@ pub fn shard(data: &[u8]) {
             let fingerprint = &results[0].1.fingerprint;
             assert!(results.iter().all(|(_, r)| &r.fingerprint == fingerprint), "one search");
             assert_eq!(merged.fingerprint, *fingerprint);
-            let sum = results.iter().try_fold(0u128, |t, (_, r)| t.checked_add(r.count));
-            assert_eq!(Some(merged.total), sum, "the total is the sum of the counts");
+            let sum: dancecard_engine::Count = results.iter().map(|(_, r)| &r.count).sum();
+            assert_eq!(merged.total, sum, "the total is the sum of the counts");
         }
         Err(problems) => {
             assert!(!problems.is_empty(), "a refused merge names a reason");

@@ -266,7 +266,7 @@ fn read_result(path: &Path) -> Result<ShardResult, Unreadable> {
 pub(crate) fn merge(
     py: Python<'_>,
     #[pyo3(from_py_with = read_files)] files: Vec<PathBuf>,
-) -> PyResult<u128> {
+) -> PyResult<num_bigint::BigUint> {
     let read = py.allow_threads(|| {
         let mut results = Vec::with_capacity(files.len());
         for path in &files {
@@ -281,7 +281,7 @@ pub(crate) fn merge(
         Unreadable::Io(e) => os_error(&e, path, "read"),
         Unreadable::Refused(why) => args::invalid("files", format!("{}: {why}", path.display())),
     })?;
-    merge_results(&results).map(|merged| merged.total).map_err(|problems| {
+    merge_results(&results).map(|merged| merged.total.to_biguint()).map_err(|problems| {
         // Every problem, unshortened (unlike `args::invalid`): the list is what the caller
         // needs to mend the set.
         let lines: Vec<String> = problems.iter().map(|p| format!("\n  {p}")).collect();

@@ -112,6 +112,39 @@ pub(crate) mod count {
     }
 }
 
+/// Serde for a [`Count`](dancecard_engine::Count) of any size: a JSON number when it fits
+/// in `u64`, a decimal string otherwise (past `u128::MAX` too).
+pub(crate) mod big_count {
+    use dancecard_engine::Count;
+    use serde::de::{self, Deserializer, Visitor};
+    use serde::Serializer;
+
+    pub(crate) fn serialize<S: Serializer>(n: &Count, s: S) -> Result<S::Ok, S::Error> {
+        match n.to_u128().and_then(|n| u64::try_from(n).ok()) {
+            Some(n) => s.serialize_u64(n),
+            None => s.serialize_str(&n.to_string()),
+        }
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
+        struct Big;
+        impl Visitor<'_> for Big {
+            type Value = Count;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a non-negative integer count (a number, or a decimal string)")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Count, E> {
+                Ok(Count::from(v))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Count, E> {
+                // Digits only (`Count`'s parser): `+1` or ` 1` are not what a writer writes.
+                v.parse().map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
+            }
+        }
+        d.deserialize_any(Big)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

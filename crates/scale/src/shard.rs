@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use dancecard_engine::{Heuristic, Outcome, Problem, Solver, Stats, Stop};
+use dancecard_engine::{Count, Heuristic, Outcome, Problem, Solver, Stats, Stop};
 use serde::{Deserialize, Serialize};
 
 use crate::checksum::{self, read_sealed, sealed, Sealed};
@@ -105,9 +105,10 @@ pub struct ShardResult {
     pub kind: String,
     /// I, the shard's index.
     pub shard: u64,
-    /// The solutions counted in this shard (a decimal string in JSON when past 2^64).
-    #[serde(with = "checksum::count")]
-    pub count: u128,
+    /// The solutions counted in this shard (a decimal string in JSON when past 2^64), exact
+    /// at any size.
+    #[serde(with = "checksum::big_count")]
+    pub count: Count,
     /// False when the shard was interrupted or limited: its count is partial.
     pub complete: bool,
     /// Why the shard's search ended: `exhausted`, `node-limit`, `time-limit`, `cancelled`...
@@ -137,7 +138,7 @@ impl ShardResult {
         let mut result = ShardResult {
             kind: SHARD_KIND.to_owned(),
             shard,
-            count: outcome.solutions,
+            count: Count::from(outcome.solutions),
             complete: outcome.is_complete(),
             stop: outcome.stop.name().to_owned(),
             units,
@@ -197,8 +198,8 @@ pub fn shard_units(solver: &mut Solver, depth: usize, i: u64, n: u64) -> Vec<Vec
 /// A merge of every shard of one search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Merged {
-    /// The total count.
-    pub total: u128,
+    /// The total count, exact at any size.
+    pub total: Count,
     /// N, the number of shards.
     pub shards: u64,
     /// The search's fingerprint.
@@ -238,8 +239,6 @@ pub enum MergeProblem {
         /// Its shard index.
         shard: u64,
     },
-    /// The counts add up to more than `u128::MAX`.
-    Overflow,
     /// Shards of the search are missing: `absent` of them, the first ones in `first`.
     Missing {
         /// The number of shards.
@@ -271,7 +270,6 @@ impl fmt::Display for MergeProblem {
             MergeProblem::Incomplete { name, shard } => {
                 write!(f, "{name}: shard {shard} is incomplete")
             }
-            MergeProblem::Overflow => f.write_str("the counts add up to more than 2^128 - 1"),
             MergeProblem::Missing { shards, first, absent } => {
                 let shown: Vec<String> = first.iter().map(u64::to_string).collect();
                 let more = absent - first.len() as u64;
@@ -297,7 +295,7 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Vec<MergeProbl
     // The shards present, by index: the files name at most as many as there are files, and
     // N can be any number (no slot per announced shard).
     let mut seen: BTreeMap<u64, Vec<&str>> = BTreeMap::new();
-    let mut total: Option<u128> = Some(0);
+    let mut total = Count::ZERO;
     for (name, r) in results {
         if &r.fingerprint != expected {
             problems.push(MergeProblem::OtherSearch {
@@ -319,10 +317,7 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Vec<MergeProbl
         if !r.complete {
             problems.push(MergeProblem::Incomplete { name: name.clone(), shard: r.shard });
         }
-        total = total.and_then(|t| t.checked_add(r.count));
-    }
-    if total.is_none() {
-        problems.push(MergeProblem::Overflow);
+        total += &r.count;
     }
     let absent = n - seen.len() as u64;
     if absent > 0 {
@@ -333,11 +328,10 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Vec<MergeProbl
         let names = names.iter().map(|&s| s.to_owned()).collect();
         problems.push(MergeProblem::Duplicate { shard, names });
     }
-    match total {
-        Some(total) if problems.is_empty() => {
-            Ok(Merged { total, shards: n, fingerprint: expected.clone() })
-        }
-        _ => Err(problems),
+    if problems.is_empty() {
+        Ok(Merged { total, shards: n, fingerprint: expected.clone() })
+    } else {
+        Err(problems)
     }
 }
 
@@ -409,7 +403,8 @@ mod tests {
             r#""""#,
             "-1",
             "1.5",
-            r#""340282366920938463463374607431768211456""#,
+            r#"" 1""#,
+            r#""+1""#,
         ] {
             let bad = text.replace(r#""count":1"#, &format!(r#""count":{count}"#));
             assert!(
@@ -427,7 +422,19 @@ mod tests {
     #[test]
     fn merge_sums_every_shard_once() {
         let merged = merge(&named(vec![result(1, 5, 3), result(0, 7, 3), result(2, 11, 3)]));
-        assert_eq!(merged.map(|m| (m.total, m.shards)), Ok((23, 3)));
+        assert_eq!(merged.map(|m| (m.total, m.shards)), Ok((Count::from(23u128), 3)));
+    }
+
+    #[test]
+    fn counts_past_u128_are_read_and_summed_exactly() {
+        let big = "340282366920938463463374607431768211456"; // 2^128
+        let text = result(0, 1, 2).to_json();
+        let mut r: ShardResult = serde_json::from_str(&text.replace(r#""count":1"#, &format!(r#""count":"{big}""#))).unwrap();
+        r.checksum = r.content_checksum();
+        let r = ShardResult::parse(r.to_json().as_bytes()).expect("a count past 2^128 is read");
+        assert_eq!(r.count.to_string(), big);
+        let merged = merge(&named(vec![r, result(1, u128::MAX, 2)])).unwrap();
+        assert_eq!(merged.total.to_string(), "680564733841876926926749214863536422911");
     }
 
     #[test]
@@ -439,8 +446,6 @@ mod tests {
             text,
             ["missing shards of 3: 1, 2", "shard 0 appears 2 times: s0.json, s1.json"]
         );
-        let problems = merge(&named(vec![result(0, u128::MAX, 2), result(1, 1, 2)])).unwrap_err();
-        assert_eq!(problems, [MergeProblem::Overflow]);
         let problems = merge(&named(vec![result(0, 1, 2), result(1, 1, 3)])).unwrap_err();
         assert!(matches!(problems[0], MergeProblem::OtherSearch { .. }), "{problems:?}");
         assert!(problems[0].to_string().contains("is from another search"));

@@ -8,7 +8,7 @@
 //!   colors;
 //! - [`FamilyProblem`], [`brute_force_family`], [`k_best_costs`] and [`family_problem`]: the
 //!   same for the rest of Knuth's family, with bounds on primary items (DLX3's multiplicities)
-//!   and costs on options (DLX5);
+//!   and costs on options (DLX5); [`any_problem`] mixes every kind in even proportions;
 //! - [`proptest_config`]: the property tests' configuration;
 //! - [`testdata`], [`instance_text`], [`dominoes`] and [`queens`]: the instance files, and
 //!   the generators of the domino and queens instances too large to ship.
@@ -249,6 +249,53 @@ pub fn family_problem(colors: bool, costs: bool) -> impl Strategy<Value = Family
             costs,
         })
     })
+}
+
+/// Small random problems of every kind the DLX format writes, in proportions that make each
+/// kind common: 1 to 6 primary and 0 to 3 secondary items, 0 to `max_options` options of 1
+/// to 4 items (each with a primary item), and independently (each about half the time)
+/// colors on secondary items, multiplicities (bounds `lo:hi` with `lo` in `0..=2` and `hi`
+/// in `1..=3`, so `0:b` and `b > 1` both appear; `1:1` on some items), and costs `0..10`.
+/// When every primary item's lower bound is 0, the empty set is a solution.
+pub fn any_problem(max_options: usize) -> impl Strategy<Value = FamilyProblem> {
+    (1usize..=6, 0usize..=3, any::<(bool, bool, bool)>()).prop_flat_map(
+        move |(primary, secondary, (bounded, colored, costed))| {
+            let n = primary + secondary;
+            let option = (0..primary, proptest::collection::vec((0..n, 0usize..4), 0..=3))
+                .prop_map(move |(first, rest)| {
+                    let mut o: Vec<(usize, Option<usize>)> = vec![(first, None)];
+                    for (i, c) in rest {
+                        if o.iter().any(|&(j, _)| j == i) {
+                            continue;
+                        }
+                        let color = (colored && i >= primary && c < 2).then_some(c);
+                        o.push((i, color));
+                    }
+                    o
+                });
+            let options = proptest::collection::vec(option, 0..=max_options);
+            let bounds = proptest::collection::vec((0u32..=2, 1u32..=3, 0u8..4), primary).prop_map(
+                move |b| {
+                    b.into_iter()
+                        .map(|(lo, hi, plain)| {
+                            if !bounded || plain == 0 {
+                                (1, 1)
+                            } else {
+                                (lo.min(hi), hi)
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                },
+            );
+            (options, bounds).prop_flat_map(move |(options, bounds)| {
+                let costs = proptest::collection::vec(0u64..10, options.len())
+                    .prop_map(move |c| if costed { c } else { vec![0; c.len()] });
+                let raw = RawProblem { primary, secondary, options };
+                (Just(raw), Just(bounds), costs)
+                    .prop_map(|(raw, bounds, costs)| FamilyProblem { raw, bounds, costs })
+            })
+        },
+    )
 }
 
 /// The proptest configuration of the property tests: `cases` cases, and no shrinking when
