@@ -161,7 +161,9 @@ pub(crate) fn print_count_stats(stats: &Stats, count: &Count) {
 /// 3 for one cut by a limit, 130 after Ctrl-C.
 pub(crate) fn finish_count(stop: Stop) -> ExitCode {
     if refine(stop) == Stop::SolutionLimit {
-        eprintln!("incomplete: the solution limit (--limit) was reached; the count above is partial");
+        eprintln!(
+            "incomplete: the solution limit (--limit) was reached; the count above is partial"
+        );
         return ExitCode::from(LIMITED);
     }
     finish(true, stop)

@@ -5,6 +5,7 @@ mod util;
 mod args;
 mod count;
 mod docs;
+mod exact;
 mod interrupt;
 mod langford;
 mod min_cost;

@@ -247,8 +247,14 @@ fn a_count_with_a_limit_stops_there() {
         assert!(stderr(&out).contains("the solution limit (--limit) was reached"), "{args:?}");
         stdout(&out).trim().to_owned()
     };
-    assert_eq!(limited(&["--board", "8x8", "--pieces", "dominoes", "--count", "--limit", "5"]), "5");
-    assert_eq!(limited(&["--board", "4x4", "--pieces", "dominoes", "--count", "--limit", "0"]), "0");
+    assert_eq!(
+        limited(&["--board", "8x8", "--pieces", "dominoes", "--count", "--limit", "5"]),
+        "5"
+    );
+    assert_eq!(
+        limited(&["--board", "4x4", "--pieces", "dominoes", "--count", "--limit", "0"]),
+        "0"
+    );
     let args = ["--board", "6x10", "--pieces", "pentominoes", "--once", "--count", "--limit", "0"];
     assert_eq!(limited(&args), "0");
     let args = ["--board", "4x4", "--pieces", "dominoes", "--count", "--limit", "3", "--method"];

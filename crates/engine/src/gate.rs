@@ -159,7 +159,12 @@ impl Feature {
                 _ => None,
             }),
             Feature::Costs => problem.options().find(|&o| problem.option_cost(o) > 0).map(|o| {
-                format!("option {} (`{}`) costs {}", o.index(), problem.option_text(o), problem.option_cost(o))
+                format!(
+                    "option {} (`{}`) costs {}",
+                    o.index(),
+                    problem.option_text(o),
+                    problem.option_cost(o)
+                )
             }),
         }
     }

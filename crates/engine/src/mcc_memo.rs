@@ -58,10 +58,10 @@ use std::time::Instant;
 
 use super::{enter, in_limits, leave, make_move, unmove, Mcc};
 use crate::ids::OptionId;
-use crate::solver::memo::{hash_key, partial, Frame, KeyLayout, MemoConfig, MemoError};
-use crate::solver::memo::MemoOutcome;
-use crate::solver::memo::{MemoStats, Step, Store, Value};
 use crate::number::Count;
+use crate::solver::memo::MemoOutcome;
+use crate::solver::memo::{hash_key, partial, Frame, KeyLayout, MemoConfig, MemoError};
+use crate::solver::memo::{MemoStats, Step, Store, Value};
 use crate::solver::{Config, Solver, Stop};
 use crate::zdd::{Zdd, ZDD_FALSE};
 
@@ -98,8 +98,7 @@ impl Solver {
         for l in 0..floor {
             let x = self.choice[l];
             let item = if x <= n { x } else { self.arena.node(x).top as u32 };
-            if m.first_tweak[l] != 0 && is_active(&self.arena, &m, item) && !open.contains(&item)
-            {
+            if m.first_tweak[l] != 0 && is_active(&self.arena, &m, item) && !open.contains(&item) {
                 open.push(item);
             }
         }

@@ -197,8 +197,7 @@ impl KeyLayout {
             at += 32 - h.leading_zeros();
         }
         fields.push(at);
-        let mut layout =
-            KeyLayout { words: 0, n_primary, width: 0, secondary_base: at, fields };
+        let mut layout = KeyLayout { words: 0, n_primary, width: 0, secondary_base: at, fields };
         layout.place_secondary(n_secondary, colors);
         layout
     }

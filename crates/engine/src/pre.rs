@@ -594,7 +594,10 @@ mod tests {
             matches!(&refused, PreError::Unsupported(u) if u.feature == crate::Feature::Multiplicities),
             "{refused:?}"
         );
-        assert_eq!(refused.to_string(), "pre does not handle multiplicities (item `a` has bounds 0:2)");
+        assert_eq!(
+            refused.to_string(),
+            "pre does not handle multiplicities (item `a` has bounds 0:2)"
+        );
         let p = build(&["a", "b", "c"], &[], &["a b", "a"]);
         let r = reduce(&p).unwrap();
         assert_eq!(r.infeasible, p.find_item("c"));

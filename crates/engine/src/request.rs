@@ -31,10 +31,10 @@
 use std::ops::ControlFlow;
 
 use crate::gate::{self, Method, Unsupported};
+use crate::problem::Problem;
 use crate::solver::auto::{CountMethod, Counted};
 use crate::solver::estimate::Estimate;
 use crate::solver::memo::{MemoConfig, MemoError};
-use crate::problem::Problem;
 use crate::solver::{Config, Solver};
 
 /// A snapshot of a running count, for progress reports: the same from one thread or many.

@@ -260,5 +260,7 @@ fn small_and_odd_problems() {
         refused.to_string(),
         "min-cost does not handle multiplicities (item `r0` has bounds 1:2)"
     );
-    assert!(matches!(refused, CostError::Unsupported(u) if u.method == dancecard_engine::Method::MinCost));
+    assert!(
+        matches!(refused, CostError::Unsupported(u) if u.method == dancecard_engine::Method::MinCost)
+    );
 }

@@ -58,7 +58,11 @@ fn dlx6_figures_on_the_instance_files() {
         }
         // Without the ZDD: the same count and tree.
         let bare = memo(&p, Config::default(), MemoConfig::default());
-        assert_eq!((&bare.count, bare.stop, bare.stats.nodes), (&out.count, out.stop, nodes), "{name}");
+        assert_eq!(
+            (&bare.count, bare.stop, bare.stats.nodes),
+            (&out.count, out.stop, nodes),
+            "{name}"
+        );
         assert!(bare.zdd.is_none());
     }
 }
@@ -185,8 +189,12 @@ fn chi_square(counts: &[u64]) -> f64 {
 /// 0.1% (the Wilson-Hilferty approximation), so a fair sampler fails about once in a
 /// thousand seeds, and this fixed seed was not picked for passing.
 fn check_uniform(name: &str, solutions: usize, per: usize) {
-    let p = instance(name);
-    let zdd = memo(&p, Config::default(), with_zdd()).zdd.unwrap();
+    check_uniform_on(name, &instance(name), solutions, per);
+}
+
+/// [`check_uniform`] on a problem at hand.
+fn check_uniform_on(name: &str, p: &Problem, solutions: usize, per: usize) {
+    let zdd = memo(p, Config::default(), with_zdd()).zdd.unwrap();
     let all = sorted(zdd.solutions());
     assert_eq!(all.len(), solutions);
     let samples = zdd.sample(per * solutions, 20_261_201);
@@ -202,6 +210,61 @@ fn check_uniform(name: &str, solutions: usize, per: usize) {
     let stat = chi_square(&counts);
     assert!(stat < critical, "{name}: chi-square {stat:.1} >= {critical:.1} ({dof} dof)");
     assert!(counts.iter().all(|&c| c > 0), "{name}: some solution never drawn");
+}
+
+#[test]
+fn samples_with_multiplicities_are_uniform() {
+    // Algorithm M's memoised ZDD (#28): ranks and files with one or two queens (128
+    // solutions), and the 5 x 5 0/1 matrices with two 1s a row and a column (2,040).
+    check_uniform("mult_queens_12_6", 128, 200);
+    let mut text = String::from("2|R0 2|R1 2|R2 2|R3 2|R4 2|C0 2|C1 2|C2 2|C3 2|C4\n");
+    for r in 0..5 {
+        for c in 0..5 {
+            text += &format!("R{r} C{c}\n");
+        }
+    }
+    let a5 = dancecard_format::parse_dlx(text.as_bytes()).unwrap().problem;
+    check_uniform_on("a001499 on 5 x 5", &a5, 2_040, 40);
+}
+
+#[test]
+fn memo_counts_with_multiplicities_match_dlx3_and_oeis() {
+    for (name, count) in [
+        ("mult_queens_12_6", 128u128),
+        ("mult_a001499_6", 67_950),
+        ("mult_a001499_8", 187_530_840),
+        ("mult_a001499_12", 21_959_547_410_077_200),
+    ] {
+        let p = instance(name);
+        let out = memo(&p, Config::default(), MemoConfig::default());
+        assert_eq!((out.count.to_u128(), out.stop), (Some(count), Stop::Exhausted), "{name}");
+        assert!(out.stats.hits > 0, "{name}");
+    }
+    // And its ZDD, on the smaller ones.
+    for (name, count) in [("mult_queens_12_6", 128u128), ("mult_a001499_6", 67_950)] {
+        let p = instance(name);
+        let zdd = memo(&p, Config::default(), with_zdd()).zdd.unwrap();
+        assert_eq!(zdd.count(), count, "{name}");
+        for s in zdd.solutions() {
+            assert!(p.verify(&s).is_ok(), "{name}: {s:?}");
+        }
+    }
+}
+
+#[test]
+fn estimates_of_algorithm_m_are_near_dlx3s_tree() {
+    // DLX3's nodes on the instance files (testdata/instances/README.md): the estimate probes
+    // Algorithm M's own tree (#28).
+    for (name, nodes, solutions) in
+        [("mult_a001499_6", 198_658.0, 67_950.0), ("mult_queens_12_6", 1_119.0, 128.0)]
+    {
+        let p = instance(name);
+        let mut solver = Solver::new(&p);
+        let e = solver.estimate(4_000, 2026);
+        assert!((e.nodes - nodes).abs() < 4.0 * e.nodes_stderr, "{name}: {e:?}");
+        assert!((e.solutions - solutions).abs() < 4.0 * e.solutions_stderr, "{name}: {e:?}");
+        assert!(solver.is_pristine(&p), "{name}: (I5) after the estimate");
+    }
 }
 
 #[test]
@@ -309,7 +372,11 @@ fn threads_share_one_table_and_count_the_same() {
             let (out, _) = ParallelSearch::new(&p, Config::default(), threads)
                 .count_memo(&MemoConfig::default(), &|_| {})
                 .unwrap();
-            assert_eq!((out.count.to_u128(), out.stop), (Some(count), Stop::Exhausted), "{name} {threads}");
+            assert_eq!(
+                (out.count.to_u128(), out.stop),
+                (Some(count), Stop::Exhausted),
+                "{name} {threads}"
+            );
             assert!(out.stats.nodes > 0 && out.stats.entries > 0);
         }
     }

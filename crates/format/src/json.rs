@@ -23,7 +23,7 @@
 //! assert_eq!(json::count(7u128).to_string(), "7");
 //! assert_eq!(json::count(u128::from(u64::MAX) + 1).to_string(), "\"18446744073709551616\"");
 //! let stats = Stats { nodes: 3, updates: 9, solutions: 1, elapsed: Duration::from_millis(500) };
-//! let mut answer = serde_json::json!({ "count": json::count(1) });
+//! let mut answer = serde_json::json!({ "count": json::count(1u128) });
 //! json::end(&mut answer, Stop::NodeLimit, &stats);
 //! assert_eq!(
 //!     answer.to_string(),

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use dancecard_engine::gate::{self, Method};
 use dancecard_engine::pre::{self, PreError};
 use dancecard_engine::{
-    Config, Count, CountError, CountMethod, CountRequest, CostError, Event, Heuristic, MemoConfig,
+    Config, CostError, Count, CountError, CountMethod, CountRequest, Event, Heuristic, MemoConfig,
     OptionId, Problem, Solver, Stop, Unsupported,
 };
 use dancecard_format::parse_dlx;
@@ -112,7 +112,12 @@ impl Context<'_> {
     }
 
     /// A request of `method` on `threads` threads under `heuristic`.
-    fn request(method: CountMethod, threads: usize, heuristic: Heuristic, zdd: bool) -> CountRequest {
+    fn request(
+        method: CountMethod,
+        threads: usize,
+        heuristic: Heuristic,
+        zdd: bool,
+    ) -> CountRequest {
         CountRequest {
             method,
             threads,
@@ -219,7 +224,8 @@ impl Context<'_> {
     fn estimate(&self) -> Result<(), Unsupported> {
         for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
             let config = Config::with_heuristic(heuristic);
-            let e = dancecard_engine::estimate(self.problem, config.clone(), self.options.probes, 3)?;
+            let e =
+                dancecard_engine::estimate(self.problem, config.clone(), self.options.probes, 3)?;
             let mut plain = Solver::with_config(self.problem, config.clone());
             let outcome = plain.count();
             let nodes = plain.stats().nodes as f64;
@@ -349,8 +355,9 @@ impl Context<'_> {
                 let outcome = dancecard_engine::Outcome { solutions, stop: Stop::Exhausted };
                 let fingerprint = Fingerprint::new(self.problem, Heuristic::Mrv, depth, shards);
                 let result = ShardResult::new(index, outcome, &stats, units.len(), fingerprint);
-                let back = ShardResult::parse(result.to_json().as_bytes())
-                    .unwrap_or_else(|e| self.fail(format!("a shard result does not read back: {e}")));
+                let back = ShardResult::parse(result.to_json().as_bytes()).unwrap_or_else(|e| {
+                    self.fail(format!("a shard result does not read back: {e}"))
+                });
                 results.push((format!("s{index}.json"), back));
             }
             match merge(&results) {
@@ -400,7 +407,9 @@ impl Context<'_> {
             self.fail(format!("min-cost gives {costs:?} ({}), the oracle {want:?}", best.stop));
         }
         for s in &best.best {
-            if self.problem.verify(&s.options).is_err() || self.problem.cost_of(&s.options) != s.cost {
+            if self.problem.verify(&s.options).is_err()
+                || self.problem.cost_of(&s.options) != s.cost
+            {
                 self.fail(format!("min-cost's solution {:?} is wrong", s.options));
             }
         }

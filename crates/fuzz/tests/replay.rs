@@ -80,6 +80,7 @@ macro_rules! replay {
 
 replay!(
     dlx,
+    cross,
     matrix,
     auto,
     sudoku,

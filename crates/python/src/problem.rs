@@ -1042,9 +1042,8 @@ impl PyProblem {
         let problem = &*self.problem;
         let started = Instant::now();
         let request = CountRequest { method: CountMethod::Memo, threads: 1, memo, config };
-        let counted = run_interruptible(py, &cancel, || {
-            dancecard_engine::count(problem, &request, &|_| {})
-        })?;
+        let counted =
+            run_interruptible(py, &cancel, || dancecard_engine::count(problem, &request, &|_| {}))?;
         let mut counted = counted.map_err(counting::count_error)?;
         let seconds = started.elapsed().as_secs_f64();
         record(&self.last, PyStats::counted(seconds, &counted));

@@ -397,15 +397,7 @@ mod tests {
         r.checksum = r.content_checksum();
         assert!(matches!(ShardResult::parse(r.to_json().as_bytes()), Err(FileError::Kind { .. })));
         let text = result(0, 1, 1).to_json();
-        for count in [
-            r#""-1""#,
-            r#""1e3""#,
-            r#""""#,
-            "-1",
-            "1.5",
-            r#"" 1""#,
-            r#""+1""#,
-        ] {
+        for count in [r#""-1""#, r#""1e3""#, r#""""#, "-1", "1.5", r#"" 1""#, r#""+1""#] {
             let bad = text.replace(r#""count":1"#, &format!(r#""count":{count}"#));
             assert!(
                 matches!(ShardResult::parse(bad.as_bytes()), Err(FileError::Json { .. })),
@@ -429,7 +421,9 @@ mod tests {
     fn counts_past_u128_are_read_and_summed_exactly() {
         let big = "340282366920938463463374607431768211456"; // 2^128
         let text = result(0, 1, 2).to_json();
-        let mut r: ShardResult = serde_json::from_str(&text.replace(r#""count":1"#, &format!(r#""count":"{big}""#))).unwrap();
+        let mut r: ShardResult =
+            serde_json::from_str(&text.replace(r#""count":1"#, &format!(r#""count":"{big}""#)))
+                .unwrap();
         r.checksum = r.content_checksum();
         let r = ShardResult::parse(r.to_json().as_bytes()).expect("a count past 2^128 is read");
         assert_eq!(r.count.to_string(), big);

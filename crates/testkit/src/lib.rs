@@ -277,22 +277,32 @@ pub fn any_problem(max_options: usize) -> impl Strategy<Value = FamilyProblem> {
             let bounds = proptest::collection::vec((0u32..=2, 1u32..=3, 0u8..4), primary).prop_map(
                 move |b| {
                     b.into_iter()
-                        .map(|(lo, hi, plain)| {
-                            if !bounded || plain == 0 {
-                                (1, 1)
-                            } else {
-                                (lo.min(hi), hi)
-                            }
-                        })
+                        .map(
+                            |(lo, hi, plain)| {
+                                if !bounded || plain == 0 {
+                                    (1, 1)
+                                } else {
+                                    (lo.min(hi), hi)
+                                }
+                            },
+                        )
                         .collect::<Vec<_>>()
                 },
             );
             (options, bounds).prop_flat_map(move |(options, bounds)| {
-                let costs = proptest::collection::vec(0u64..10, options.len())
-                    .prop_map(move |c| if costed { c } else { vec![0; c.len()] });
+                let costs = proptest::collection::vec(0u64..10, options.len()).prop_map(move |c| {
+                    if costed {
+                        c
+                    } else {
+                        vec![0; c.len()]
+                    }
+                });
                 let raw = RawProblem { primary, secondary, options };
-                (Just(raw), Just(bounds), costs)
-                    .prop_map(|(raw, bounds, costs)| FamilyProblem { raw, bounds, costs })
+                (Just(raw), Just(bounds), costs).prop_map(|(raw, bounds, costs)| FamilyProblem {
+                    raw,
+                    bounds,
+                    costs,
+                })
             })
         },
     )

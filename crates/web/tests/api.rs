@@ -89,12 +89,17 @@ async fn solve_limits_and_the_cap_on_listed_solutions() {
     // Counting lists nothing, so the cap does not apply.
     let count = server.post("/api/solve?mode=count", &queens).await.json();
     assert_eq!(count["count"], 92);
+    // A count cut at its limit is not the count (#28).
     let count = server.post("/api/solve?mode=count&limit=5", &queens).await.json();
-    assert_eq!((count["count"].clone(), count["complete"].clone()), (json!(5), json!(true)));
+    assert_eq!((count["count"].clone(), count["complete"].clone()), (json!(5), json!(false)));
+    assert_eq!(count["stop"], "solution-limit");
+    let count = server.post("/api/solve?mode=count&limit=500", &queens).await.json();
+    assert_eq!((count["count"].clone(), count["complete"].clone()), (json!(92), json!(true)));
 
+    // `limit=0` asks for nothing: nothing is searched, which is not a complete answer (#28).
     let zero = server.post("/api/solve?mode=all&limit=0", &queens).await.json();
     assert_eq!(zero["solutions"], json!([]));
-    assert_eq!((zero["count"].clone(), zero["complete"].clone()), (json!(0), json!(true)));
+    assert_eq!((zero["count"].clone(), zero["complete"].clone()), (json!(0), json!(false)));
 }
 
 #[tokio::test]

@@ -70,8 +70,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         cancel: Some(stop::stop_flag()),
         ..Config::default()
     };
+    // The engine's door for estimates checks the method against the problem.
+    let e = dancecard_engine::estimate(&doc.problem, config.clone(), args.probes, args.seed)
+        .map_err(|e| crate::input::bad_input(e.to_string()))?;
     let mut solver = Solver::with_config(&doc.problem, config);
-    let e = solver.estimate(args.probes, args.seed);
     let rate = speed(&mut solver);
     let seconds = e.nodes / rate;
     let seconds_stderr = e.nodes_stderr / rate;

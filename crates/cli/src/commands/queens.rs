@@ -140,7 +140,10 @@ fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
     let config = search::config(args.model.limit, &args.model.limits);
     if !want_distinct {
         let c = search::count(&problem, config, &mut progress)?;
-        return report_count(args, ModelCount::new("dlx", c.method.name(), c.count, c.stats, c.stop));
+        return report_count(
+            args,
+            ModelCount::new("dlx", c.method.name(), c.count, c.stats, c.stop),
+        );
     }
     let (outcome, stats) = search::search(&problem, config, &mut progress, |s| {
         if want_distinct {

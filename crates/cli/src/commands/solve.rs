@@ -14,8 +14,7 @@ use std::sync::Mutex;
 use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::pre::{self, PreConfig, PreError};
 use dancecard_engine::{
-    Config, CostError, LowerBound, MinCost, OptionId, Outcome, Solution, Solver, Stats,
-    Visitor,
+    Config, CostError, LowerBound, MinCost, OptionId, Outcome, Solution, Solver, Stats, Visitor,
 };
 use dancecard_format::Document;
 

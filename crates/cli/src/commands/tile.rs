@@ -189,7 +189,10 @@ fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let config = search::config(args.model.limit, &args.model.limits);
     if !args.listing.distinct {
         let c = search::count(tiling.exact_cover(), config, &mut progress)?;
-        return report_count(args, ModelCount::new("dlx", c.method.name(), c.count, c.stats, c.stop));
+        return report_count(
+            args,
+            ModelCount::new("dlx", c.method.name(), c.count, c.stats, c.stop),
+        );
     }
     let (outcome, stats) = search::search(tiling.exact_cover(), config, &mut progress, |s| {
         if args.listing.distinct {

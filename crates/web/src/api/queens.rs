@@ -174,7 +174,8 @@ fn count_dlx(n: usize, limit: Option<u64>, budget: &Budget) -> Result<Finished, 
         "method": "dlx",
         "count": json::count(outcome.solutions),
         "distinct": symmetric.then_some(distinct),
-        "complete": matches!(outcome.stop, Stop::Exhausted | Stop::SolutionLimit),
+        // A count stopped at its limit is not the count.
+        "complete": outcome.stop == Stop::Exhausted,
         "stop": budget.stop_name(outcome.stop),
         "stats": json::stats(&stats),
     }))

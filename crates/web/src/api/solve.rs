@@ -146,8 +146,10 @@ pub(super) async fn handle(
         } else {
             let complete = match stop {
                 Stop::Exhausted => true,
-                // A count stopped at its limit is not the count.
-                Stop::SolutionLimit => !capped && params.mode != Mode::Count,
+                // A count stopped at its limit is not the count; `limit=0` searches nothing.
+                Stop::SolutionLimit => {
+                    !capped && params.mode != Mode::Count && params.limit != Some(0)
+                }
                 Stop::NodeLimit | Stop::TimeLimit | Stop::Cancelled | Stop::Visitor => false,
             };
             (json::count(&total), complete, json::stop_name(stop))

@@ -162,8 +162,9 @@ pub(crate) fn sample(
     }
     let request = request(args, config, true);
     let progress = Mutex::new(Progress::new(args.report.format));
-    let counted = dancecard_engine::sample(&doc.problem, &request, &|p| lock(&progress).parallel(p))
-        .map_err(count_error)?;
+    let counted =
+        dancecard_engine::sample(&doc.problem, &request, &|p| lock(&progress).parallel(p))
+            .map_err(count_error)?;
     lock(&progress).finish();
     let Some(zdd) = counted.zdd.as_ref() else {
         // Stopped by a limit or Ctrl-C before the ZDD was whole: nothing to draw from.
@@ -208,11 +209,7 @@ pub(crate) fn sample(
                     break;
                 }
             }
-            let tail = format!(
-                "],\"seed\":{},\"zdd_nodes\":{}}}\n",
-                args.seed,
-                zdd.node_count()
-            );
+            let tail = format!("],\"seed\":{},\"zdd_nodes\":{}}}\n", args.seed, zdd.node_count());
             let _ = stream.answer(&tail);
         }
     }
