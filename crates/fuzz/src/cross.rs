@@ -155,7 +155,7 @@ impl Context<'_> {
                 self.fail(format!("the plain search ({heuristic:?}) lists {found:?}"));
             }
             let first = solver.first();
-            if first.is_some() != !self.expected.is_empty() {
+            if first.is_some() == self.expected.is_empty() {
                 self.fail(format!("first() gives {first:?}"));
             }
             self.pristine(&solver, "the plain search");
