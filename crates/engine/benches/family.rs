@@ -20,11 +20,17 @@
 //! ([`LowerBound::Dlx5`]: same nodes and updates, checked) and with the item shares (the
 //! default: fewer nodes).
 //!
-//! `cargo bench -p dancecard-engine --bench family -- mcc` (or `-- cost`) runs that part.
+//! The memoised count with multiplicities (#28; no anchor: DLX6 has no multiplicities) runs
+//! as `solve --count` runs it (`dancecard_engine::count`, method `auto`) and as `--method
+//! memo`, against our plain search and DLX3, on A001499 for n = 6 to 8, and alone for n = 10
+//! and 12, where the plain searches would take hours.
+//!
+//! `cargo bench -p dancecard-engine --bench family -- mcc` (or `-- cost`, `-- memo`) runs that
+//! part.
 
 use std::time::{Duration, Instant};
 
-use dancecard_engine::{LowerBound, Solver};
+use dancecard_engine::{CountMethod, CountRequest, LowerBound, Solver};
 
 mod common;
 use common::problem;
@@ -162,6 +168,66 @@ fn mcc(runs: usize) {
     }
 }
 
+/// The memoised count with multiplicities: A001499 by `auto` (as `solve --count`) and by
+/// `memo`, side by side with our plain search (Algorithm M) and DLX3 where they finish.
+fn memo(runs: usize) {
+    let dlx3 = std::env::var("DANCECARD_DLX3").ok();
+    println!("\nCounting with multiplicities (A001499), {runs} runs, medians of wall-clock seconds");
+    println!(
+        "{:<15} {:>9} {:>9} {:>10} {:>9} {:>9} | {:>9} {:>9} | {:>8}",
+        "instance", "auto s", "memo s", "memo nodes", "hits", "entries", "plain s", "DLX3 s", "DLX3/auto"
+    );
+    // n, A001499(n), whether the plain searches run (n = 8: DLX3 about 20 s a run).
+    let cases: [(usize, u128, bool); 5] = [
+        (6, 67_950, true),
+        (7, 3_110_940, true),
+        (8, 187_530_840, true),
+        (10, 1_371_785_398_200, false),
+        (12, 21_959_547_410_077_200, false),
+    ];
+    for (n, solutions, plain_too) in cases {
+        let text = a001499(n);
+        let p = problem(&text);
+        let (mut auto_t, mut memo_t, mut plain_t, mut dlx3_t) = (vec![], vec![], vec![], vec![]);
+        let mut work = (0, 0, 0);
+        for _ in 0..runs {
+            for method in [CountMethod::Auto, CountMethod::Memo] {
+                let request = CountRequest { method, ..CountRequest::default() };
+                let (counted, timed) =
+                    time(|| dancecard_engine::count(&p, &request, &|_| {}).expect("counts"));
+                assert_eq!(counted.count, solutions, "A001499 n = {n} by {method:?}");
+                assert_eq!(counted.method, CountMethod::Memo, "n = {n}: auto picks memo");
+                if let Some(m) = counted.memo {
+                    work = (m.nodes, m.hits, m.entries);
+                }
+                match method {
+                    CountMethod::Auto => auto_t.push(timed.wall),
+                    _ => memo_t.push(timed.wall),
+                }
+            }
+            if plain_too {
+                let mut solver = Solver::new(&p);
+                let (outcome, timed) = time(|| solver.count());
+                assert_eq!(outcome.solutions, solutions);
+                plain_t.push(timed.wall);
+                if let Some(t) = dlx3.as_deref().and_then(|path| theirs(path, &[], &text)) {
+                    assert_eq!(knuth_figure(&t.report, "solution"), Some(solutions), "DLX3 n = {n}");
+                    dlx3_t.push(t.timed.wall);
+                }
+            }
+        }
+        let (auto, memo, plain, dlx3s) =
+            (median(auto_t), median(memo_t), median(plain_t), median(dlx3_t));
+        println!(
+            "A001499 n = {n:<3} {auto:>9.4} {memo:>9.4} {:>10} {:>9} {:>9} | {plain:>9.3} {dlx3s:>9.3} | {:>7.0}x",
+            work.0,
+            work.1,
+            work.2,
+            dlx3s / auto
+        );
+    }
+}
+
 /// The minimum-cost search against DLX5: the 3 best solutions of Knuth-style cost files.
 fn cost(runs: usize) {
     let dlx5 = std::env::var("DANCECARD_DLX5").ok();
@@ -216,6 +282,9 @@ fn main() {
     }
     if wanted("cost") {
         cost(runs);
+    }
+    if wanted("memo") {
+        memo(runs);
     }
     println!("\n(cpu: CPU time; speed: the median over runs of theirs over ours, in CPU time)");
 }

@@ -204,11 +204,16 @@ def test_bounds_are_kept_and_counted():
 
 def test_bounds_are_refused_by_min_cost_and_pre():
     p = dancecard.Problem("a b", options=["a", "b", "a b"], costs=[1, 1, 1], bounds={"a": (1, 2)})
-    with pytest.raises(ValueError, match=r"^a minimum-cost search takes no item bounds \(multiplicities\)$"):
+    # The engine's capability table (#28): the method, the feature, the place.
+    with pytest.raises(ValueError, match=r"^min-cost does not handle multiplicities \(item `a` has bounds 1:2\)$"):
         p.min_cost()
-    with pytest.raises(ValueError, match="^item `a` has bounds: preprocessing handles only items covered exactly once$"):
+    with pytest.raises(ValueError, match=r"^pre does not handle multiplicities \(item `a` has bounds 1:2\)$"):
         p.pre()
     assert p.count() == 3
+    assert [p.count(method=m) for m in ("search", "memo", "auto")] == [3, 3, 3]
+    assert p.zdd().count() == 3
+    assert sorted(p.zdd().solutions()) == [[0, 1], [0, 2], [2]]
+    assert all(sorted(s) in ([0, 1], [0, 2], [2]) for s in p.sample(10))
 
 
 # --- Bad arguments --------------------------------------------------------------------------

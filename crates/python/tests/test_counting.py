@@ -334,16 +334,21 @@ def test_limits_cut_a_memoised_count_short():
     assert (q.stats.complete, q.stats.stop, q.stats.method) == (False, "time_limit", "memo")
 
 
-def test_counts_past_2_to_the_128_are_overflow_errors():
+def test_counts_past_2_to_the_128_are_exact_ints():
+    # #28: a count past 2**128 - 1 was an OverflowError; it is an exact int now.
     assert independent(127).count() == 2**127
     assert independent(127).zdd().count() == 2**127
     for method in ("memo", "auto"):
-        with pytest.raises(OverflowError, match="2\\*\\*128"):
-            independent(129).count(method=method)
-    with pytest.raises(OverflowError):
-        independent(129).zdd()
-    with pytest.raises(OverflowError):
-        independent(129).sample(1)
+        p = independent(129)
+        assert p.count(method=method) == 2**129
+        assert p.stats.solutions == 2**129
+    z = independent(129).zdd()
+    assert z.count() == 2**129
+    samples = independent(129).sample(5, seed=3)
+    assert len(samples) == 5 and all(len(s) == 129 for s in samples)
+    # The profile DP too: the 20 x 20 board's domino tilings (OEIS A004003).
+    t = dancecard.tile("20x20", "dominoes")
+    assert t.count_dp() == 1269984011256235834242602753102293934298576249856
 
 
 def aztec_diamond(n):

@@ -445,21 +445,20 @@ def test_merge_refuses_a_shard_out_of_range(shards, tmp_path):
     assert f"{stranger}: shard 7 is not below 4" in message, message
 
 
-def test_merge_refuses_a_total_past_2_to_the_128(tmp_path):
-    # Two shards of 2**127 solutions each (a count past 2**64 is written as a string).
+def test_merge_sums_past_2_to_the_128(tmp_path):
+    # #28: two shards of 2**128 solutions each (a count past 2**64 is written as a string;
+    # stats.solutions stays within u128): the total is exact.
     p = instance("queens8")
     paths, _ = write_shards(p, 2, 2, tmp_path)
     for path in paths:
         result = read_json(path)
-        result["count"] = result["stats"]["solutions"] = str(2**127)
+        result["count"] = str(2**128)
         path.write_text(json.dumps(with_checksum(result)))
-    message = merge_error(paths)
-    assert "the counts add up to more than 2^128 - 1" in message, message
-    # One less fits: the total is exact, past 2**64.
+    assert dancecard.merge(paths) == 2**129
     result = read_json(paths[1])
-    result["count"] = result["stats"]["solutions"] = str(2**127 - 1)
+    result["count"] = str(2**127 - 1)
     paths[1].write_text(json.dumps(with_checksum(result)))
-    assert dancecard.merge(paths) == 2**128 - 1
+    assert dancecard.merge(paths) == 2**128 + 2**127 - 1
 
 
 def test_merge_refuses_no_file():

@@ -109,8 +109,8 @@ class Zdd:
     def node_count(self) -> int:
         """The number of nodes, the two sinks not included."""
     def count(self) -> int:
-        """The number of solutions: the paths to the true sink (``OverflowError`` past
-        2**128 - 1)."""
+        """The number of solutions: the paths to the true sink (an int, exact at any
+        size)."""
     def solutions(self) -> SolutionIterator:
         """Every solution, lazily, each a list of option numbers in increasing order (as the
         problem numbers them), in the diagram's order."""
@@ -301,7 +301,9 @@ class Problem:
         ``None``: 2 GiB, or a quarter of the memory if less), past which the table is emptied
         and the count goes on, still exact (but slower: far slower when the table is much
         too small for the problem). ``stats.method`` tells the method used and
-        ``stats.memo`` the memo's counters. A count past 2**128 - 1 is an ``OverflowError``.
+        ``stats.memo`` the memo's counters. The count is exact at any size (past 2**128 too); a
+        method that does not handle the problem is a ``ValueError`` naming the method, the
+        feature and where the problem has it (the engine's capability table).
 
         ``shard=(i, n)`` (ints, ``0 <= i < n < 2**64``): count only shard ``i`` of ``n``, as
         ``dancecard solve --count --shard I/N --split-depth D`` does. The search tree is cut
