@@ -172,10 +172,20 @@ fn mcc(runs: usize) {
 /// `memo`, side by side with our plain search (Algorithm M) and DLX3 where they finish.
 fn memo(runs: usize) {
     let dlx3 = std::env::var("DANCECARD_DLX3").ok();
-    println!("\nCounting with multiplicities (A001499), {runs} runs, medians of wall-clock seconds");
+    println!(
+        "\nCounting with multiplicities (A001499), {runs} runs, medians of wall-clock seconds"
+    );
     println!(
         "{:<15} {:>9} {:>9} {:>10} {:>9} {:>9} | {:>9} {:>9} | {:>8}",
-        "instance", "auto s", "memo s", "memo nodes", "hits", "entries", "plain s", "DLX3 s", "DLX3/auto"
+        "instance",
+        "auto s",
+        "memo s",
+        "memo nodes",
+        "hits",
+        "entries",
+        "plain s",
+        "DLX3 s",
+        "DLX3/auto"
     );
     // n, A001499(n), whether the plain searches run (n = 8: DLX3 about 20 s a run).
     let cases: [(usize, u128, bool); 5] = [
@@ -211,7 +221,11 @@ fn memo(runs: usize) {
                 assert_eq!(outcome.solutions, solutions);
                 plain_t.push(timed.wall);
                 if let Some(t) = dlx3.as_deref().and_then(|path| theirs(path, &[], &text)) {
-                    assert_eq!(knuth_figure(&t.report, "solution"), Some(solutions), "DLX3 n = {n}");
+                    assert_eq!(
+                        knuth_figure(&t.report, "solution"),
+                        Some(solutions),
+                        "DLX3 n = {n}"
+                    );
                     dlx3_t.push(t.timed.wall);
                 }
             }

@@ -68,6 +68,7 @@ use crate::zdd::{Zdd, ZDD_FALSE};
 impl Solver {
     /// The memoised search of Algorithm M, with the entries in `table`; see the module
     /// documentation and [`Solver::count_memo`].
+    #[inline(never)]
     pub(crate) fn memo_run_m<const COLORED: bool, S: Store>(
         &mut self,
         memo: &MemoConfig,

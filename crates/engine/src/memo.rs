@@ -750,6 +750,7 @@ impl Solver {
 
     /// The memoised search (Algorithm X or C), with the entries in `table`; see
     /// [`Solver::count_memo`].
+    #[inline(never)]
     fn memo_run<const COLORED: bool, S: Store>(
         &mut self,
         memo: &MemoConfig,

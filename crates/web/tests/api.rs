@@ -61,6 +61,32 @@ async fn solve_counts_nodes_as_dlx1_and_per_heuristic() {
     assert_eq!(knuth_left["stats"]["nodes"], 7);
 }
 
+// See: #28. The web API runs the engine's one way in: the memoised count handles
+// multiplicities (it answered 720 on this file), and a count past 2^128 is exact.
+#[tokio::test]
+async fn solve_counts_multiplicities_and_past_2_128_exactly() {
+    let server = server().await;
+    let matrices = testdata("instances/mult_a001499_6.dlx");
+    for method in ["search", "memo", "auto"] {
+        let url = format!("/api/solve?mode=count&method={method}");
+        let count = server.post(&url, &matrices).await.json();
+        assert_eq!(
+            (count["count"].clone(), count["complete"].clone()),
+            (json!(67950), json!(true)),
+            "{method}"
+        );
+    }
+    let empty = server.post("/api/solve?mode=count&method=memo", "0:1|a\n").await.json();
+    assert_eq!(empty["count"], 1);
+    let mut text = (0..130).map(|k| format!("i{k}")).collect::<Vec<_>>().join(" ") + "\n";
+    for k in 0..130 {
+        text += &format!("i{k}\ni{k}\n");
+    }
+    let big = server.post("/api/solve?mode=count&method=memo", &text).await.json();
+    assert_eq!(big["count"], "1361129467683753853853498429727072845824");
+    assert_eq!(big["stats"]["solutions"], "1361129467683753853853498429727072845824");
+}
+
 #[tokio::test]
 async fn solve_limits_and_the_cap_on_listed_solutions() {
     let server = TestServer::with(|c| c.max_listed_solutions = 10).await;

@@ -142,10 +142,11 @@ pub fn count_rectangle_bounded(
     match program.run(0, vec![(0, 1u128)])? {
         Run::Done(n) => Ok(Count::new(n)),
         Run::Overflow { cell, next } => {
-            let next = next.into_iter().map(|(s, n)| (s, BigUint::from(n))).collect();
-            let Ok(states) = program.merge(next) else {
-                unreachable!("big integers do not overflow")
-            };
+            let mut next: States<BigUint> =
+                next.into_iter().map(|(s, n)| (s, BigUint::from(n))).collect();
+            let mut states = Vec::new();
+            let merged = Program::merge(&mut next, &mut states);
+            debug_assert!(merged, "big integers do not overflow");
             match program.run(cell + 1, states)? {
                 Run::Done(n) => Ok(Count::from(n)),
                 Run::Overflow { .. } => unreachable!("big integers do not overflow"),
@@ -202,10 +203,10 @@ enum Run<N> {
 
 impl Program<'_> {
     /// Runs the cells from `first` on, from `states` (sorted, one entry per state).
-    fn run<N: Tally>(&self, first: usize, mut states: Vec<(u64, N)>) -> Result<Run<N>, DpError> {
+    fn run<N: Tally>(&self, first: usize, mut states: States<N>) -> Result<Run<N>, DpError> {
         let (h, w) = (self.h, self.w);
         let too_many = DpError::TooManyStates { limit: self.max_states };
-        let mut next: Vec<(u64, N)> = Vec::new();
+        let mut next: States<N> = Vec::new();
         for k in first..h * w {
             if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
                 return Err(DpError::Cancelled);
@@ -232,10 +233,9 @@ impl Program<'_> {
                     return Err(too_many);
                 }
             }
-            states = match self.merge(std::mem::take(&mut next)) {
-                Ok(merged) => merged,
-                Err(next) => return Ok(Run::Overflow { cell: k, next }),
-            };
+            if !Self::merge(&mut next, &mut states) {
+                return Ok(Run::Overflow { cell: k, next });
+            }
             if states.len() > self.max_states {
                 return Err(too_many);
             }
@@ -244,22 +244,22 @@ impl Program<'_> {
         Ok(Run::Done(total))
     }
 
-    /// Sorts `next` by state and adds up the counts of equal states; gives `next` back when a
-    /// sum does not fit.
-    fn merge<N: Tally>(&self, mut next: States<N>) -> Result<States<N>, States<N>> {
+    /// Sorts `next` by state and writes into `states` one entry per state, its counts added
+    /// up; false when a sum does not fit (`next` is then sorted, whole).
+    fn merge<N: Tally>(next: &mut States<N>, states: &mut States<N>) -> bool {
         next.sort_unstable_by_key(|e| e.0);
-        let mut states: Vec<(u64, N)> = Vec::with_capacity(next.len());
-        for (s, n) in &next {
+        states.clear();
+        for (s, n) in next.iter() {
             match states.last_mut() {
                 Some(last) if last.0 == *s => {
                     if !last.1.add(n) {
-                        return Err(next);
+                        return false;
                     }
                 }
                 _ => states.push((*s, n.clone())),
             }
         }
-        Ok(states)
+        true
     }
 }
 
@@ -284,12 +284,11 @@ mod tests {
     #[test]
     fn counts_past_u128_are_exact() {
         // OEIS A004003 (Kasteleyn's formula; checked here by an independent big-integer
-        // program): 16 x 16 fits in u128, the others pass it at some cell.
+        // program): 16 x 16 fits in u128, 18 x 18 passes it at some cell. (20 x 20 is in
+        // tests/ground_truth.rs.)
         for (n, text) in [
             (16, "2444888770250892795802079170816"),
             (18, "548943583215388338077567813208427340288"),
-            (20, "1269984011256235834242602753102293934298576249856"),
-            (22, "30273700492231603015150204108772562780931587428193514539008"),
         ] {
             let count = count_rectangle(n, n, &dominoes(), None).unwrap();
             assert_eq!(count.to_string(), text, "{n} x {n}");
