@@ -56,7 +56,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use super::{enter, in_limits, leave, make_move, unmove, Mcc};
+use super::{enter, in_limits, leave, make_move, tweak, unmove, Mcc};
 use crate::ids::OptionId;
 use crate::number::Count;
 use crate::solver::memo::MemoOutcome;
@@ -113,6 +113,9 @@ impl Solver {
         }
         let depth = self.choice.len();
         let mut keys = vec![0u64; depth * words];
+        // The key of a child looked up before its move is made (see `Frame::ahead`).
+        let mut ahead = vec![0u64; words];
+        let mut next_check = Config::CHECK_INTERVAL;
         let mut frames = vec![Frame::default(); depth];
         // With a ZDD: the finished moves of the open levels, waiting for their level's chain.
         let mut pending: Vec<(OptionId, u32)> = Vec::new();
@@ -180,7 +183,8 @@ impl Solver {
                         finish!(Stop::NodeLimit);
                     }
                     nodes += 1;
-                    if nodes % Config::CHECK_INTERVAL == 0 {
+                    if nodes >= next_check {
+                        next_check = nodes + Config::CHECK_INTERVAL;
                         self.level = level;
                         self.stats.nodes = nodes;
                         stats.nodes = nodes;
@@ -269,6 +273,11 @@ impl Solver {
                     updates += enter::<COLORED>(&mut self.arena, &mut m, level, item, score);
                     // Covered when its BOUND reaches 0, else still active.
                     layout.set_field(&mut key, item, m.bound[item as usize]);
+                    // A level whose item is covered now closes it with every option: without
+                    // secondary items, each child's key is known before its move is made.
+                    let closes = !has_secondary
+                        && m.bound[item as usize] == 0
+                        && open.iter().all(|&i| !is_active(&self.arena, &m, i));
                     let f = &mut frames[level];
                     f.item = item;
                     f.count = Count::ZERO;
@@ -277,6 +286,7 @@ impl Solver {
                     f.hash = hash;
                     f.store = store;
                     f.pending = pending.len();
+                    f.ahead = closes;
                     self.choice[level] = self.arena.node(item).down;
                     step = Step::Advance;
                 }
@@ -288,6 +298,26 @@ impl Solver {
                         layout.set_field(&mut key, item, m.bound[item as usize]);
                         close_level!();
                         continue;
+                    }
+                    if frames[level].ahead && x != item && nodes + 1 < max_nodes {
+                        // The child is a state with a key: look it up before making the move.
+                        ahead.copy_from_slice(&key);
+                        self.set_fields_after(&layout, &m, x, &mut ahead);
+                        if let Some(value) = table.find(hash_key(&ahead), &ahead) {
+                            nodes += 1;
+                            stats.hits += 1;
+                            saved = saved.saturating_add(value.plain - 1);
+                            frames[level].add(&value);
+                            if !value.count.is_zero() && zdd.is_some() {
+                                pending.push((self.arena.option_of(x), value.zdd));
+                            }
+                            // The moves after it expect it tweaked, as the move would have.
+                            if m.first_tweak[level] != 0 {
+                                updates += tweak::<COLORED>(&mut self.arena, x, false);
+                            }
+                            self.choice[level] = self.arena.node(x).down;
+                            continue;
+                        }
                     }
                     updates += make_move::<COLORED>(&mut self.arena, &mut m, item, x);
                     if x == item {
@@ -365,6 +395,27 @@ impl Solver {
 }
 
 impl Solver {
+    /// Writes into `key` the fields that the primary items of option node `x`'s option other
+    /// than `x`'s own item will have once the option is taken (their `BOUND`s one less; 0
+    /// when that covers them), without taking it.
+    #[inline(always)]
+    fn set_fields_after(&self, layout: &KeyLayout, m: &Mcc, x: u32, key: &mut [u64]) {
+        let n1 = self.arena.n_primary;
+        let mut p = x + 1;
+        while p != x {
+            let node = self.arena.node(p);
+            if node.top <= 0 {
+                p = node.up;
+                continue;
+            }
+            let item = node.top as u32;
+            if item <= n1 {
+                layout.set_field(key, item, m.bound[item as usize] - 1);
+            }
+            p += 1;
+        }
+    }
+
     /// Writes into `key` the fields of the primary items of option node `x`'s option other
     /// than `x`'s own item, from their `BOUND`s (0 once covered), after the option is taken
     /// or given back (M5).

@@ -559,6 +559,11 @@ pub(crate) struct Frame {
     /// waiting for their ZDD node (the null move's subtree comes last, and its solutions go
     /// at the bottom of the level's chain).
     pub(crate) pending: usize,
+    /// Algorithm M: the level covers its item, so every option move leads to a state that
+    /// is looked up, and (without secondary items, whose codes depend on the options left)
+    /// its key is known before the move is made: the look-up comes first, and a hit saves
+    /// the move (`mcc_memo.rs`).
+    pub(crate) ahead: bool,
 }
 
 impl Frame {
