@@ -333,8 +333,8 @@ impl Solver {
     }
 }
 
-/// A count by the plain search.
-fn plain(outcome: Outcome, reason: String, estimate: Option<Estimate>) -> Counted {
+/// A count by the plain search (its `stats` left to the caller).
+pub(crate) fn plain(outcome: Outcome, reason: String, estimate: Option<Estimate>) -> Counted {
     Counted {
         count: Count::from(outcome.solutions),
         stop: outcome.stop,

@@ -53,16 +53,14 @@
 //!   active and 0 otherwise, then the secondary codes.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::Ordering;
-use std::time::Instant;
 
 use super::{enter, in_limits, leave, make_move, tweak, unmove, Mcc};
 use crate::ids::OptionId;
 use crate::number::Count;
-use crate::solver::memo::MemoOutcome;
 use crate::solver::memo::{hash_key, partial, Frame, KeyLayout, MemoConfig, MemoError};
+use crate::solver::memo::{MemoOutcome, Watch, Work};
 use crate::solver::memo::{MemoStats, Step, Store, Value};
-use crate::solver::{Config, Solver, Stop};
+use crate::solver::Solver;
 use crate::zdd::{Zdd, ZDD_FALSE};
 
 impl Solver {
@@ -79,9 +77,7 @@ impl Solver {
         let words = layout.words;
         let mut zdd = memo.zdd.then(Zdd::new);
         let mut stats = MemoStats::default();
-        let deadline = self.config.time_limit.and_then(|t| Instant::now().checked_add(t));
-        let max_nodes = self.config.max_nodes.unwrap_or(u64::MAX);
-        let cancel = self.config.cancel.clone();
+        let mut watch = Watch::new(&self.config);
         let n = self.arena.n_items;
         let has_secondary = self.arena.n_items > self.arena.n_primary;
         let mut updates = 0u64;
@@ -115,7 +111,6 @@ impl Solver {
         let mut keys = vec![0u64; depth * words];
         // The key of a child looked up before its move is made (see `Frame::ahead`).
         let mut ahead = vec![0u64; words];
-        let mut next_check = Config::CHECK_INTERVAL;
         let mut frames = vec![Frame::default(); depth];
         // With a ZDD: the finished moves of the open levels, waiting for their level's chain.
         let mut pending: Vec<(OptionId, u32)> = Vec::new();
@@ -141,16 +136,9 @@ impl Solver {
             ($stop:expr) => {{
                 // Levels `floor..level` have their item entered and a move made.
                 let count = partial(&frames[floor..level]);
-                stats.nodes = nodes;
-                stats.plain_nodes = nodes.saturating_add(saved);
-                stats.clears = table.clears();
-                self.stats.nodes = nodes;
-                self.stats.updates += updates;
-                self.stats.solutions = count.to_u128().unwrap_or(u128::MAX);
+                let work = Work { nodes, saved, updates };
                 self.mcc = Some(m);
-                self.undo_levels_m(level);
-                self.level = 0;
-                return Ok(MemoOutcome { count, stop: $stop, stats, zdd: None });
+                return Ok(self.memo_stopped($stop, count, level, work, stats, table));
             }};
         }
         // The level is done (its item restored): its value becomes `child`, stored when the
@@ -179,28 +167,18 @@ impl Solver {
         loop {
             match step {
                 Step::Enter => {
-                    if nodes >= max_nodes {
-                        finish!(Stop::NodeLimit);
-                    }
-                    nodes += 1;
-                    if nodes >= next_check {
-                        next_check = nodes + Config::CHECK_INTERVAL;
-                        self.level = level;
-                        self.stats.nodes = nodes;
-                        stats.nodes = nodes;
-                        stats.clears = table.clears();
-                        stats.plain_nodes = nodes.saturating_add(saved);
-                        let bytes = table.bytes() + zdd.as_ref().map_or(0, Zdd::bytes);
-                        stats.peak_bytes = stats.peak_bytes.max(bytes);
-                        if cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-                            finish!(Stop::Cancelled);
+                    let stop = match watch.enter(&mut nodes) {
+                        Ok(false) => None,
+                        Ok(true) => {
+                            let (work, z) = (Work { nodes, saved, updates }, zdd.as_ref());
+                            lend!(
+                                self.memo_look(&watch, level, work, &mut stats, table, z, progress)
+                            )
                         }
-                        if deadline.is_some_and(|d| Instant::now() >= d) {
-                            finish!(Stop::TimeLimit);
-                        }
-                        if lend!(progress(self, &stats)).is_break() {
-                            finish!(Stop::Cancelled);
-                        }
+                        Err(stop) => Some(stop),
+                    };
+                    if let Some(stop) = stop {
+                        finish!(stop);
                     }
                     #[cfg(any(test, feature = "check-invariants"))]
                     {
@@ -299,10 +277,10 @@ impl Solver {
                         close_level!();
                         continue;
                     }
-                    if frames[level].ahead && x != item && nodes + 1 < max_nodes {
+                    if frames[level].ahead && x != item && !watch.full(nodes + 1) {
                         // The child is a state with a key: look it up before making the move.
                         ahead.copy_from_slice(&key);
-                        self.set_fields_after(&layout, &m, x, &mut ahead);
+                        self.set_fields_of(&layout, &m, x, 1, &mut ahead);
                         if let Some(value) = table.find(hash_key(&ahead), &ahead) {
                             nodes += 1;
                             stats.hits += 1;
@@ -324,31 +302,16 @@ impl Solver {
                         // The null move takes the item out.
                         layout.set_field(&mut key, item, 0);
                     } else {
-                        self.set_fields_of(&layout, &m, x, &mut key);
+                        self.set_fields_of(&layout, &m, x, 0, &mut key);
                     }
                     level += 1;
                     step = Step::Enter;
                 }
                 Step::Return => {
                     if level == floor {
-                        let Value { count, plain, zdd: root } = child;
-                        stats.nodes = nodes;
-                        stats.clears = table.clears();
-                        stats.plain_nodes = plain;
-                        let bytes = table.bytes() + zdd.as_ref().map_or(0, Zdd::bytes);
-                        stats.peak_bytes = stats.peak_bytes.max(bytes);
-                        self.stats.nodes = nodes;
-                        self.stats.updates += updates;
-                        self.stats.solutions = count.to_u128().unwrap_or(u128::MAX);
+                        let work = Work { nodes, saved, updates };
                         self.mcc = Some(m);
-                        self.undo_levels_m(floor);
-                        self.level = 0;
-                        let zdd = zdd.map(|mut z| {
-                            z.set_root(root);
-                            z
-                        });
-                        stats.zdd_nodes = zdd.as_ref().map_or(0, |z| z.node_count() as u64);
-                        return Ok(MemoOutcome { count, stop: Stop::Exhausted, stats, zdd });
+                        return Ok(self.memo_done(child, floor, work, stats, table, zdd));
                     }
                     level -= 1;
                     let x = self.choice[level];
@@ -356,7 +319,7 @@ impl Solver {
                     if x == item {
                         layout.set_field(&mut key, item, m.bound[item as usize]);
                     } else {
-                        self.set_fields_of(&layout, &m, x, &mut key);
+                        self.set_fields_of(&layout, &m, x, 0, &mut key);
                     }
                     frames[level].add(&child);
                     if !child.count.is_zero() && zdd.is_some() {
@@ -395,32 +358,12 @@ impl Solver {
 }
 
 impl Solver {
-    /// Writes into `key` the fields that the primary items of option node `x`'s option other
-    /// than `x`'s own item will have once the option is taken (their `BOUND`s one less; 0
-    /// when that covers them), without taking it.
-    #[inline(always)]
-    fn set_fields_after(&self, layout: &KeyLayout, m: &Mcc, x: u32, key: &mut [u64]) {
-        let n1 = self.arena.n_primary;
-        let mut p = x + 1;
-        while p != x {
-            let node = self.arena.node(p);
-            if node.top <= 0 {
-                p = node.up;
-                continue;
-            }
-            let item = node.top as u32;
-            if item <= n1 {
-                layout.set_field(key, item, m.bound[item as usize] - 1);
-            }
-            p += 1;
-        }
-    }
-
     /// Writes into `key` the fields of the primary items of option node `x`'s option other
-    /// than `x`'s own item, from their `BOUND`s (0 once covered), after the option is taken
-    /// or given back (M5).
+    /// than `x`'s own item, from their `BOUND`s (0 once covered) less `taken`: after the
+    /// option is taken or given back (`taken` 0), or as they will be once it is taken, before
+    /// it is (`taken` 1) (M5).
     #[inline(always)]
-    fn set_fields_of(&self, layout: &KeyLayout, m: &Mcc, x: u32, key: &mut [u64]) {
+    fn set_fields_of(&self, layout: &KeyLayout, m: &Mcc, x: u32, taken: u32, key: &mut [u64]) {
         let n1 = self.arena.n_primary;
         let mut p = x + 1;
         while p != x {
@@ -431,7 +374,7 @@ impl Solver {
             }
             let item = node.top as u32;
             if item <= n1 {
-                layout.set_field(key, item, m.bound[item as usize]);
+                layout.set_field(key, item, m.bound[item as usize] - taken);
             }
             p += 1;
         }

@@ -585,6 +585,151 @@ pub(crate) fn partial(frames: &[Frame]) -> Count {
     frames.iter().map(|f| &f.count).sum()
 }
 
+/// The limits of a memoised search: the node limit at every node, the cancel flag, the
+/// deadline and the progress callback every [`Config::CHECK_INTERVAL`] nodes.
+pub(crate) struct Watch {
+    deadline: Option<Instant>,
+    max_nodes: u64,
+    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    next_check: u64,
+}
+
+impl Watch {
+    pub(crate) fn new(config: &Config) -> Watch {
+        Watch {
+            // A limit too far away to represent is no limit.
+            deadline: config.time_limit.and_then(|t| Instant::now().checked_add(t)),
+            max_nodes: config.max_nodes.unwrap_or(u64::MAX),
+            cancel: config.cancel.clone(),
+            next_check: Config::CHECK_INTERVAL,
+        }
+    }
+
+    /// Whether the node limit forbids entering one more node, when `nodes` were entered.
+    #[inline(always)]
+    pub(crate) fn full(&self, nodes: u64) -> bool {
+        nodes >= self.max_nodes
+    }
+
+    /// Enters a node: counts it in `nodes`, and says whether the periodic look
+    /// ([`Solver::memo_look`]) is due; the node limit's stop when it forbids the node.
+    #[inline(always)]
+    pub(crate) fn enter(&mut self, nodes: &mut u64) -> Result<bool, Stop> {
+        if self.full(*nodes) {
+            return Err(Stop::NodeLimit);
+        }
+        *nodes += 1;
+        if *nodes < self.next_check {
+            return Ok(false);
+        }
+        self.next_check = *nodes + Config::CHECK_INTERVAL;
+        Ok(true)
+    }
+}
+
+/// The work counters of a memoised search, kept in locals by its loop.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Work {
+    /// Nodes entered.
+    pub(crate) nodes: u64,
+    /// Plain-search nodes the hits saved.
+    pub(crate) saved: u64,
+    /// Updates of the links.
+    pub(crate) updates: u64,
+}
+
+impl Solver {
+    /// The periodic look of a memoised search at `level`: the counters brought up to date,
+    /// then the cancel flag, the deadline and `progress`; the stop, if one of them says so.
+    #[cold]
+    #[allow(clippy::too_many_arguments, reason = "the locals of two search loops, at a cold call")]
+    pub(crate) fn memo_look<S: Store>(
+        &mut self,
+        watch: &Watch,
+        level: usize,
+        work: Work,
+        stats: &mut MemoStats,
+        table: &S,
+        zdd: Option<&Zdd>,
+        progress: &mut dyn FnMut(&Solver, &MemoStats) -> ControlFlow<()>,
+    ) -> Option<Stop> {
+        self.level = level;
+        self.stats.nodes = work.nodes;
+        stats.nodes = work.nodes;
+        stats.clears = table.clears();
+        stats.plain_nodes = work.nodes.saturating_add(work.saved);
+        let bytes = table.bytes() + zdd.map_or(0, Zdd::bytes);
+        stats.peak_bytes = stats.peak_bytes.max(bytes);
+        if watch.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Some(Stop::Cancelled);
+        }
+        if watch.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(Stop::TimeLimit);
+        }
+        progress(self, stats).is_break().then_some(Stop::Cancelled)
+    }
+
+    /// Ends a memoised search stopped by `stop` while entering `level`: levels `0..level`
+    /// undone (M3), the count of the subtrees finished (`count`, a lower bound).
+    pub(crate) fn memo_stopped<S: Store>(
+        &mut self,
+        stop: Stop,
+        count: Count,
+        level: usize,
+        work: Work,
+        mut stats: MemoStats,
+        table: &S,
+    ) -> MemoOutcome {
+        stats.nodes = work.nodes;
+        stats.plain_nodes = work.nodes.saturating_add(work.saved);
+        stats.clears = table.clears();
+        self.stats.nodes = work.nodes;
+        self.stats.updates += work.updates;
+        self.stats.solutions = count.to_u128().unwrap_or(u128::MAX);
+        self.undo_levels(level);
+        self.level = 0;
+        MemoOutcome { count, stop, stats, zdd: None }
+    }
+
+    /// Ends a memoised search back at its `floor` with the root's `value`: levels
+    /// `0..floor` (the prefix) undone (M3), the ZDD rooted.
+    pub(crate) fn memo_done<S: Store>(
+        &mut self,
+        value: Value,
+        floor: usize,
+        work: Work,
+        mut stats: MemoStats,
+        table: &S,
+        zdd: Option<Zdd>,
+    ) -> MemoOutcome {
+        let Value { count, plain, zdd: root } = value;
+        stats.nodes = work.nodes;
+        stats.clears = table.clears();
+        // The plain nodes of the whole tree: what the hits saved, added up as the search
+        // went, is the root's value.
+        debug_assert!(
+            plain == u64::MAX || plain == work.nodes.saturating_add(work.saved),
+            "plain nodes {plain} vs {} + {}",
+            work.nodes,
+            work.saved
+        );
+        stats.plain_nodes = plain;
+        let bytes = table.bytes() + zdd.as_ref().map_or(0, Zdd::bytes);
+        stats.peak_bytes = stats.peak_bytes.max(bytes);
+        self.stats.nodes = work.nodes;
+        self.stats.updates += work.updates;
+        self.stats.solutions = count.to_u128().unwrap_or(u128::MAX);
+        self.undo_levels(floor);
+        self.level = 0;
+        let zdd = zdd.map(|mut z| {
+            z.set_root(root);
+            z
+        });
+        stats.zdd_nodes = zdd.as_ref().map_or(0, |z| z.node_count() as u64);
+        MemoOutcome { count, stop: Stop::Exhausted, stats, zdd }
+    }
+}
+
 impl Solver {
     /// Counts the solutions by memoised search, as Knuth's DLX6 does: as [`Solver::count`],
     /// but every remaining problem met is remembered with its count, so that the search meets
@@ -765,10 +910,8 @@ impl Solver {
         let layout = self.key_layout();
         let words = layout.words;
         let mut zdd = memo.zdd.then(Zdd::new);
-        let mut stats = MemoStats::default();
-        let deadline = self.config.time_limit.and_then(|t| Instant::now().checked_add(t));
-        let max_nodes = self.config.max_nodes.unwrap_or(u64::MAX);
-        let cancel = self.config.cancel.clone();
+        let stats = MemoStats::default();
+        let mut watch = Watch::new(&self.config);
         let mut updates = 0u64;
 
         // The prefix, then the key of the state it reaches.
@@ -805,19 +948,13 @@ impl Solver {
         // Plain-search nodes the hits so far have saved.
         let mut saved = 0u64;
 
+        let mut stats = stats;
         macro_rules! finish {
             ($stop:expr) => {{
                 // Levels `floor..level` have their item covered and an option applied.
                 let count = partial(&frames[floor..level]);
-                stats.nodes = nodes;
-                stats.plain_nodes = nodes.saturating_add(saved);
-                stats.clears = table.clears();
-                self.stats.nodes = nodes;
-                self.stats.updates += updates;
-                self.stats.solutions = count.to_u128().unwrap_or(u128::MAX);
-                self.undo_levels(level);
-                self.level = 0;
-                return Ok(MemoOutcome { count, stop: $stop, stats, zdd: None });
+                let work = Work { nodes, saved, updates };
+                return Ok(self.memo_stopped($stop, count, level, work, stats, table));
             }};
         }
 
@@ -828,27 +965,16 @@ impl Solver {
             match step {
                 Step::Enter => {
                     // Entering `level`: a node of the search tree.
-                    if nodes >= max_nodes {
-                        finish!(Stop::NodeLimit);
-                    }
-                    nodes += 1;
-                    if nodes % Config::CHECK_INTERVAL == 0 {
-                        self.level = level;
-                        self.stats.nodes = nodes;
-                        stats.nodes = nodes;
-                        stats.clears = table.clears();
-                        stats.plain_nodes = nodes.saturating_add(saved);
-                        let bytes = table.bytes() + zdd.as_ref().map_or(0, Zdd::bytes);
-                        stats.peak_bytes = stats.peak_bytes.max(bytes);
-                        if cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-                            finish!(Stop::Cancelled);
+                    let stop = match watch.enter(&mut nodes) {
+                        Ok(false) => None,
+                        Ok(true) => {
+                            let (work, z) = (Work { nodes, saved, updates }, zdd.as_ref());
+                            self.memo_look(&watch, level, work, &mut stats, table, z, progress)
                         }
-                        if deadline.is_some_and(|d| Instant::now() >= d) {
-                            finish!(Stop::TimeLimit);
-                        }
-                        if progress(self, &stats).is_break() {
-                            finish!(Stop::Cancelled);
-                        }
+                        Err(stop) => Some(stop),
+                    };
+                    if let Some(stop) = stop {
+                        finish!(stop);
                     }
                     #[cfg(any(test, feature = "check-invariants"))]
                     {
@@ -916,29 +1042,8 @@ impl Solver {
                 Step::Return => {
                     // X8: back up with `child`, the value of the node just left.
                     if level == floor {
-                        let Value { count, plain, zdd: root } = child;
-                        stats.nodes = nodes;
-                        stats.clears = table.clears();
-                        // The plain nodes of the whole tree: what the hits saved, added up as
-                        // the search went, is the root's value.
-                        debug_assert!(
-                            plain == u64::MAX || plain == nodes.saturating_add(saved),
-                            "plain nodes {plain} vs {nodes} + {saved}"
-                        );
-                        stats.plain_nodes = plain;
-                        let bytes = table.bytes() + zdd.as_ref().map_or(0, Zdd::bytes);
-                        stats.peak_bytes = stats.peak_bytes.max(bytes);
-                        self.stats.nodes = nodes;
-                        self.stats.updates += updates;
-                        self.stats.solutions = count.to_u128().unwrap_or(u128::MAX);
-                        self.undo_levels(floor);
-                        self.level = 0;
-                        let zdd = zdd.map(|mut z| {
-                            z.set_root(root);
-                            z
-                        });
-                        stats.zdd_nodes = zdd.as_ref().map_or(0, |z| z.node_count() as u64);
-                        return Ok(MemoOutcome { count, stop: Stop::Exhausted, stats, zdd });
+                        let work = Work { nodes, saved, updates };
+                        return Ok(self.memo_done(child, floor, work, stats, table, zdd));
                     }
                     level -= 1;
                     let x = self.choice[level];

@@ -177,7 +177,6 @@ fn on_threads(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Counted, CountError> {
     use crate::parallel::ParallelSearch;
-    use crate::Count;
     let mut solver = Solver::with_config(problem, request.config.clone());
     let (method, reason, estimate) = match request.method {
         CountMethod::Auto => {
@@ -196,16 +195,7 @@ fn on_threads(
     }
     let (outcome, stats) = ParallelSearch::new(problem, request.config.clone(), threads)
         .count_with_progress(&|p| progress(p));
-    Ok(Counted {
-        count: Count::from(outcome.solutions),
-        stop: outcome.stop,
-        method: CountMethod::Search,
-        reason,
-        memo: None,
-        estimate,
-        zdd: None,
-        stats,
-    })
+    Ok(Counted { stats, ..crate::solver::auto::plain(outcome, reason, estimate) })
 }
 
 /// The memoised count of `problem` with its ZDD, from which [`Zdd::samples`](crate::Zdd::samples)
