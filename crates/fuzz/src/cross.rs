@@ -11,6 +11,7 @@
 use std::collections::BTreeSet;
 
 use dancecard_engine::gate::{self, Method};
+use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::pre::{self, PreError};
 use dancecard_engine::{
     Config, CostError, Count, CountError, CountMethod, CountRequest, Event, Heuristic, MemoConfig,
@@ -90,14 +91,24 @@ impl Context<'_> {
     fn run(&self, method: Method) -> Result<(), Unsupported> {
         match method {
             Method::Search => self.search(),
-            Method::Memo => self.counts(CountMethod::Memo, 1),
+            Method::Memo => {
+                self.counts(CountMethod::Memo, 1)?;
+                self.memo_subtrees();
+                Ok(())
+            }
             Method::Auto => self.counts(CountMethod::Auto, 1),
             Method::Zdd => self.zdd(),
             Method::Sample => self.sample(),
             Method::Estimate => self.estimate(),
             Method::Threads if self.options.threads => {
                 self.counts(CountMethod::Search, 2)?;
-                self.counts(CountMethod::Auto, 2)
+                self.counts(CountMethod::Auto, 2)?;
+                // Threads sharing one memo table, each counting subtrees of the plain tree.
+                let parallel = ParallelSearch::new(self.problem, Config::default(), 2);
+                match parallel.count_memo(&MemoConfig::default(), &|_| {}) {
+                    Ok((m, _)) if (&m.count, m.stop) == (self.total, Stop::Exhausted) => Ok(()),
+                    other => self.fail(format!("the threaded memo gives {other:?}")),
+                }
             }
             Method::Threads => gate::check(self.problem, Method::Threads),
             Method::Shards => self.shards(),
@@ -143,6 +154,37 @@ impl Context<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The memoised count of each subtree of the plain search's tree (its prefixes at depths
+    /// 1 to 3, which may leave items with multiplicities half done) adds up to the count,
+    /// with a ZDD whose count is the subtree's; the arena restored after each.
+    fn memo_subtrees(&self) {
+        let mut solver = Solver::new(self.problem);
+        for depth in 1..=3 {
+            let mut sum = Count::ZERO;
+            for unit in solver.prefixes(depth) {
+                solver.set_prefix(&unit);
+                let memo = MemoConfig { zdd: true, ..MemoConfig::default() };
+                let out = solver
+                    .count_memo(&memo, |_, _| std::ops::ControlFlow::Continue(()))
+                    .unwrap_or_else(|e| self.fail(format!("memo under {unit:?}: {e}")));
+                let zdd = out.zdd.unwrap_or_else(|| self.fail("no ZDD".to_owned()));
+                if zdd.count() != out.count {
+                    self.fail(format!(
+                        "under {unit:?}: the ZDD counts {}, memo {}",
+                        zdd.count(),
+                        out.count
+                    ));
+                }
+                sum += &out.count;
+            }
+            solver.set_prefix(&[]);
+            self.pristine(&solver, "memoised counts of subtrees");
+            if &sum != self.total {
+                self.fail(format!("the memoised subtrees at depth {depth} add up to {sum}"));
+            }
+        }
     }
 
     /// The plain search: its solutions (each verified) and its count, for both heuristics.
