@@ -18,10 +18,16 @@
 //!   compared with his programs on the same input;
 //! - [`Solver::prefixes`] and [`Solver::set_prefix`] split the search tree into subtrees, the
 //!   unit of work for threads, shards and clusters;
-//! - [`Solver::count_memo`] counts by memoisation (Knuth's DLX6: every remaining problem is
-//!   counted once) and builds a [`Zdd`] of all solutions, from which [`Zdd::sample`] draws
-//!   solutions exactly uniformly; [`Solver::count_by`] counts by [`CountMethod::Search`],
+//! - [`count`] is the one way into counting, for every front end: a [`CountRequest`]
+//!   (method, threads, the memo's budget, limits) checked against the capability table of
+//!   [`gate`] (which method handles which kind of problem: every method is exact on a problem
+//!   or refuses it with [`Unsupported`]), then counted by [`CountMethod::Search`],
 //!   [`CountMethod::Memo`] or [`CountMethod::Auto`] (whichever pays, decided from the run);
+//!   [`sample`] and [`estimate`] are the same door for samples and estimates;
+//! - [`Solver::count_memo`] counts by memoisation (Knuth's DLX6: every remaining problem is
+//!   counted once; with multiplicities too) and builds a [`Zdd`] of all solutions, from which
+//!   [`Zdd::samples`] draws solutions exactly uniformly; counts are [`Count`]s, exact at any
+//!   size;
 //! - [`Solver::min_cost`] finds the `k` best solutions of a problem whose options have costs
 //!   (Knuth's DLX5, with a stronger lower bound);
 //! - [`Solver::estimate`] estimates the plain search's tree before a long run (Knuth's
