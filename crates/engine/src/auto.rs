@@ -24,9 +24,10 @@
 
 use std::ops::ControlFlow;
 
-use super::estimate::Estimate;
-use super::memo::{MemoConfig, MemoError, MemoStats};
-use super::{Config, Outcome, Solver, Stop};
+use crate::config::{Config, Outcome, Stop};
+use crate::estimate::Estimate;
+use crate::kernels::memo::{MemoConfig, MemoError, MemoStats};
+use crate::solver::Solver;
 use crate::zdd::Zdd;
 use crate::{Count, Stats};
 

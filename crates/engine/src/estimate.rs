@@ -12,7 +12,7 @@
 
 use std::sync::atomic::Ordering;
 
-use super::Solver;
+use crate::solver::Solver;
 use crate::zdd::SplitMix64;
 
 /// What [`Solver::estimate`] found.

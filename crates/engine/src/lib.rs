@@ -33,7 +33,8 @@
 //! - [`Solver::estimate`] estimates the plain search's tree before a long run (Knuth's
 //!   Monte Carlo probes).
 //!
-//! The crate does no I/O; `dancecard-format` reads and writes problems as text.
+//! The crate does no I/O but one read: the memo's default budget looks at the machine's memory
+//! (`/proc/meminfo`). `dancecard-format` reads and writes problems as text.
 //!
 //! # Example
 //!
@@ -70,34 +71,33 @@
 #![deny(missing_docs, rustdoc::broken_intra_doc_links)]
 
 mod arena;
-mod bits;
-mod cost;
-mod cost_bits;
+mod auto;
+mod config;
+mod estimate;
 pub mod gate;
 mod ids;
+mod kernels;
 mod number;
 #[cfg(feature = "parallel")]
 pub mod parallel;
+mod plumbing;
 pub mod pre;
 mod problem;
 mod request;
-mod sliced;
 mod solver;
 mod stats;
 mod zdd;
 
-pub use cost::{CostError, CostSolution, LowerBound, MinCost};
+pub use auto::{CountMethod, Counted, FIRST_CHECK, NOT_PAYING, PAYING, SMALL_TREE};
+pub use config::{Config, Heuristic, Kernel, Outcome, Progress, Stop, Subtree};
+pub use estimate::Estimate;
 pub use gate::{Feature, Method, Unsupported};
 pub use ids::{ColorId, ItemId, OptionId};
+pub use kernels::cost::{CostError, CostSolution, LowerBound, MinCost};
+pub use kernels::memo::{MemoConfig, MemoError, MemoOutcome, MemoStats};
 pub use number::{BigUint, Count, ParseCountError};
 pub use problem::{BuildError, Entry, ItemKind, Problem, ProblemBuilder, VerifyError};
-pub use request::{count, estimate, sample, CountError, CountRequest, Progress};
-pub use solver::auto::{CountMethod, Counted, FIRST_CHECK, NOT_PAYING, PAYING, SMALL_TREE};
-pub use solver::estimate::Estimate;
-pub use solver::memo::{MemoConfig, MemoError, MemoOutcome, MemoStats};
-pub use solver::{
-    Config, Event, Heuristic, Kernel, Outcome, PrefixError, Solution, Solutions, Solver, Stop,
-    Subtree, Visitor,
-};
+pub use request::{count, estimate, sample, CountError, CountRequest};
+pub use solver::{Event, PrefixError, Solution, Solutions, Solver, Visitor};
 pub use stats::Stats;
 pub use zdd::{SplitMix64, Zdd, ZddNode, ZddSamples, ZddSolutions, ZDD_FALSE, ZDD_TRUE};

@@ -39,7 +39,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::solver::memo::SharedTable;
+use crate::kernels::memo::SharedTable;
 use crate::{
     Config, Count, Kernel, MemoConfig, MemoError, MemoOutcome, MemoStats, OptionId, Outcome,
     Problem, Solution, Solver, Stats, Stop, Visitor,
@@ -54,7 +54,7 @@ pub struct ParallelSearch<'p> {
     units: Vec<Vec<u32>>,
 }
 
-pub use crate::request::Progress;
+pub use crate::config::Progress;
 
 impl<'p> ParallelSearch<'p> {
     /// A search of `problem` with `threads` threads (0 means one per core).
@@ -221,11 +221,11 @@ impl<'p> ParallelSearch<'p> {
         }
         let (mut memo_stats, stats) = *lock(&sums);
         memo_stats.peak_bytes = {
-            use crate::solver::memo::Store;
+            use crate::kernels::memo::Store;
             (&store).bytes()
         };
         memo_stats.clears = {
-            use crate::solver::memo::Store;
+            use crate::kernels::memo::Store;
             (&store).clears()
         };
         let stop = stop.unwrap_or(Stop::Exhausted);

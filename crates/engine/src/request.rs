@@ -30,30 +30,18 @@
 
 use std::ops::ControlFlow;
 
+use crate::auto::{CountMethod, Counted};
+use crate::config::{Config, Progress};
+use crate::estimate::Estimate;
 use crate::gate::{self, Method, Unsupported};
+use crate::kernels::memo::{MemoConfig, MemoError};
 use crate::problem::Problem;
-use crate::solver::auto::{CountMethod, Counted};
-use crate::solver::estimate::Estimate;
-use crate::solver::memo::{MemoConfig, MemoError};
-use crate::solver::{Config, Solver};
+use crate::solver::Solver;
 
-/// A snapshot of a running count, for progress reports: the same from one thread or many.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Progress {
-    /// Estimated fraction of the tree explored, from 0 to 1.
-    pub fraction: f64,
-    /// Solutions found so far (saturating at `u128::MAX`).
-    pub solutions: u128,
-    /// Nodes searched so far (as of the threads' last reports).
-    pub nodes: u64,
-}
-
-impl Progress {
-    /// A solver's progress, from one of its ticks.
-    pub fn of(solver: &Solver) -> Progress {
-        let stats = solver.stats();
-        Progress { fraction: solver.progress(), solutions: stats.solutions, nodes: stats.nodes }
-    }
+/// A solver's progress, from one of its ticks.
+fn snapshot(solver: &Solver) -> Progress {
+    let stats = solver.stats();
+    Progress { fraction: solver.progress(), solutions: stats.solutions, nodes: stats.nodes }
 }
 
 /// What to count and how: the one request every front end builds.
@@ -158,7 +146,7 @@ pub fn count(
     let method = if request.memo.zdd { CountMethod::Memo } else { request.method };
     let mut solver = Solver::with_config(problem, request.config.clone());
     let mut tick = |s: &Solver| {
-        progress(Progress::of(s));
+        progress(snapshot(s));
         ControlFlow::Continue(())
     };
     Ok(solver.count_by(method, &request.memo, &mut tick)?)
@@ -187,7 +175,7 @@ fn on_threads(
     };
     if method == CountMethod::Memo {
         let mut tick = |s: &Solver| {
-            progress(Progress::of(s));
+            progress(snapshot(s));
             ControlFlow::Continue(())
         };
         let counted = solver.count_by(CountMethod::Memo, &request.memo, &mut tick)?;
@@ -195,7 +183,7 @@ fn on_threads(
     }
     let (outcome, stats) = ParallelSearch::new(problem, request.config.clone(), threads)
         .count_with_progress(&|p| progress(p));
-    Ok(Counted { stats, ..crate::solver::auto::plain(outcome, reason, estimate) })
+    Ok(Counted { stats, ..crate::auto::plain(outcome, reason, estimate) })
 }
 
 /// The memoised count of `problem` with its ZDD, from which [`Zdd::samples`](crate::Zdd::samples)

@@ -1,202 +1,26 @@
-//! The search: Knuth's Algorithm X (and Algorithm C with colors), iterative, bounded and
-//! resumable.
+//! The [`Solver`]: the mutable side of a search on one [`Problem`], its entry points (first,
+//! solutions, visit, count, min-cost, prefixes and subtrees) and the choice of kernel. The
+//! search loops themselves are in `kernels/` (the links, Algorithm M, bit sets, costs,
+//! memoisation), side by side; the vocabulary they share is in `config.rs` and `plumbing.rs`.
 //!
-//! The main loop follows DLX1 step by step (labels `X2`..`X8` in the code) so that on the same
-//! input it visits the same tree and reports the same node and update counts. It keeps its
-//! choices on an explicit stack (`choice`), never recursing: the depth is bounded only by the
-//! number of primary items, and is preallocated.
+//! The loops on the links are iterative, bounded and resumable: they keep their choices on an
+//! explicit stack (`choice`), never recursing: the depth is bounded only by the number of
+//! primary items, and is preallocated.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::arena::Arena;
-use crate::bits::{self, Bits};
-use crate::cost::{self, CostError, LowerBound, MinCost};
+use crate::config::{Config, Heuristic, Kernel, Outcome, Stop, Subtree};
 use crate::ids::{ItemId, OptionId};
+use crate::kernels::bits::Bits;
+use crate::kernels::cost::{self, CostError, LowerBound, MinCost};
+use crate::kernels::cost_bits::{self, CostBits};
+use crate::kernels::mcc_state::Mcc;
+use crate::kernels::sliced::Sliced;
+use crate::plumbing::{self, CountJob};
 use crate::problem::Problem;
-use crate::sliced::Sliced;
 use crate::stats::Stats;
-
-#[path = "auto.rs"]
-pub(crate) mod auto;
-#[path = "estimate.rs"]
-pub(crate) mod estimate;
-#[path = "mcc.rs"]
-pub(crate) mod mcc;
-#[path = "memo.rs"]
-pub(crate) mod memo;
-
-/// How the search picks the item to branch on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Heuristic {
-    /// Knuth's "S" heuristic, minimum remaining values: the first active primary item with the
-    /// fewest active options (as DLX1 does, so that node counts agree with it).
-    #[default]
-    Mrv,
-    /// The first active primary item, whatever its number of options.
-    Leftmost,
-}
-
-/// Limits and switches of a search. All limits are optional.
-#[derive(Clone, Debug, Default)]
-pub struct Config {
-    /// How to choose the item to branch on.
-    pub heuristic: Heuristic,
-    /// Stop after this many solutions (with 0, no search is made: no solution, no node).
-    pub max_solutions: Option<u128>,
-    /// Stop before entering more than this many nodes.
-    pub max_nodes: Option<u64>,
-    /// Stop after this much time (checked every [`Config::CHECK_INTERVAL`] nodes).
-    pub time_limit: Option<Duration>,
-    /// Stop when this flag becomes true (checked like the time limit).
-    pub cancel: Option<Arc<AtomicBool>>,
-    /// The data structure [`Solver::count`] searches on.
-    pub kernel: Kernel,
-}
-
-/// The data structure [`Solver::count`] runs on. The tree, the solutions counted and the
-/// node and update counters are the same on all: only the time differs.
-///
-/// The bit-set kernels keep one bit per option for the live options; they take problems
-/// without colors and with at most 8192 options (others are counted on the links); the
-/// bit-sliced one takes at most 64 primary items and 512 options, and is 2 to 3 times
-/// faster than the links on domino tilings and N-queens. Counting
-/// `LEN` with word-wise population counts is about 4 times faster than the links on
-/// pentominoes (options of 6 items, long item lists) and 2 times faster on tetromino tilings,
-/// but slower on domino tilings, sudoku or Langford pairs (short options, short lists), where
-/// the links do few updates per node.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Kernel {
-    /// The fastest kernel for the problem on this machine, found by timing the first 10,000
-    /// nodes on each (once per solver; a problem whose whole count takes fewer nodes is
-    /// counted on the links at once).
-    #[default]
-    Auto,
-    /// Always the dancing links.
-    Links,
-    /// Bit sets, `LEN` counted from the sets at each node (population counts).
-    BitsCounted,
-    /// Bit sets, `LEN` kept in an array per level, lowered for each option hidden.
-    BitsKept,
-    /// Bit sets for small problems (at most 64 primary items and 512 options), `LEN` kept
-    /// *bit-sliced*: one word per bit of the count, every item at once, so that hiding an
-    /// option and choosing an item cost a few word operations. Problems it does not take
-    /// are counted as by [`Kernel::BitsKept`].
-    BitsSliced,
-}
-
-impl Config {
-    /// The time limit, the cancel flag and progress reports are looked at once every this many
-    /// nodes. A node costs from a few nanoseconds to a few microseconds, so this is well under
-    /// a millisecond on the instances we know.
-    pub const CHECK_INTERVAL: u64 = 1024;
-
-    /// A configuration with the given heuristic and no limits.
-    pub fn with_heuristic(heuristic: Heuristic) -> Self {
-        Self { heuristic, ..Self::default() }
-    }
-}
-
-/// Why a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Stop {
-    /// The whole tree was searched: the results are complete.
-    Exhausted,
-    /// `max_solutions` were found.
-    SolutionLimit,
-    /// The node budget ran out.
-    NodeLimit,
-    /// The time limit passed.
-    TimeLimit,
-    /// The cancel flag was raised.
-    Cancelled,
-    /// The visitor asked to stop.
-    Visitor,
-}
-
-impl Stop {
-    /// Every stop reason, in declaration order.
-    pub const ALL: [Stop; 6] = [
-        Stop::Exhausted,
-        Stop::SolutionLimit,
-        Stop::NodeLimit,
-        Stop::TimeLimit,
-        Stop::Cancelled,
-        Stop::Visitor,
-    ];
-
-    /// Whether the whole tree was searched.
-    pub fn is_complete(self) -> bool {
-        self == Stop::Exhausted
-    }
-
-    /// Whether the search gave all that was asked of it: it searched the whole tree, or
-    /// stopped at the `max_solutions` asked for. False when a node or time limit, a cancel
-    /// or the visitor cut it short: its results are partial.
-    pub fn is_answered(self) -> bool {
-        matches!(self, Stop::Exhausted | Stop::SolutionLimit)
-    }
-
-    /// The reason's name, as the command line, the web API, the Python package and the
-    /// shard files write it: `exhausted`, `solution-limit`, `node-limit`, `time-limit`,
-    /// `cancelled` or `visitor` ([`Stop::from_name`] reads it back).
-    ///
-    /// ```
-    /// use dancecard_engine::Stop;
-    /// assert_eq!(Stop::NodeLimit.name(), "node-limit");
-    /// assert_eq!(Stop::from_name("node-limit"), Some(Stop::NodeLimit));
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Stop::Exhausted => "exhausted",
-            Stop::SolutionLimit => "solution-limit",
-            Stop::NodeLimit => "node-limit",
-            Stop::TimeLimit => "time-limit",
-            Stop::Cancelled => "cancelled",
-            Stop::Visitor => "visitor",
-        }
-    }
-
-    /// The stop reason named `name` by [`Stop::name`], if any.
-    pub fn from_name(name: &str) -> Option<Stop> {
-        Stop::ALL.into_iter().find(|stop| stop.name() == name)
-    }
-}
-
-impl std::fmt::Display for Stop {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The result of a search: how many solutions it found and why it ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    /// Solutions found (all of them when `stop` is [`Stop::Exhausted`]).
-    pub solutions: u128,
-    /// Why the search ended.
-    pub stop: Stop,
-}
-
-impl Outcome {
-    /// Whether the search covered the whole tree.
-    pub fn is_complete(&self) -> bool {
-        self.stop.is_complete()
-    }
-}
-
-/// A subtree of the search, named by its choice prefix (see [`Solver::set_prefix`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Subtree {
-    /// The choice indices from the root.
-    pub prefix: Vec<u32>,
-    /// Its share of the whole tree by Knuth's estimate: the product, over the levels of the
-    /// prefix, of one over the number of options at that level (the weights of
-    /// [`Solver::progress`]).
-    pub share: f64,
-}
 
 /// A prefix given to [`Solver::set_prefix`] that does not name a subtree.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -223,8 +47,8 @@ pub enum PrefixError {
 /// A solution found by the search: the chosen options, in the order they were chosen.
 #[derive(Clone, Copy, Debug)]
 pub struct Solution<'a> {
-    nodes: &'a [u32],
-    arena: &'a Arena,
+    pub(crate) nodes: &'a [u32],
+    pub(crate) arena: &'a Arena,
 }
 
 impl<'a> Solution<'a> {
@@ -362,7 +186,7 @@ pub enum Event {
 
 /// Where a paused search stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
+pub(crate) enum Phase {
     /// Not started (or finished and reset): the arena is pristine.
     Fresh,
     /// Paused right after reporting a solution at `level`: levels `0..=level` are applied.
@@ -398,44 +222,44 @@ enum Phase {
 /// ```
 #[derive(Debug)]
 pub struct Solver {
-    arena: Arena,
-    config: Config,
-    stats: Stats,
+    pub(crate) arena: Arena,
+    pub(crate) config: Config,
+    pub(crate) stats: Stats,
     /// `choice[l]` is the option node tried at level `l` (`x_l` in Knuth).
-    choice: Vec<u32>,
+    pub(crate) choice: Vec<u32>,
     /// The choice indices of the subtree this solver is restricted to.
-    prefix: Vec<u32>,
+    pub(crate) prefix: Vec<u32>,
     /// Search levels are capped here (used to list subtrees).
-    cap: usize,
+    pub(crate) cap: usize,
     /// The search ends when it backs up to this level: the prefix's length, or more once
     /// the untried options of shallower levels were given away (see [`Visitor::donate`]).
-    floor: usize,
-    level: usize,
-    phase: Phase,
-    last_stop: Stop,
-    colored: bool,
+    pub(crate) floor: usize,
+    pub(crate) level: usize,
+    pub(crate) phase: Phase,
+    pub(crate) last_stop: Stop,
+    pub(crate) colored: bool,
     /// The bit-set kernel of counts, built at the first count that can use it.
-    bits: Option<Box<Sets>>,
+    pub(crate) bits: Option<Box<Sets>>,
     /// The kernel `bits` was built for (it is `None` for problems it does not take).
-    bits_kernel: Option<Kernel>,
+    pub(crate) bits_kernel: Option<Kernel>,
     /// During a count on `bits`, its progress estimate (for [`Solver::progress`]).
-    bits_fraction: Option<f64>,
+    pub(crate) bits_fraction: Option<f64>,
     /// The kernel [`Kernel::Auto`] picked by calibration (see [`Solver::calibrate`]).
-    picked: Option<Kernel>,
+    pub(crate) picked: Option<Kernel>,
     /// Algorithm M's state (bounds, tweaks) when the problem has bounds (see `mcc.rs`).
-    mcc: Option<Box<mcc::Mcc>>,
+    pub(crate) mcc: Option<Box<Mcc>>,
     /// Where a count stopped early writes the subtrees it did not search, when wanted (see
     /// [`Solver::count_with_rest`]).
-    rest: Option<Vec<Subtree>>,
+    pub(crate) rest: Option<Vec<Subtree>>,
     /// The options' costs (DLX5), by option index; empty when every option costs 0.
-    costs: Box<[u64]>,
+    pub(crate) costs: Box<[u64]>,
     /// The problem's features that some method refuses, with their places (for the gate).
-    features: Box<crate::gate::Features>,
+    pub(crate) features: Box<crate::gate::Features>,
 }
 
 /// A bit-set kernel, built for one problem.
 #[derive(Debug)]
-enum Sets {
+pub(crate) enum Sets {
     /// [`Kernel::BitsCounted`] or [`Kernel::BitsKept`].
     Bits(Bits),
     /// [`Kernel::BitsSliced`].
@@ -445,7 +269,7 @@ enum Sets {
 impl Sets {
     /// The kernel for `kernel` on the arena's problem, if it takes it (for
     /// [`Kernel::BitsSliced`], the one of [`Kernel::BitsKept`] if that one does not).
-    fn new(arena: &Arena, kernel: Kernel) -> Option<Sets> {
+    pub(crate) fn new(arena: &Arena, kernel: Kernel) -> Option<Sets> {
         match kernel {
             Kernel::BitsSliced => match Sliced::new(arena) {
                 Some(sliced) => Some(Sets::Sliced(sliced)),
@@ -457,7 +281,7 @@ impl Sets {
         }
     }
 
-    fn count(&self, job: bits::CountJob<'_>) -> bits::Counted {
+    pub(crate) fn count(&self, job: CountJob<'_>) -> plumbing::Counted {
         match self {
             Sets::Bits(bits) => bits.count(job),
             Sets::Sliced(sliced) => sliced.count(job),
@@ -469,7 +293,7 @@ impl Sets {
 const CALIBRATION_NODES: u64 = 10_000;
 
 /// The progress callback of the counts.
-type Progress<'p> = &'p mut dyn FnMut(&Solver) -> ControlFlow<()>;
+pub(crate) type Progress<'p> = &'p mut dyn FnMut(&Solver) -> ControlFlow<()>;
 
 impl Solver {
     /// A solver for `problem` with the default configuration (MRV, no limits).
@@ -480,7 +304,7 @@ impl Solver {
     /// A solver for `problem` with the given configuration.
     pub fn with_config(problem: &Problem, config: Config) -> Solver {
         let arena = Arena::new(problem);
-        let mcc = mcc::Mcc::new(problem, &arena);
+        let mcc = Mcc::new(problem, &arena);
         let colored = !arena.colors.is_empty();
         Solver {
             choice: vec![0; arena.n_primary as usize + 1],
@@ -593,12 +417,12 @@ impl Solver {
 
     /// The choice indices of levels `0..levels`: for each level, the position (from 0) of the
     /// option tried in its item's list.
-    fn choice_indices(&self, levels: usize) -> Vec<u32> {
+    pub(crate) fn choice_indices(&self, levels: usize) -> Vec<u32> {
         (0..levels).map(|l| self.index_at(l).0).collect()
     }
 
     /// At level `l`: the position of the tried option in its item's list, and the list's length.
-    fn index_at(&self, l: usize) -> (u32, u32) {
+    pub(crate) fn index_at(&self, l: usize) -> (u32, u32) {
         if self.mcc.is_some() {
             return self.index_at_m(l);
         }
@@ -697,7 +521,15 @@ impl Solver {
             });
         }
         let mut arena = cost::CostArena::new(&self.arena, &self.costs);
-        let result = cost::search(&mut arena, &self.config, k, bound);
+        let bits = (bound == LowerBound::ItemShares
+            && self.config.kernel != Kernel::Links
+            && arena.n_primary > 0)
+            .then(|| CostBits::new(&arena))
+            .flatten();
+        let result = match bits {
+            Some(bits) => cost_bits::search(&arena, &bits, &self.config, k),
+            None => cost::search(&mut arena, &self.config, k, bound),
+        };
         self.stats = result.stats;
         self.last_stop = result.stop;
         Ok(result)
@@ -731,7 +563,7 @@ impl Solver {
     /// of the search loop for every caller (a copy inlined into each caller's code ran up to
     /// 8% slower in one of them than in another, from the code's layout alone).
     #[inline(never)]
-    fn count_dyn(&mut self, progress: Progress<'_>) -> Outcome {
+    pub(crate) fn count_dyn(&mut self, progress: Progress<'_>) -> Outcome {
         struct Ticks<'p, 'q>(&'q mut Progress<'p>);
         impl Visitor for Ticks<'_, '_> {
             fn tick(&mut self, solver: &Solver) -> ControlFlow<()> {
@@ -791,19 +623,19 @@ impl Solver {
     /// The subtrees a search of the links stopped at `level` (entering it: levels
     /// `0..level` applied) did not search, levels below `floor` being fixed (the prefix, and
     /// any level whose untried options were given away); see [`Solver::count_with_rest`].
-    fn links_rest(&self, floor: usize, level: usize) -> Vec<Subtree> {
+    pub(crate) fn links_rest(&self, floor: usize, level: usize) -> Vec<Subtree> {
         let fixed = self.choice_indices(floor);
         let levels = (0..level).map(|l| {
             let (k, len) = self.index_at(l);
             (len, len - k - 1)
         });
-        crate::bits::rest_of(&fixed, levels)
+        plumbing::rest_of(&fixed, levels)
     }
 
     /// Counts on bit sets if that is the kernel configured or picked (see [`Kernel::Auto`]);
     /// `None` when the count is left to the links. Under `Auto`, a first count may end
     /// within the calibration: its outcome is then returned as it is.
-    fn count_fast(&mut self, progress: Progress<'_>) -> Option<Outcome> {
+    pub(crate) fn count_fast(&mut self, progress: Progress<'_>) -> Option<Outcome> {
         if self.mcc.is_some() {
             return self.count_fast_m(progress);
         }
@@ -823,7 +655,11 @@ impl Solver {
     /// Counts on the bit-set kernel `kernel`, calling `progress` every
     /// [`Config::CHECK_INTERVAL`] nodes with the stats and [`Solver::progress`] kept current;
     /// `None` if `kernel` is the links or the problem is not one the bit sets take.
-    fn count_on_bits(&mut self, kernel: Kernel, progress: Progress<'_>) -> Option<Outcome> {
+    pub(crate) fn count_on_bits(
+        &mut self,
+        kernel: Kernel,
+        progress: Progress<'_>,
+    ) -> Option<Outcome> {
         if matches!(kernel, Kernel::Links | Kernel::Auto) {
             return None;
         }
@@ -843,7 +679,7 @@ impl Solver {
     pub(crate) fn count_outside(
         &mut self,
         progress: Progress<'_>,
-        count: impl FnOnce(bits::CountJob<'_>) -> bits::Counted,
+        count: impl FnOnce(CountJob<'_>) -> plumbing::Counted,
     ) -> Outcome {
         let config = self.config.clone();
         let prefix = self.prefix.clone();
@@ -851,7 +687,7 @@ impl Solver {
         if let Some(rest) = &mut rest {
             rest.clear();
         }
-        let (outcome, stats) = count(bits::CountJob {
+        let (outcome, stats) = count(CountJob {
             config: &config,
             prefix: &prefix,
             tick: &mut |fraction, stats| {
@@ -871,6 +707,7 @@ impl Solver {
     /// The kernel [`Kernel::Auto`] counts on for this solver's problem and heuristic,
     /// calibrating if it has not yet: the links when the problem is not one the bit sets
     /// take, or when it is so small that the calibration counts it all.
+    #[cfg(feature = "parallel")]
     pub(crate) fn pick_kernel(&mut self) -> Kernel {
         if self.mcc.is_some() {
             return self.pick_kernel_m();
@@ -895,7 +732,7 @@ impl Solver {
     ///
     /// The pick depends on the machine and its load, never the results: every kernel walks
     /// the same tree with the same counters.
-    fn calibrate(&mut self) -> Result<Outcome, Kernel> {
+    pub(crate) fn calibrate(&mut self) -> Result<Outcome, Kernel> {
         struct Count;
         impl Sink for Count {}
         if !Bits::takes(&self.arena) {
@@ -1034,18 +871,18 @@ impl Solver {
     }
 
     /// The items of the problem in the order the arena keeps them (primaries first).
-    fn item_id(&self, i: u32) -> ItemId {
+    pub(crate) fn item_id(&self, i: u32) -> ItemId {
         self.arena.item_ids[i as usize]
     }
 
     /// Gets ready for a new search: abandons a paused one and clears the counters.
-    fn start(&mut self) {
+    pub(crate) fn start(&mut self) {
         self.abandon();
         self.stats = Stats::default();
     }
 
     /// Undoes the levels of a paused search, restoring the arena (I5).
-    fn abandon(&mut self) {
+    pub(crate) fn abandon(&mut self) {
         if self.phase == Phase::AtSolution {
             self.undo_levels(self.level + 1);
             self.phase = Phase::Fresh;
@@ -1054,7 +891,7 @@ impl Solver {
     }
 
     /// Undoes levels `0..levels`, each with its item covered and its option's items covered.
-    fn undo_levels(&mut self, levels: usize) {
+    pub(crate) fn undo_levels(&mut self, levels: usize) {
         if self.mcc.is_some() {
             return self.undo_levels_m(levels);
         }
@@ -1073,7 +910,7 @@ impl Solver {
 
     /// Applies the prefix: returns `Ok(true)` if it ends in a solution. On error, the levels
     /// applied so far are `0..self.level`.
-    fn apply_prefix(&mut self) -> Result<bool, PrefixError> {
+    pub(crate) fn apply_prefix(&mut self) -> Result<bool, PrefixError> {
         if self.mcc.is_some() {
             return self.apply_prefix_m();
         }
@@ -1106,7 +943,7 @@ impl Solver {
 
     /// X3: the item to branch on, by the configured heuristic.
     #[inline(always)]
-    fn choose(&self) -> u32 {
+    pub(crate) fn choose(&self) -> u32 {
         let first = self.arena.item(0).next;
         match self.config.heuristic {
             Heuristic::Leftmost => first,
@@ -1131,7 +968,7 @@ impl Solver {
         }
     }
 
-    fn run<S: Sink>(&mut self, sink: &mut S, listing: bool) -> Outcome {
+    pub(crate) fn run<S: Sink>(&mut self, sink: &mut S, listing: bool) -> Outcome {
         let started = Instant::now();
         let outcome = if self.mcc.is_some() {
             self.run_m(sink, listing)
@@ -1145,228 +982,14 @@ impl Solver {
         outcome
     }
 
-    /// The main loop (Algorithm X; Algorithm C when `COLORED`).
-    ///
-    /// On return either the search is paused at a solution (`phase == AtSolution`, only when
-    /// the sink asked for it) or the arena is restored (I5).
-    fn run_x<const COLORED: bool, S: Sink>(&mut self, sink: &mut S, listing: bool) -> Outcome {
-        // A limit too far away to represent is no limit.
-        let deadline = self.config.time_limit.and_then(|t| Instant::now().checked_add(t));
-        let max_nodes = self.config.max_nodes.unwrap_or(u64::MAX);
-        let max_solutions = self.config.max_solutions.unwrap_or(u128::MAX);
-        if max_solutions == 0 && self.phase == Phase::Fresh {
-            // No solution wanted: nothing to search (not even the root).
-            return Outcome { solutions: self.stats.solutions, stop: Stop::SolutionLimit };
-        }
-        let cancel = self.config.cancel.clone();
-        let mut updates: u64 = 0;
-        let mut nodes = self.stats.nodes;
-        let mut floor;
-        let mut level;
-        let mut x: u32;
-        let mut i: u32;
-
-        macro_rules! event {
-            ($e:expr) => {
-                if S::TRACE {
-                    sink.event($e, nodes);
-                }
-            };
-        }
-        if let Some(rest) = &mut self.rest {
-            rest.clear();
-        }
-        // A stop by a limit while entering `level`: the subtrees left, when wanted.
-        macro_rules! stop_early {
-            ($stop:expr, $level:expr) => {{
-                if self.rest.is_some() {
-                    self.rest = Some(self.links_rest(floor, $level));
-                }
-                finish!($stop, $level)
-            }};
-        }
-        macro_rules! finish {
-            ($stop:expr, $applied:expr) => {{
-                self.stats.updates += updates;
-                self.stats.nodes = nodes;
-                self.undo_levels($applied);
-                self.level = 0;
-                self.phase = Phase::Fresh;
-                return Outcome { solutions: self.stats.solutions, stop: $stop };
-            }};
-        }
-
-        // X1: initialize, or resume.
-        let mut resume = self.phase == Phase::AtSolution;
-        match self.phase {
-            Phase::AtSolution => {
-                self.phase = Phase::Fresh;
-                floor = self.floor;
-                level = self.level;
-                x = self.choice[level];
-                i = self.arena.node(x).top as u32;
-                event!(Event::Untry { level, option: self.arena.option_of(x) });
-                self.arena.uncover_others::<COLORED>(x);
-                x = self.arena.node(x).down;
-            }
-            Phase::Fresh => {
-                match self.apply_prefix() {
-                    Err(_) => finish!(Stop::Exhausted, self.level),
-                    Ok(true) => {
-                        // The prefix itself is a solution: the subtree is one leaf.
-                        level = self.prefix.len() - 1;
-                        nodes += 1;
-                        self.stats.solutions += 1;
-                        if listing {
-                            sink.frontier(self, level + 1);
-                        }
-                        let _ = sink.solution(Solution {
-                            nodes: &self.choice[..=level],
-                            arena: &self.arena,
-                        });
-                        finish!(Stop::Exhausted, level + 1);
-                    }
-                    Ok(false) => {}
-                }
-                floor = self.prefix.len();
-                level = floor;
-                if self.arena.item(0).next == 0 {
-                    // No primary items at all: the empty set is the only solution, and the
-                    // root the only subtree.
-                    nodes += 1;
-                    self.stats.solutions += 1;
-                    if listing {
-                        sink.frontier(self, level);
-                    }
-                    let _ = sink.solution(Solution { nodes: &[], arena: &self.arena });
-                    finish!(Stop::Exhausted, level);
-                }
-                // X2 is folded into X5: the root always has an item to choose.
-                i = 0;
-                x = 0;
-            }
-        }
-
-        'forward: loop {
-            if !resume {
-                // Entering `level`: a node of the search tree.
-                if nodes >= max_nodes {
-                    stop_early!(Stop::NodeLimit, level);
-                }
-                nodes += 1;
-                if nodes % Config::CHECK_INTERVAL == 0 {
-                    self.stats.nodes = nodes;
-                    self.level = level;
-                    if cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-                        stop_early!(Stop::Cancelled, level);
-                    }
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
-                        stop_early!(Stop::TimeLimit, level);
-                    }
-                    if sink.tick(self).is_break() {
-                        stop_early!(Stop::Cancelled, level);
-                    }
-                    if sink.hungry() {
-                        if let Some((new_floor, units, fraction)) = self.split_off(level, floor) {
-                            floor = new_floor;
-                            sink.donate(units, fraction);
-                        }
-                    }
-                }
-                #[cfg(any(test, feature = "check-invariants"))]
-                self.arena.check_invariants();
-                event!(Event::Enter { level });
-                if level == self.cap {
-                    // Listing subtrees: this one is a unit; back up without branching.
-                    self.level = level;
-                    sink.frontier(self, level);
-                    if level == floor {
-                        finish!(Stop::Exhausted, level);
-                    }
-                    level -= 1;
-                    x = self.choice[level];
-                    i = self.arena.node(x).top as u32;
-                    event!(Event::Untry { level, option: self.arena.option_of(x) });
-                    self.arena.uncover_others::<COLORED>(x);
-                    x = self.arena.node(x).down;
-                } else {
-                    // X3: choose an item; X4: cover it.
-                    i = self.choose();
-                    event!(Event::Choose { level, item: self.item_id(i), len: self.arena.len(i) });
-                    event!(Event::Cover { item: self.item_id(i) });
-                    updates += self.arena.cover::<COLORED>(i);
-                    x = self.arena.node(i).down;
-                }
-            }
-            resume = false;
-            // X5: try option `x` of item `i`, or X7: back up when the list is exhausted.
-            loop {
-                if x == i {
-                    event!(Event::Uncover { item: self.item_id(i) });
-                    self.arena.uncover::<COLORED>(i);
-                    event!(Event::Backtrack { level });
-                    // X8: leave the level.
-                    loop {
-                        if level == floor {
-                            finish!(Stop::Exhausted, level);
-                        }
-                        level -= 1;
-                        x = self.choice[level];
-                        i = self.arena.node(x).top as u32;
-                        event!(Event::Untry { level, option: self.arena.option_of(x) });
-                        // X6: uncover the other items of the option, take the next one.
-                        self.arena.uncover_others::<COLORED>(x);
-                        x = self.arena.node(x).down;
-                        if x != i {
-                            break;
-                        }
-                        event!(Event::Uncover { item: self.item_id(i) });
-                        self.arena.uncover::<COLORED>(i);
-                        event!(Event::Backtrack { level });
-                    }
-                }
-                self.choice[level] = x;
-                event!(Event::Try { level, option: self.arena.option_of(x) });
-                if S::TRACE {
-                    self.trace_others(x, sink, nodes);
-                }
-                updates += self.arena.cover_others::<COLORED>(x);
-                if self.arena.item(0).next != 0 {
-                    level += 1;
-                    continue 'forward;
-                }
-                // X2: every primary item is covered: a solution (which is a node too).
-                nodes += 1;
-                self.stats.solutions += 1;
-                event!(Event::Solution { level });
-                if listing {
-                    self.level = level;
-                    sink.frontier(self, level + 1);
-                }
-                let flow =
-                    sink.solution(Solution { nodes: &self.choice[..=level], arena: &self.arena });
-                if self.stats.solutions >= max_solutions {
-                    finish!(Stop::SolutionLimit, level + 1);
-                }
-                if flow.is_break() {
-                    self.stats.updates += updates;
-                    self.stats.nodes = nodes;
-                    self.level = level;
-                    self.floor = floor;
-                    self.phase = Phase::AtSolution;
-                    return Outcome { solutions: self.stats.solutions, stop: Stop::Visitor };
-                }
-                event!(Event::Untry { level, option: self.arena.option_of(x) });
-                self.arena.uncover_others::<COLORED>(x);
-                x = self.arena.node(x).down;
-            }
-        }
-    }
-
     /// Splits off the untried options of the shallowest level in `floor..level` that has any:
     /// returns the new floor (that level plus one), their choice prefixes, and the estimated
     /// fraction of this search's tree that they hold.
-    fn split_off(&self, level: usize, floor: usize) -> Option<(usize, Vec<Vec<u32>>, f64)> {
+    pub(crate) fn split_off(
+        &self,
+        level: usize,
+        floor: usize,
+    ) -> Option<(usize, Vec<Vec<u32>>, f64)> {
         let l = (floor..level).find(|&l| {
             let x = self.choice[l];
             self.arena.node(x).down != self.arena.node(x).top as u32
@@ -1391,23 +1014,6 @@ impl Solver {
             })
             .collect();
         (l + 1, units, fraction)
-    }
-
-    /// Reports the covers that `cover_others(x)` is about to make (trace only).
-    fn trace_others<S: Sink>(&self, x: u32, sink: &mut S, nodes: u64) {
-        let mut p = x + 1;
-        while p != x {
-            let node = self.arena.nodes[p as usize];
-            if node.top <= 0 {
-                p = node.up;
-                continue;
-            }
-            let colored = self.colored && self.arena.colors[p as usize] != 0;
-            if !colored {
-                sink.event(Event::Cover { item: self.item_id(node.top as u32) }, nodes);
-            }
-            p += 1;
-        }
     }
 
     /// Whether `method` handles this solver's problem (the [capability table](crate::gate)).

@@ -37,7 +37,7 @@ fn cost_domino6x6_best_three() {
 }
 
 /// DLX5's tree, node for node: `dlx5 k1` and `dlx5 k3` on cost_pent6x10.dlx
-/// (../shared/data/instances/README.md, and DLX5's closing line for k = 3: 15 solutions,
+/// (testdata/instances/README.md, and DLX5's closing line for k = 3: 15 solutions,
 /// 67,853,551 updates, 204,170 nodes).
 #[test]
 fn cost_pent6x10_as_dlx5() {

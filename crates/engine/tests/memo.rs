@@ -31,7 +31,7 @@ fn with_zdd() -> MemoConfig {
     MemoConfig { zdd: true, ..MemoConfig::default() }
 }
 
-/// DLX6's figures (testdata/instances/README.md, from ../shared/data/instances): search nodes
+/// DLX6's figures (testdata/instances/README.md): search nodes
 /// and ZDD nodes (DLX6 adds 2 for ⊥ and ⊤); the plain search's nodes are DLX1's (unknown, and
 /// too many to count here, for the two large boards).
 #[test]

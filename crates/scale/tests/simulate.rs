@@ -187,7 +187,7 @@ fn dynamic_splitting_keeps_64_workers_busy_on_dominoes() {
 
 /// Dominoes on 8 x 10 (4 billion nodes of plain search: minutes): by hand, with
 /// `cargo test --release -p dancecard-scale --test simulate -- --ignored --nocapture`.
-/// 1,031,151,241 tilings (../shared/data/ground-truth/domino_tilings.tsv). 2026-12-01: idle
+/// 1,031,151,241 tilings (testdata/ground-truth/domino_tilings.tsv). 2026-12-01: idle
 /// 4.3% (478 jobs) against 4.4% for the static list (1,423 units): a domino tree is even.
 #[test]
 #[ignore = "minutes of search"]

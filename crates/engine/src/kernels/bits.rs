@@ -40,12 +40,15 @@
 //! [`Search::check_level`] checks them against a recount; the crate's tests (and the
 //! `check-invariants` feature) call it at every node.
 
-use std::ops::ControlFlow;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use crate::arena::Arena;
-use crate::solver::{Config, Heuristic, Outcome, Stop, Subtree};
+use crate::config::{Config, Heuristic, Stop};
+#[cfg(target_arch = "x86_64")]
+use crate::plumbing::has_v3;
+use crate::plumbing::{
+    counted, estimate, for_each, rest_of, take_first, CountJob, Counted, Limits, Tick,
+};
 use crate::stats::Stats;
 
 /// The largest number of options this kernel takes (128 words of 64 bits per set).
@@ -203,63 +206,6 @@ impl Bits {
         }
         counted(stop, search.nodes, search.updates, search.solutions, started)
     }
-}
-
-/// The subtrees a search stopped at level `level` (entering it, levels `0..level` applied) did
-/// not search, from each level's `(len, untried)`: the number of options of its item and how
-/// many of them are still untried (the option being tried is the one before those). Levels
-/// below `prefix.len()` are the prefix's own (one option each: nothing untried beside it).
-///
-/// The untried options of every level, and the node being entered, name disjoint subtrees
-/// that together are exactly what the search had left: a count of all of them completes
-/// the stopped count.
-pub(crate) fn rest_of(prefix: &[u32], levels: impl Iterator<Item = (u32, u32)>) -> Vec<Subtree> {
-    let mut rest = Vec::new();
-    let mut path: Vec<u32> = Vec::new();
-    let mut share = 1.0f64;
-    for (l, (len, untried)) in levels.enumerate() {
-        let current = if l < prefix.len() { prefix[l] } else { len - untried - 1 };
-        let inner = share / f64::from(len.max(1));
-        if l >= prefix.len() {
-            for j in current + 1..len {
-                let mut unit = path.clone();
-                unit.push(j);
-                rest.push(Subtree { prefix: unit, share: inner });
-            }
-        }
-        path.push(current);
-        share = inner;
-    }
-    rest.push(Subtree { prefix: path, share });
-    rest
-}
-
-/// What a count on bit sets returns: its outcome and its counters.
-pub(crate) type Counted = (Outcome, Stats);
-
-/// The [`Counted`] of a count started at `started` that stopped with `stop`.
-pub(crate) fn counted(
-    stop: Stop,
-    nodes: u64,
-    updates: u64,
-    solutions: u128,
-    started: Instant,
-) -> Counted {
-    let stats = Stats { nodes, updates, solutions, elapsed: started.elapsed() };
-    (Outcome { solutions, stop }, stats)
-}
-
-/// The progress callback of [`Bits::count`].
-pub(crate) type Tick<'t> = &'t mut dyn FnMut(f64, &Stats) -> ControlFlow<()>;
-
-/// What a count on bit sets is given: the limits of `config`, the subtree `prefix` to count,
-/// `tick` to call every [`Config::CHECK_INTERVAL`] nodes with the progress estimate and the
-/// counters, and where to write the subtrees left (`rest`, when wanted).
-pub(crate) struct CountJob<'a> {
-    pub(crate) config: &'a Config,
-    pub(crate) prefix: &'a [u32],
-    pub(crate) tick: Tick<'a>,
-    pub(crate) rest: Option<&'a mut Vec<Subtree>>,
 }
 
 /// The mutable state of one count: per level, the state after covering its item.
@@ -464,8 +410,7 @@ impl<'b> Search<'b> {
                     solutions: self.solutions,
                     elapsed: started.elapsed(),
                 };
-                if let Some(stop) = limits.interrupt(config, tick, || self.progress(level), &stats)
-                {
+                if let Some(stop) = limits.interrupt(tick, || self.progress(level), &stats) {
                     self.stopped_at = Some(level);
                     return stop;
                 }
@@ -611,95 +556,4 @@ impl<'b> Search<'b> {
             }
         }
     }
-}
-
-/// Whether the CPU has the features of x86-64-v3 the searches on bit sets are also compiled
-/// for (AVX2, POPCNT, BMI1 and BMI2).
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn has_v3() -> bool {
-    std::is_x86_feature_detected!("avx2")
-        && std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2")
-}
-
-/// The limits of a count on bit sets, from its configuration.
-pub(crate) struct Limits {
-    /// A limit too far away to represent is no limit.
-    deadline: Option<Instant>,
-    pub(crate) max_nodes: u64,
-    pub(crate) max_solutions: u128,
-}
-
-impl Limits {
-    pub(crate) fn new(config: &Config) -> Limits {
-        Limits {
-            deadline: config.time_limit.and_then(|t| Instant::now().checked_add(t)),
-            max_nodes: config.max_nodes.unwrap_or(u64::MAX),
-            max_solutions: config.max_solutions.unwrap_or(u128::MAX),
-        }
-    }
-
-    /// What is looked at every [`Config::CHECK_INTERVAL`] nodes: the cancel flag, the time
-    /// limit, and `tick` with the progress estimate and the counters so far. The stop, if
-    /// the search must stop.
-    #[inline(never)]
-    pub(crate) fn interrupt(
-        &self,
-        config: &Config,
-        tick: Tick<'_>,
-        progress: impl FnOnce() -> f64,
-        stats: &Stats,
-    ) -> Option<Stop> {
-        if config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return Some(Stop::Cancelled);
-        }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Some(Stop::TimeLimit);
-        }
-        tick(progress(), stats).is_break().then_some(Stop::Cancelled)
-    }
-}
-
-/// The estimated fraction of a tree done (as [`Solver::progress`] estimates it on the
-/// links), from the levels below the prefix: at each, the number of options of its item
-/// and the set of those not yet tried. Option `k` of `n` is being tried at each level, the
-/// current subtree half done.
-///
-/// [`Solver::progress`]: crate::Solver::progress
-pub(crate) fn estimate<'a>(levels: impl Iterator<Item = (u32, &'a [u64])>) -> f64 {
-    let mut fraction = 0.0;
-    let mut weight = 1.0;
-    for (n, untried) in levels {
-        let left: u32 = untried.iter().map(|w| w.count_ones()).sum();
-        let k = n.saturating_sub(left + 1);
-        weight /= f64::from(n.max(1));
-        fraction += weight * f64::from(k);
-    }
-    fraction + weight / 2.0
-}
-
-/// Calls `f` with each option of `set`, in order.
-#[inline(always)]
-pub(crate) fn for_each(set: &[u64], mut f: impl FnMut(usize)) {
-    for (w, &word) in set.iter().enumerate() {
-        let mut word = word;
-        while word != 0 {
-            f(64 * w + word.trailing_zeros() as usize);
-            word &= word - 1;
-        }
-    }
-}
-
-/// Takes the first option out of `set`.
-#[inline(always)]
-pub(crate) fn take_first(set: &mut [u64]) -> Option<usize> {
-    for (w, word) in set.iter_mut().enumerate() {
-        if *word != 0 {
-            let o = 64 * w + word.trailing_zeros() as usize;
-            *word &= *word - 1;
-            return Some(o);
-        }
-    }
-    None
 }

@@ -40,9 +40,9 @@
 use std::time::Instant;
 
 use crate::arena::Arena;
-use crate::bits::{counted, rest_of, Counted, Limits, Tick};
+use crate::config::{Config, Heuristic, Stop, Subtree};
+use crate::plumbing::{counted, rest_of, Counted, Limits, Tick};
 use crate::problem::Problem;
-use crate::solver::{Config, Heuristic, Stop, Subtree};
 use crate::stats::Stats;
 
 /// The most options this kernel takes (sets of at most 8 words).
@@ -555,7 +555,7 @@ impl<'b, const W: usize> Search<'b, W> {
     /// [`Search::run`] compiled for the CPU: with POPCNT, BMI and AVX2 where it has them.
     fn run_best(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
         #[cfg(target_arch = "x86_64")]
-        if crate::bits::has_v3() {
+        if crate::plumbing::has_v3() {
             // SAFETY: the CPU has every feature `run_v3` is compiled for.
             return unsafe { self.run_v3(config, started, tick) };
         }
@@ -608,9 +608,7 @@ impl<'b, const W: usize> Search<'b, W> {
                         solutions: self.solutions,
                         elapsed: started.elapsed(),
                     };
-                    if let Some(stop) =
-                        limits.interrupt(config, tick, || self.progress(level), &stats)
-                    {
+                    if let Some(stop) = limits.interrupt(tick, || self.progress(level), &stats) {
                         self.stopped_at = Some(level);
                         return stop;
                     }

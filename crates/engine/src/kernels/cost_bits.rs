@@ -28,9 +28,9 @@
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-use crate::bits::Limits;
-use crate::cost::{enter_node, finish, CostArena, Kept, MinCost};
-use crate::solver::{Config, Heuristic, Stop};
+use super::cost::{enter_node, finish, CostArena, Kept, MinCost};
+use crate::config::{Config, Heuristic, Stop};
+use crate::plumbing::Limits;
 use crate::stats::Stats;
 
 /// At most this many options are taken on bit sets (above, the links do less work per node).
@@ -130,7 +130,7 @@ fn rank_bound(net: &[u64], budget: u64) -> usize {
 /// them (the population counts of the item scan are most of the work), as `bits.rs` does.
 pub(crate) fn search(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost {
     #[cfg(target_arch = "x86_64")]
-    if crate::bits::has_v3() {
+    if crate::plumbing::has_v3() {
         // SAFETY: the CPU has every feature `search_v3` is compiled for.
         return unsafe { search_v3(a, b, config, k) };
     }
@@ -181,7 +181,7 @@ fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost 
     'search: loop {
         // A node: choose the item to branch on, or find that no completion can pay.
         {
-            if let Some(why) = enter_node(&limits, config, &mut stats) {
+            if let Some(why) = enter_node(&limits, &mut stats) {
                 stop = why;
                 break;
             }

@@ -54,12 +54,13 @@
 //! Counts are exact at any size ([`Count`]): `u128` while they fit, a big integer past it.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use super::{Config, Solver, Stop};
+use crate::config::{Config, Stop};
 use crate::ids::OptionId;
 use crate::number::{BigUint, Count};
+use crate::plumbing::Limits;
+use crate::solver::Solver;
 use crate::zdd::{Zdd, ZDD_FALSE, ZDD_TRUE};
 
 /// The settings of a memoised count.
@@ -463,6 +464,7 @@ pub(crate) struct SharedTable {
 
 impl SharedTable {
     /// Shards for a count of keys of `words` words within `limit_bytes`.
+    #[cfg(feature = "parallel")]
     pub(crate) fn new(words: usize, limit_bytes: usize, shards: usize) -> SharedTable {
         let shards = shards.next_power_of_two();
         let each = (limit_bytes / shards).max(1);
@@ -588,27 +590,19 @@ pub(crate) fn partial(frames: &[Frame]) -> Count {
 /// The limits of a memoised search: the node limit at every node, the cancel flag, the
 /// deadline and the progress callback every [`Config::CHECK_INTERVAL`] nodes.
 pub(crate) struct Watch {
-    deadline: Option<Instant>,
-    max_nodes: u64,
-    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    limits: Limits,
     next_check: u64,
 }
 
 impl Watch {
     pub(crate) fn new(config: &Config) -> Watch {
-        Watch {
-            // A limit too far away to represent is no limit.
-            deadline: config.time_limit.and_then(|t| Instant::now().checked_add(t)),
-            max_nodes: config.max_nodes.unwrap_or(u64::MAX),
-            cancel: config.cancel.clone(),
-            next_check: Config::CHECK_INTERVAL,
-        }
+        Watch { limits: Limits::new(config), next_check: Config::CHECK_INTERVAL }
     }
 
     /// Whether the node limit forbids entering one more node, when `nodes` were entered.
     #[inline(always)]
     pub(crate) fn full(&self, nodes: u64) -> bool {
-        nodes >= self.max_nodes
+        nodes >= self.limits.max_nodes
     }
 
     /// Enters a node: counts it in `nodes`, and says whether the periodic look
@@ -660,11 +654,8 @@ impl Solver {
         stats.plain_nodes = work.nodes.saturating_add(work.saved);
         let bytes = table.bytes() + zdd.map_or(0, Zdd::bytes);
         stats.peak_bytes = stats.peak_bytes.max(bytes);
-        if watch.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-            return Some(Stop::Cancelled);
-        }
-        if watch.deadline.is_some_and(|d| Instant::now() >= d) {
-            return Some(Stop::TimeLimit);
+        if let Some(stop) = watch.limits.expired() {
+            return Some(stop);
         }
         progress(self, stats).is_break().then_some(Stop::Cancelled)
     }
@@ -875,12 +866,14 @@ impl Solver {
     }
 
     /// The number of words of this problem's keys.
+    #[cfg(feature = "parallel")]
     pub(crate) fn key_words(&self) -> usize {
         self.key_layout().words
     }
 
     /// The memoised count of the current prefix's subtree, with the entries in `store`
     /// (shared with other threads; no ZDD): see [`Solver::count_memo`].
+    #[cfg(feature = "parallel")]
     pub(crate) fn count_memo_in(
         &mut self,
         store: &SharedTable,

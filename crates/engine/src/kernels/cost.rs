@@ -65,14 +65,12 @@
 //! [`ProblemBuilder::option_with_cost`]: crate::ProblemBuilder::option_with_cost
 
 use std::collections::BinaryHeap;
-use std::ops::ControlFlow;
 use std::time::Instant;
 
 use crate::arena::Arena;
-use crate::bits::Limits;
-use crate::cost_bits::{self, CostBits};
+use crate::config::{Config, Heuristic, Stop};
 use crate::ids::OptionId;
-use crate::solver::{Config, Heuristic, Kernel, Stop};
+use crate::plumbing::Limits;
 use crate::stats::Stats;
 
 /// How [`Solver::min_cost`](crate::Solver::min_cost) bounds the cost of the rest of a path.
@@ -469,24 +467,20 @@ pub(crate) struct Kept {
 /// [`Config::CHECK_INTERVAL`] nodes, looks at the time limit and the cancel flag (as the
 /// counts on bit sets do). The stop, if the search must stop.
 #[inline(always)]
-pub(crate) fn enter_node(limits: &Limits, config: &Config, stats: &mut Stats) -> Option<Stop> {
+pub(crate) fn enter_node(limits: &Limits, stats: &mut Stats) -> Option<Stop> {
     if stats.nodes >= limits.max_nodes {
         return Some(Stop::NodeLimit);
     }
     stats.nodes += 1;
     if stats.nodes % Config::CHECK_INTERVAL == 0 {
-        return limits.interrupt(config, &mut |_, _| ControlFlow::Continue(()), || 0.0, stats);
+        return limits.expired();
     }
     None
 }
 
-/// Runs the branch and bound for the `k` best solutions (`k >= 1`).
+/// Runs the branch and bound for the `k` best solutions (`k >= 1`) on the links (the solver
+/// picks [`CostBits`](super::cost_bits::CostBits) instead where it takes the problem).
 pub(crate) fn search(a: &mut CostArena, config: &Config, k: usize, bound: LowerBound) -> MinCost {
-    if bound == LowerBound::ItemShares && config.kernel != Kernel::Links && a.n_primary > 0 {
-        if let Some(bits) = CostBits::new(a) {
-            return cost_bits::search(a, &bits, config, k);
-        }
-    }
     if a.arena.colors.is_empty() {
         search_in::<false>(a, config, k, bound)
     } else {
@@ -539,7 +533,7 @@ fn search_in<const COLORED: bool>(
     loop {
         match at {
             At::Forward => {
-                if let Some(why) = enter_node(&limits, config, &mut stats) {
+                if let Some(why) = enter_node(&limits, &mut stats) {
                     stop = why;
                     break;
                 }

@@ -39,12 +39,12 @@
 use std::time::Instant;
 
 use crate::arena::Arena;
+use crate::config::{Config, Heuristic, Stop, Subtree};
 #[cfg(target_arch = "x86_64")]
-use crate::bits::has_v3;
-use crate::bits::{
+use crate::plumbing::has_v3;
+use crate::plumbing::{
     counted, estimate, for_each, rest_of, take_first, CountJob, Counted, Limits, Tick,
 };
-use crate::solver::{Config, Heuristic, Stop, Subtree};
 use crate::stats::Stats;
 
 /// The largest number of options this kernel takes (8 words per set).
@@ -374,7 +374,7 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
                 if nodes % Config::CHECK_INTERVAL == 0 {
                     let stats = Stats { nodes, updates, solutions, elapsed: started.elapsed() };
                     let progress = || self.progress(level);
-                    if let Some(stop) = limits.interrupt(config, tick, progress, &stats) {
+                    if let Some(stop) = limits.interrupt(tick, progress, &stats) {
                         self.stopped_at = Some(level);
                         stop!(stop);
                     }

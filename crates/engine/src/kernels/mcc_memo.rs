@@ -54,12 +54,12 @@
 
 use std::ops::ControlFlow;
 
-use super::{enter, in_limits, leave, make_move, tweak, unmove, Mcc};
+use super::mcc_state::{enter, in_limits, leave, make_move, tweak, unmove, Mcc};
+use super::memo::{hash_key, partial, Frame, KeyLayout, MemoConfig, MemoError};
+use super::memo::{MemoOutcome, Watch, Work};
+use super::memo::{MemoStats, Step, Store, Value};
 use crate::ids::OptionId;
 use crate::number::Count;
-use crate::solver::memo::{hash_key, partial, Frame, KeyLayout, MemoConfig, MemoError};
-use crate::solver::memo::{MemoOutcome, Watch, Work};
-use crate::solver::memo::{MemoStats, Step, Store, Value};
 use crate::solver::Solver;
 use crate::zdd::{Zdd, ZDD_FALSE};
 
@@ -183,7 +183,7 @@ impl Solver {
                     #[cfg(any(test, feature = "check-invariants"))]
                     {
                         self.arena.check_invariants();
-                        super::check_path(&self.arena, &m, &self.choice[..level]);
+                        super::mcc_state::check_path(&self.arena, &m, &self.choice[..level]);
                     }
                     if self.arena.item(0).next == 0 {
                         // No primary item is active: a solution (a node, counted above).

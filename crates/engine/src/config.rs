@@ -1,0 +1,192 @@
+//! The vocabulary of a search request: how to branch ([`Heuristic`]), on which data
+//! structure ([`Kernel`]), within which limits ([`Config`]), why it ended ([`Stop`]), what it
+//! found ([`Outcome`]) and the unit of divided work ([`Subtree`]).
+//!
+//! Every kernel, every method and every front end reads these types; none of them imports a
+//! kernel. [`Solver`](crate::Solver) and the kernels in `kernels/` import them, never the
+//! other way.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How the search picks the item to branch on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Heuristic {
+    /// Knuth's "S" heuristic, minimum remaining values: the first active primary item with the
+    /// fewest active options (as DLX1 does, so that node counts agree with it).
+    #[default]
+    Mrv,
+    /// The first active primary item, whatever its number of options.
+    Leftmost,
+}
+
+/// Limits and switches of a search. All limits are optional.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// How to choose the item to branch on.
+    pub heuristic: Heuristic,
+    /// Stop after this many solutions (with 0, no search is made: no solution, no node).
+    pub max_solutions: Option<u128>,
+    /// Stop before entering more than this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop after this much time (checked every [`Config::CHECK_INTERVAL`] nodes).
+    pub time_limit: Option<Duration>,
+    /// Stop when this flag becomes true (checked like the time limit).
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// The data structure [`Solver::count`](crate::Solver::count) searches on.
+    pub kernel: Kernel,
+}
+
+/// The data structure [`Solver::count`](crate::Solver::count) runs on. The tree, the solutions counted and the
+/// node and update counters are the same on all: only the time differs.
+///
+/// The bit-set kernels keep one bit per option for the live options; they take problems
+/// without colors and with at most 8192 options (others are counted on the links); the
+/// bit-sliced one takes at most 64 primary items and 512 options, and is 2 to 3 times
+/// faster than the links on domino tilings and N-queens. Counting
+/// `LEN` with word-wise population counts is about 4 times faster than the links on
+/// pentominoes (options of 6 items, long item lists) and 2 times faster on tetromino tilings,
+/// but slower on domino tilings, sudoku or Langford pairs (short options, short lists), where
+/// the links do few updates per node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// The fastest kernel for the problem on this machine, found by timing the first 10,000
+    /// nodes on each (once per solver; a problem whose whole count takes fewer nodes is
+    /// counted on the links at once).
+    #[default]
+    Auto,
+    /// Always the dancing links.
+    Links,
+    /// Bit sets, `LEN` counted from the sets at each node (population counts).
+    BitsCounted,
+    /// Bit sets, `LEN` kept in an array per level, lowered for each option hidden.
+    BitsKept,
+    /// Bit sets for small problems (at most 64 primary items and 512 options), `LEN` kept
+    /// *bit-sliced*: one word per bit of the count, every item at once, so that hiding an
+    /// option and choosing an item cost a few word operations. Problems it does not take
+    /// are counted as by [`Kernel::BitsKept`].
+    BitsSliced,
+}
+
+impl Config {
+    /// The time limit, the cancel flag and progress reports are looked at once every this many
+    /// nodes. A node costs from a few nanoseconds to a few microseconds, so this is well under
+    /// a millisecond on the instances we know.
+    pub const CHECK_INTERVAL: u64 = 1024;
+
+    /// A configuration with the given heuristic and no limits.
+    pub fn with_heuristic(heuristic: Heuristic) -> Self {
+        Self { heuristic, ..Self::default() }
+    }
+}
+
+/// Why a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stop {
+    /// The whole tree was searched: the results are complete.
+    Exhausted,
+    /// `max_solutions` were found.
+    SolutionLimit,
+    /// The node budget ran out.
+    NodeLimit,
+    /// The time limit passed.
+    TimeLimit,
+    /// The cancel flag was raised.
+    Cancelled,
+    /// The visitor asked to stop.
+    Visitor,
+}
+
+impl Stop {
+    /// Every stop reason, in declaration order.
+    pub const ALL: [Stop; 6] = [
+        Stop::Exhausted,
+        Stop::SolutionLimit,
+        Stop::NodeLimit,
+        Stop::TimeLimit,
+        Stop::Cancelled,
+        Stop::Visitor,
+    ];
+
+    /// Whether the whole tree was searched.
+    pub fn is_complete(self) -> bool {
+        self == Stop::Exhausted
+    }
+
+    /// Whether the search gave all that was asked of it: it searched the whole tree, or
+    /// stopped at the `max_solutions` asked for. False when a node or time limit, a cancel
+    /// or the visitor cut it short: its results are partial.
+    pub fn is_answered(self) -> bool {
+        matches!(self, Stop::Exhausted | Stop::SolutionLimit)
+    }
+
+    /// The reason's name, as the command line, the web API, the Python package and the
+    /// shard files write it: `exhausted`, `solution-limit`, `node-limit`, `time-limit`,
+    /// `cancelled` or `visitor` ([`Stop::from_name`] reads it back).
+    ///
+    /// ```
+    /// use dancecard_engine::Stop;
+    /// assert_eq!(Stop::NodeLimit.name(), "node-limit");
+    /// assert_eq!(Stop::from_name("node-limit"), Some(Stop::NodeLimit));
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Exhausted => "exhausted",
+            Stop::SolutionLimit => "solution-limit",
+            Stop::NodeLimit => "node-limit",
+            Stop::TimeLimit => "time-limit",
+            Stop::Cancelled => "cancelled",
+            Stop::Visitor => "visitor",
+        }
+    }
+
+    /// The stop reason named `name` by [`Stop::name`], if any.
+    pub fn from_name(name: &str) -> Option<Stop> {
+        Stop::ALL.into_iter().find(|stop| stop.name() == name)
+    }
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The result of a search: how many solutions it found and why it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Solutions found (all of them when `stop` is [`Stop::Exhausted`]).
+    pub solutions: u128,
+    /// Why the search ended.
+    pub stop: Stop,
+}
+
+impl Outcome {
+    /// Whether the search covered the whole tree.
+    pub fn is_complete(&self) -> bool {
+        self.stop.is_complete()
+    }
+}
+
+/// A subtree of the search, named by its choice prefix (see [`Solver::set_prefix`](crate::Solver::set_prefix)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Subtree {
+    /// The choice indices from the root.
+    pub prefix: Vec<u32>,
+    /// Its share of the whole tree by Knuth's estimate: the product, over the levels of the
+    /// prefix, of one over the number of options at that level (the weights of
+    /// [`Solver::progress`](crate::Solver::progress)).
+    pub share: f64,
+}
+
+/// A snapshot of a running count, for progress reports: the same from one thread or many.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// Estimated fraction of the tree explored, from 0 to 1.
+    pub fraction: f64,
+    /// Solutions found so far (saturating at `u128::MAX`).
+    pub solutions: u128,
+    /// Nodes searched so far (as of the threads' last reports).
+    pub nodes: u64,
+}
