@@ -33,3 +33,16 @@ pub(crate) struct Report {
     #[arg(long, value_enum, default_value_t)]
     pub(crate) format: OutputFormat,
 }
+
+/// The flags of the heuristic search commands (`dominate`, `egyptian`, `min-cover`,
+/// `knights`), flattened into their `Args` (a command words them for its search with
+/// `mut_arg`).
+#[derive(Debug, clap::Args)]
+#[command(mut_arg("node_limit", |a| a.help("Stop after N search nodes")))]
+#[command(mut_arg("time_limit", |a| a.help("Stop after this many seconds: say so, and exit 3")))]
+pub(crate) struct SearchArgs {
+    #[command(flatten)]
+    pub(crate) limits: crate::stop::Limits,
+    #[command(flatten)]
+    pub(crate) report: Report,
+}

@@ -204,19 +204,6 @@ pub(crate) fn finish(found: bool, stop: Stop) -> ExitCode {
     exit_code(found, stop)
 }
 
-/// The flags of the heuristic search commands (`dominate`, `egyptian`, `min-cover`,
-/// `knights`), flattened into their `Args` (a command words them for its search with
-/// `mut_arg`).
-#[derive(Debug, clap::Args)]
-#[command(mut_arg("node_limit", |a| a.help("Stop after N search nodes")))]
-#[command(mut_arg("time_limit", |a| a.help("Stop after this many seconds: say so, and exit 3")))]
-pub(crate) struct SearchArgs {
-    #[command(flatten)]
-    pub(crate) limits: crate::stop::Limits,
-    #[command(flatten)]
-    pub(crate) report: crate::args::Report,
-}
-
 /// The one-line `--stats` report of a heuristic search on stderr.
 pub(crate) fn print_search_stats(stats: &dancecard_search::Stats) {
     eprintln!(

@@ -23,12 +23,11 @@ use dancecard_engine::pre::{self, PreConfig};
 use dancecard_engine::{LowerBound, Problem};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyMapping, PyString};
+use pyo3::types::PyDict;
 
 use crate::args;
 use crate::interrupt::run_interruptible;
-use crate::labels::{Bounds, Labels};
-use crate::problem::PyProblem;
+use crate::labels::Labels;
 
 /// The most solutions `min_cost` keeps: the engine reserves room for `k` of them at once, so
 /// a huge `k` would end the process instead of raising `MemoryError`; a million best
@@ -64,83 +63,6 @@ pub(crate) fn read_max_rounds(obj: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
         args::int_in(obj, "max_rounds", &args::WHOLE, range, "an int from 0 to 2**32 - 1 or None")?;
     // In range, so it fits.
     Ok(Some(u32::try_from(v).unwrap_or(u32::MAX)))
-}
-
-/// Reads argument `costs` of `Problem`: `None`, or one int from 0 to 2**64 - 1 per option
-/// (`options` of them; read no further than one too many, so that an endless iterator is a
-/// `ValueError`, not an endless read; each value is checked before the count, so that a
-/// value of the wrong type is a `TypeError` however many there are). Read in the constructor's body, where the number of
-/// options is known.
-pub(crate) fn read_costs(
-    obj: Option<&Bound<'_, PyAny>>,
-    options: usize,
-) -> PyResult<Option<Vec<u64>>> {
-    const EXPECTED: &str =
-        "a sequence of costs (ints from 0 to 2**64 - 1), one per option, or None";
-    let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(None) };
-    let mut out = Vec::new();
-    for (k, v) in args::items(obj, &args::WHOLE, EXPECTED)?.enumerate() {
-        let at = args::Index::one("costs", k);
-        let range = (0, u128::from(u64::MAX));
-        let cost = args::int_in(&v?, "costs", &at, range, "an int from 0 to 2**64 - 1")?;
-        if k == options {
-            let message = format!("expected {options} costs, one per option, got more");
-            return Err(args::invalid("costs", message));
-        }
-        // In range, so it fits.
-        out.push(u64::try_from(cost).unwrap_or(u64::MAX));
-    }
-    if out.len() != options {
-        let message = format!("expected {options} costs, one per option, got {}", out.len());
-        return Err(args::invalid("costs", message));
-    }
-    Ok(Some(out))
-}
-
-/// Reads argument `bounds` of `Problem`: `None`, or a mapping (a `dict`) from primary items
-/// to an int `m` (exactly `m` times: `m:m`) or a pair `(lo, hi)` of ints from 0 to
-/// 2**32 - 1 (any iterable of two, numpy's too). Whether the keys are primary items and
-/// the bounds meet (`hi > 0`, `lo <= hi`) the builder says ([`crate::labels::build`]).
-pub(crate) fn read_bounds(obj: &Bound<'_, PyAny>) -> PyResult<Option<Bounds>> {
-    const EXPECTED: &str = "a dict from primary item names to an int or a pair (lo, hi), or None";
-    const BOUND: &str = "an int from 0 to 2**32 - 1 or a pair (lo, hi) of them";
-    if obj.is_none() {
-        return Ok(None);
-    }
-    let map =
-        obj.downcast::<PyMapping>().map_err(|_| args::wrong_type(&args::WHOLE, EXPECTED, obj))?;
-    let int = |v: &Bound<'_, PyAny>, place: &str, expected: &str| -> PyResult<u32> {
-        let v = args::int_in(v, "bounds", &place, (0, u128::from(u32::MAX)), expected)?;
-        // In range, so it fits.
-        Ok(u32::try_from(v).unwrap_or(u32::MAX))
-    };
-    let mut out = Vec::new();
-    for pair in map.items()?.iter() {
-        let (key, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract()?;
-        let place = match key.downcast::<PyString>() {
-            Ok(name) => {
-                format!("bounds[{}]", args::quoted(&args::str_of(name, "bounds", &args::WHOLE)?))
-            }
-            Err(_) => format!("bounds[{}]", key.repr()?),
-        };
-        let name = key.unbind();
-        // A sequence is a pair; anything else must be an int.
-        let Ok(values) = args::items(&value, &place, BOUND) else {
-            let m = int(&value, &place, BOUND)?;
-            out.push((name, m, m));
-            continue;
-        };
-        // Read no further than one value too many: an endless iterator is no pair.
-        let values = values.take(3).collect::<PyResult<Vec<_>>>()?;
-        let [lo, hi] = &values[..] else {
-            let shown = args::values_shown(values.len());
-            return Err(args::wrong_value("bounds", &place, "a pair (lo, hi)", &shown));
-        };
-        let expected = "an int from 0 to 2**32 - 1";
-        let (lo, hi) = (int(lo, &place, expected)?, int(hi, &place, expected)?);
-        out.push((name, lo, hi));
-    }
-    Ok(Some(out))
 }
 
 /// The bounds of a problem's primary items, those other than `1:1`, in declaration order:
@@ -181,7 +103,7 @@ pub(crate) struct PyReduction {
     /// The reduced problem: the items and options left (names, order, colors and costs
     /// kept), its options numbered from 0.
     #[pyo3(get)]
-    problem: Py<PyProblem>,
+    problem: Py<PyAny>,
     origins: Vec<usize>,
     removed_options: Vec<usize>,
     removed_items: Vec<String>,
@@ -250,8 +172,9 @@ impl PyReduction {
 }
 
 /// Preprocesses `problem` (options numbered by `index`, `given` of them) within `max_rounds`,
-/// with the GIL released, stopped by Ctrl-C. A problem with bounds is a `ValueError` with the
-/// engine's message.
+/// with the GIL released, stopped by Ctrl-C; `wrap` makes the reduced problem a Python
+/// `Problem` (with the labels of the options kept). A problem with bounds is a `ValueError`
+/// with the engine's message.
 pub(crate) fn reduce(
     py: Python<'_>,
     problem: &Problem,
@@ -259,6 +182,7 @@ pub(crate) fn reduce(
     given: usize,
     max_rounds: Option<u32>,
     labels: Option<Arc<Labels>>,
+    wrap: impl FnOnce(Problem, Option<Labels>) -> PyResult<Py<PyAny>>,
 ) -> PyResult<PyReduction> {
     let cancel = Arc::new(AtomicBool::new(false));
     let config = PreConfig { max_rounds, cancel: Some(cancel.clone()) };
@@ -269,7 +193,7 @@ pub(crate) fn reduce(
     let origins: Vec<usize> = reduced.option_map.iter().map(|o| index[o.index()]).collect();
     let kept = labels.as_deref().map(|l| l.reduced(py, &origins));
     Ok(PyReduction {
-        problem: Py::new(py, PyProblem::from_problem(reduced.problem).labelled(kept))?,
+        problem: wrap(reduced.problem, kept)?,
         origins,
         removed_options: reduced.removed_options.iter().map(|x| index[x.option.index()]).collect(),
         removed_items,

@@ -15,8 +15,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use dancecard_engine::{
-    Config, Count, CountError, CountMethod, CountRequest, Counted, MemoConfig, MemoError,
-    MemoStats, Problem, Solver, Zdd,
+    Config, Count, CountError, CountMethod, CountRequest, Counted, MemoConfig, MemoError, Problem,
+    Solver, Zdd,
 };
 use num_bigint::BigUint;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
@@ -24,7 +24,7 @@ use pyo3::prelude::*;
 
 use crate::args;
 use crate::labels::Labels;
-use crate::problem::{OptionMap, PyProblem, PySolutions};
+use crate::solutions::{OptionMap, PySolutions};
 
 /// Reads argument `method`: `"search"`, `"memo"` or `"auto"` (see [`method`]).
 pub(crate) fn read_method(obj: &Bound<'_, PyAny>) -> PyResult<&'static str> {
@@ -135,67 +135,6 @@ pub(crate) fn count(
     dancecard_engine::count(problem, &request, &|_| {})
 }
 
-/// What a memoised count did besides counting (Knuth's DLX6): the table's work.
-///
-/// Found in Stats.memo after a count by the memoised search (count(method="memo"), or
-/// "auto" when it chose it), zdd() or sample(); None after a plain search.
-///
-/// Attributes:
-///     nodes, hits, entries: the memoised search's nodes, those found in the table, and
-///         the remaining problems counted in full.
-///     clears, peak_bytes: how often the table was emptied to stay within memo_limit,
-///         and the most bytes it took.
-///     plain_nodes: the nodes the plain search would have spent on the same tree.
-///     zdd_nodes: ZDD nodes built.
-///
-/// Example:
-///     >>> import dancecard
-///     >>> p = dancecard.tile("4x4", "dominoes").problem
-///     >>> p.count(method="memo")
-///     36
-///     >>> m = p.stats.memo
-///     >>> m.hits > 0, m.nodes < m.plain_nodes
-///     (True, True)
-#[pyclass(frozen, module = "dancecard", name = "MemoStats", get_all)]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PyMemoStats {
-    /// Nodes of the memoised search (each level entered, hits included, plus one per
-    /// solution leaf, as Knuth's DLX6 counts them).
-    nodes: u64,
-    /// Nodes whose remaining problem was in the table (counted at once).
-    hits: u64,
-    /// Entries written: remaining problems counted in full.
-    entries: u64,
-    /// Times the table was emptied to stay within `memo_limit`.
-    clears: u64,
-    /// The most bytes the table (and the ZDD) took at once.
-    peak_bytes: usize,
-    /// The nodes the plain search would have spent on the same part of the tree (saturates at
-    /// 2**64 - 1).
-    plain_nodes: u64,
-    /// ZDD nodes built (0 when no ZDD was asked for).
-    zdd_nodes: u64,
-}
-
-impl From<MemoStats> for PyMemoStats {
-    fn from(m: MemoStats) -> Self {
-        let MemoStats { nodes, hits, entries, clears, peak_bytes, plain_nodes, zdd_nodes, .. } = m;
-        PyMemoStats { nodes, hits, entries, clears, peak_bytes, plain_nodes, zdd_nodes }
-    }
-}
-
-#[pymethods]
-impl PyMemoStats {
-    fn __repr__(&self) -> String {
-        let m = self;
-        format!(
-            "MemoStats(nodes={}, hits={}, entries={}, clears={}, peak_bytes={}, plain_nodes={}, \
-             zdd_nodes={})",
-            m.nodes, m.hits, m.entries, m.clears, m.peak_bytes, m.plain_nodes, m.zdd_nodes
-        )
-    }
-}
-
 /// The ZDD (zero-suppressed decision diagram) of all the solutions of a problem, made by
 /// Problem.zdd().
 ///
@@ -232,7 +171,7 @@ impl PyZdd {
         let (zdd, index) = (&*self.zdd, &*self.map.index);
         // At most MAX_SAMPLES descents of the diagram: a fraction of a second, no search.
         Ok(py.allow_threads(|| {
-            zdd.samples(seed).take(k).map(|s| PyProblem::numbers(index, &s)).collect()
+            zdd.samples(seed).take(k).map(|s| crate::solutions::numbers(index, &s)).collect()
         }))
     }
 
@@ -277,7 +216,7 @@ impl PyZdd {
         let (zdd, index) = (self.zdd.clone(), self.map.index.clone());
         let it = PySolutions::producer(None, move |emit| {
             for s in zdd.solutions() {
-                if emit(PyProblem::numbers(&index, &s)).is_break() {
+                if emit(crate::solutions::numbers(&index, &s)).is_break() {
                     break;
                 }
             }

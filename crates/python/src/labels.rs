@@ -18,7 +18,7 @@
 
 use dancecard_engine::{Entry, ItemId, Problem, ProblemBuilder};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyMapping, PyString, PyTuple};
 
 use crate::args;
 
@@ -298,7 +298,7 @@ pub(crate) struct Arguments<'a, 'py> {
     pub(crate) options: Option<&'a Bound<'py, PyAny>>,
     /// `costs`.
     pub(crate) costs: Option<&'a Bound<'py, PyAny>>,
-    /// `bounds`, read by [`crate::cost::read_bounds`].
+    /// `bounds`, read by [`read_bounds`].
     pub(crate) bounds: Bounds,
 }
 
@@ -311,8 +311,7 @@ pub(crate) fn build(py: Python<'_>, a: &Arguments<'_, '_>) -> PyResult<(Problem,
         None => Vec::new(),
     };
     let options = args::in_body(py, "options", read_options(a.options))?;
-    let costs =
-        args::in_body(py, "costs", crate::cost::read_costs(a.costs, options.options.len()))?;
+    let costs = args::in_body(py, "costs", read_costs(a.costs, options.options.len()))?;
     let objects = primary.iter().chain(&secondary).any(|g| matches!(g, Given::Object(_)));
     let mut b = Builder { b: ProblemBuilder::new(), ids: None, colors: None };
     if objects {
@@ -496,4 +495,81 @@ impl<'py> Builder<'py> {
         let Some(item) = self.item(&item)? else { return Ok(None) };
         Ok(Some(Entry::colored(item, self.color(&color)?)))
     }
+}
+
+/// Reads argument `costs` of `Problem`: `None`, or one int from 0 to 2**64 - 1 per option
+/// (`options` of them; read no further than one too many, so that an endless iterator is a
+/// `ValueError`, not an endless read; each value is checked before the count, so that a
+/// value of the wrong type is a `TypeError` however many there are). Read in the constructor's body, where the number of
+/// options is known.
+pub(crate) fn read_costs(
+    obj: Option<&Bound<'_, PyAny>>,
+    options: usize,
+) -> PyResult<Option<Vec<u64>>> {
+    const EXPECTED: &str =
+        "a sequence of costs (ints from 0 to 2**64 - 1), one per option, or None";
+    let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(None) };
+    let mut out = Vec::new();
+    for (k, v) in args::items(obj, &args::WHOLE, EXPECTED)?.enumerate() {
+        let at = args::Index::one("costs", k);
+        let range = (0, u128::from(u64::MAX));
+        let cost = args::int_in(&v?, "costs", &at, range, "an int from 0 to 2**64 - 1")?;
+        if k == options {
+            let message = format!("expected {options} costs, one per option, got more");
+            return Err(args::invalid("costs", message));
+        }
+        // In range, so it fits.
+        out.push(u64::try_from(cost).unwrap_or(u64::MAX));
+    }
+    if out.len() != options {
+        let message = format!("expected {options} costs, one per option, got {}", out.len());
+        return Err(args::invalid("costs", message));
+    }
+    Ok(Some(out))
+}
+
+/// Reads argument `bounds` of `Problem`: `None`, or a mapping (a `dict`) from primary items
+/// to an int `m` (exactly `m` times: `m:m`) or a pair `(lo, hi)` of ints from 0 to
+/// 2**32 - 1 (any iterable of two, numpy's too). Whether the keys are primary items and
+/// the bounds meet (`hi > 0`, `lo <= hi`) the builder says ([`crate::labels::build`]).
+pub(crate) fn read_bounds(obj: &Bound<'_, PyAny>) -> PyResult<Option<Bounds>> {
+    const EXPECTED: &str = "a dict from primary item names to an int or a pair (lo, hi), or None";
+    const BOUND: &str = "an int from 0 to 2**32 - 1 or a pair (lo, hi) of them";
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let map =
+        obj.downcast::<PyMapping>().map_err(|_| args::wrong_type(&args::WHOLE, EXPECTED, obj))?;
+    let int = |v: &Bound<'_, PyAny>, place: &str, expected: &str| -> PyResult<u32> {
+        let v = args::int_in(v, "bounds", &place, (0, u128::from(u32::MAX)), expected)?;
+        // In range, so it fits.
+        Ok(u32::try_from(v).unwrap_or(u32::MAX))
+    };
+    let mut out = Vec::new();
+    for pair in map.items()?.iter() {
+        let (key, value): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract()?;
+        let place = match key.downcast::<PyString>() {
+            Ok(name) => {
+                format!("bounds[{}]", args::quoted(&args::str_of(name, "bounds", &args::WHOLE)?))
+            }
+            Err(_) => format!("bounds[{}]", key.repr()?),
+        };
+        let name = key.unbind();
+        // A sequence is a pair; anything else must be an int.
+        let Ok(values) = args::items(&value, &place, BOUND) else {
+            let m = int(&value, &place, BOUND)?;
+            out.push((name, m, m));
+            continue;
+        };
+        // Read no further than one value too many: an endless iterator is no pair.
+        let values = values.take(3).collect::<PyResult<Vec<_>>>()?;
+        let [lo, hi] = &values[..] else {
+            let shown = args::values_shown(values.len());
+            return Err(args::wrong_value("bounds", &place, "a pair (lo, hi)", &shown));
+        };
+        let expected = "an int from 0 to 2**32 - 1";
+        let (lo, hi) = (int(lo, &place, expected)?, int(hi, &place, expected)?);
+        out.push((name, lo, hi));
+    }
+    Ok(Some(out))
 }

@@ -8,7 +8,7 @@
 //! - `Problem` ([`problem::PyProblem`]): an exact cover problem built from names, from Knuth's
 //!   DLX text or from a 0/1 matrix; `first`, `count` (by the plain search, on several threads
 //!   if asked, or by the memoised one: `method`), `solutions` (a lazy iterator,
-//!   [`problem::PySolutions`]) and `stats`;
+//!   [`solutions::PySolutions`]) and `stats`;
 //! - from the memoised count ([`counting`]): `Problem.zdd` (the ZDD of all solutions,
 //!   [`counting::PyZdd`]), `Problem.sample` (exactly uniform samples) and `Problem.estimate`
 //!   (Knuth's estimate of the search tree, [`counting::PyEstimate`]);
@@ -45,6 +45,8 @@ mod models;
 mod problem;
 mod scale;
 mod slide;
+mod solutions;
+mod stats;
 mod sudoku;
 
 use pyo3::prelude::*;
@@ -55,9 +57,9 @@ use pyo3::prelude::*;
 fn dancecard_native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<problem::PyProblem>()?;
-    m.add_class::<problem::PyStats>()?;
-    m.add_class::<problem::PySolutions>()?;
-    m.add_class::<counting::PyMemoStats>()?;
+    m.add_class::<stats::PyStats>()?;
+    m.add_class::<solutions::PySolutions>()?;
+    m.add_class::<stats::PyMemoStats>()?;
     m.add_class::<counting::PyZdd>()?;
     m.add_class::<counting::PyEstimate>()?;
     m.add_class::<cost::PyReduction>()?;

@@ -19,7 +19,8 @@ use pyo3::types::{PyDict, PyString};
 use crate::args;
 use crate::counting;
 use crate::interrupt::{read_threads, run_interruptible};
-use crate::problem::{read_limit, PyProblem, PySolutions};
+use crate::problem::{read_limit, PyProblem};
+use crate::solutions::PySolutions;
 
 /// Reads argument `n` of the bit-set queens functions: 1 to [`MAX_BITS_N`].
 fn read_bits_n(obj: &Bound<'_, PyAny>) -> PyResult<usize> {

@@ -5,18 +5,14 @@
 //! zeros included (the engine leaves them out: [`PyProblem::index`] maps back).
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
-use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use dancecard_engine::{
-    Config, Count, CountMethod, CountRequest, Counted, Heuristic, MemoStats, OptionId, Problem,
-    ProblemBuilder, Solver, Stats, Stop,
+    Config, Count, CountMethod, CountRequest, Heuristic, OptionId, Problem, ProblemBuilder, Solver,
+    Stop,
 };
 use dancecard_format::{
     parse_dlx, parse_dlx_with, parse_matrix, write_dlx, Document, Limits, ParseError,
@@ -29,12 +25,12 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyMemoryView, PyString, PyTuple};
 
 use crate::args;
 use crate::cost;
-use crate::counting::{self, PyEstimate, PyMemoStats, PyZdd};
-use crate::interrupt::{
-    on_main_thread, read_threads, read_time_limit, run_interruptible, Interruptible, POLL,
-};
+use crate::counting::{self, PyEstimate, PyZdd};
+use crate::interrupt::{read_threads, read_time_limit, run_interruptible, Interruptible};
 use crate::labels::{self, Labels, LabelsState};
 use crate::scale;
+use crate::solutions::{numbers, OptionMap, PySolutions};
+use crate::stats::{record, stop_name, LastStats, PyStats};
 
 pyo3::create_exception!(
     dancecard,
@@ -69,150 +65,6 @@ fn parse_error(py: Python<'_>, e: &ParseError) -> PyErr {
     let _ = value.setattr("line", e.line);
     let _ = value.setattr("column", e.column);
     err
-}
-
-/// What a search did: its counters, as Knuth's DLX1 counts them, and why it ended.
-///
-/// Every search of a Problem sets Problem.stats (and an iterator's stats): first(),
-/// count(), solutions(), zdd(), sample() and min_cost(). A memoised count (Knuth's DLX6)
-/// counts its own nodes: see method and memo.
-///
-/// Attributes:
-///     nodes, updates, solutions, seconds: the counters (see each).
-///     complete: whether the whole tree was explored (a count is then exact).
-///     stop: why the search ended.
-///     method, reason, memo: how a count was made (the plain or the memoised search).
-///
-/// Example:
-///     >>> import dancecard
-///     >>> p = dancecard.Problem("a b", options=["a", "b", "a b"])
-///     >>> p.count(method="search")
-///     2
-///     >>> s = p.stats
-///     >>> s.nodes, s.updates, s.solutions, s.complete, s.stop, s.method
-///     (4, 4, 2, True, 'exhausted', 'search')
-#[pyclass(frozen, module = "dancecard", name = "Stats")]
-#[derive(Clone, Debug)]
-pub(crate) struct PyStats {
-    /// Search-tree nodes, counted as Knuth's DLX1 counts them (for a memoised count, as his
-    /// DLX6 does: the memoised search's own nodes).
-    #[pyo3(get)]
-    nodes: u64,
-    /// Link updates (one per item covered, one per option node hidden).
-    #[pyo3(get)]
-    updates: u64,
-    /// Solutions found (the exact count, of any size, after a count).
-    solutions: Count,
-    /// Wall-clock seconds.
-    #[pyo3(get)]
-    seconds: f64,
-    /// Why the search ended (`None`: paused, an iterator that can go on).
-    stop: Option<Stop>,
-    /// The method of the search: [`CountMethod::Search`] or [`CountMethod::Memo`].
-    method: CountMethod,
-    /// Why `auto` chose the method (empty when no choice was made).
-    reason: String,
-    /// The memoised search's counters, when it made (or started) the count.
-    memo: Option<MemoStats>,
-}
-
-impl PyStats {
-    fn new(stats: &Stats, seconds: f64, stop: Option<Stop>) -> Self {
-        PyStats {
-            nodes: stats.nodes,
-            updates: stats.updates,
-            solutions: Count::from(stats.solutions),
-            seconds,
-            stop,
-            method: CountMethod::Search,
-            reason: String::new(),
-            memo: None,
-        }
-    }
-
-    /// The counters of a count through the engine's one way in (or the memoised search alone).
-    fn counted(seconds: f64, counted: &Counted) -> Self {
-        PyStats {
-            solutions: counted.count.clone(),
-            method: counted.method,
-            reason: counted.reason.clone(),
-            memo: counted.memo,
-            ..PyStats::new(&counted.stats, seconds, Some(counted.stop))
-        }
-    }
-}
-
-/// The Python name of a reason to stop.
-fn stop_name(stop: Option<Stop>) -> &'static str {
-    let Some(stop) = stop else { return "paused" };
-    match stop {
-        Stop::Exhausted => "exhausted",
-        Stop::SolutionLimit => "solution_limit",
-        Stop::NodeLimit => "node_limit",
-        Stop::TimeLimit => "time_limit",
-        Stop::Cancelled => "cancelled",
-        Stop::Visitor => "stopped",
-    }
-}
-
-#[pymethods]
-impl PyStats {
-    /// Solutions found: for a count, the exact count (an int of any size).
-    #[getter]
-    fn solutions(&self) -> BigUint {
-        counting::int(&self.solutions)
-    }
-
-    /// Whether the whole search tree was explored (so counts are exact).
-    #[getter]
-    fn complete(&self) -> bool {
-        self.stop.is_some_and(Stop::is_complete)
-    }
-
-    /// Why the search ended: "exhausted", "solution_limit", "node_limit", "time_limit",
-    /// "cancelled" or "stopped"; "paused" for an iterator that can go on.
-    #[getter]
-    fn stop(&self) -> &'static str {
-        stop_name(self.stop)
-    }
-
-    /// The method of the search: `"search"` (the plain search, as every search but a count
-    /// may be) or `"memo"` (the memoised search).
-    #[getter]
-    fn method(&self) -> &'static str {
-        self.method.name()
-    }
-
-    /// Why `count(method="auto")` chose the method (`""` when no choice was made).
-    #[getter]
-    fn reason(&self) -> String {
-        self.reason.clone()
-    }
-
-    /// The memoised search's counters (`MemoStats`) when it made the count, else `None`.
-    #[getter]
-    fn memo(&self) -> Option<PyMemoStats> {
-        self.memo.map(PyMemoStats::from)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "Stats(nodes={}, updates={}, solutions={}, seconds={:.6}, stop='{}', method='{}')",
-            self.nodes,
-            self.updates,
-            self.solutions,
-            self.seconds,
-            stop_name(self.stop),
-            self.method.name()
-        )
-    }
-}
-
-/// The counters of the last search of a problem, shared with its iterators.
-type LastStats = Arc<Mutex<Option<PyStats>>>;
-
-fn record(last: &LastStats, stats: PyStats) {
-    *last.lock().unwrap_or_else(|e| e.into_inner()) = Some(stats);
 }
 
 /// An exact cover problem: items, and options that each cover some of them.
@@ -270,17 +122,6 @@ pub(crate) struct PyProblem {
     /// How many options were given (rows of a matrix, rows of zeros included).
     given: usize,
     last: LastStats,
-}
-
-/// How the caller numbers and names the options of an engine problem (and its items): what
-/// a problem and its ZDD need to answer in the caller's terms.
-#[derive(Clone, Debug)]
-pub(crate) struct OptionMap {
-    /// For each option of the engine's problem, its number among the options given.
-    pub(crate) index: Arc<Vec<usize>>,
-    /// The caller's objects behind the names of items, colors and options (`None`: the
-    /// items are their names and the options are numbered).
-    pub(crate) labels: Option<Arc<Labels>>,
 }
 
 /// Reads argument `heuristic`: `"mrv"` or `"leftmost"` (see [`heuristic`]).
@@ -690,13 +531,6 @@ impl PyProblem {
     fn from_document(doc: Document, given: usize) -> Self {
         PyProblem::with_index(doc.problem, doc.input_index, given)
     }
-
-    /// The given numbers of a solution's options, in increasing order.
-    pub(crate) fn numbers(index: &[usize], options: &[OptionId]) -> Vec<usize> {
-        let mut out: Vec<usize> = options.iter().map(|o| index[o.index()]).collect();
-        out.sort_unstable();
-        out
-    }
 }
 
 #[pymethods]
@@ -710,7 +544,7 @@ impl PyProblem {
         secondary: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyAny>>,
         costs: Option<&Bound<'_, PyAny>>,
-        #[pyo3(from_py_with = cost::read_bounds)] bounds: Option<labels::Bounds>,
+        #[pyo3(from_py_with = labels::read_bounds)] bounds: Option<labels::Bounds>,
     ) -> PyResult<Self> {
         let arguments = labels::Arguments {
             primary,
@@ -925,7 +759,7 @@ impl PyProblem {
         })?;
         let stop = if found.is_some() { Stop::SolutionLimit } else { Stop::Exhausted };
         record(&self.last, PyStats::new(&stats, started.elapsed().as_secs_f64(), Some(stop)));
-        found.map(|s| self.out(py, &PyProblem::numbers(&self.map.index, &s))).transpose()
+        found.map(|s| self.out(py, &numbers(&self.map.index, &s))).transpose()
     }
 
     /// The number of solutions. `threads`: 0 for one per core, at most 1024. With
@@ -1128,7 +962,7 @@ impl PyProblem {
         found
             .best
             .iter()
-            .map(|s| Ok((s.cost, self.out(py, &PyProblem::numbers(&self.map.index, &s.options))?)))
+            .map(|s| Ok((s.cost, self.out(py, &numbers(&self.map.index, &s.options))?)))
             .collect()
     }
 
@@ -1155,6 +989,9 @@ impl PyProblem {
             self.given,
             max_rounds,
             self.map.labels.clone(),
+            |problem, kept| {
+                Ok(Py::new(py, PyProblem::from_problem(problem).labelled(kept))?.into_any())
+            },
         )
     }
 
@@ -1199,321 +1036,5 @@ impl PyProblem {
     fn items_of(&self, py: Python<'_>, kind: dancecard_engine::ItemKind) -> Vec<Py<PyAny>> {
         let names = self.item_names(kind);
         names.iter().map(|n| Labels::item(self.labels(), py, n)).collect()
-    }
-}
-
-/// Solutions sent by the search thread of a [`PySolutions`], on request.
-#[derive(Debug)]
-struct Batch {
-    solutions: Vec<Vec<usize>>,
-    /// The engine's counters so far (none for the models' own solvers).
-    stats: Option<Stats>,
-    /// Set on the last batch: why the search ended.
-    stop: Option<Stop>,
-}
-
-/// The largest batch of solutions asked of the search thread at once. Batches start at one
-/// solution and double while the caller keeps iterating, so taking a few solutions computes
-/// no more than those, and a long iteration pays the thread round trip (some microseconds)
-/// once per this many solutions.
-const MAX_BATCH: usize = 1024;
-
-/// Gives a solution to the consumer; `Break` asks the producer to stop (the iterator was
-/// dropped, closed or interrupted).
-pub(crate) type Emit<'a> = dyn FnMut(Vec<usize>) -> ControlFlow<()> + 'a;
-
-/// The lazy iterator of Problem.solutions() (and of Zdd.solutions(), Tiling.solutions()
-/// and queens.solutions()).
-///
-/// Each next() resumes the search where it paused: taking a few solutions computes no
-/// more than those. The search runs with the GIL released, and Ctrl-C stops it
-/// (KeyboardInterrupt; the stats then say "cancelled"). stats holds the counters so far,
-/// close() ends the search.
-///
-/// Example:
-///     >>> import dancecard
-///     >>> it = dancecard.queens.problem(8).solutions(limit=2)
-///     >>> next(it)
-///     [3, 14, 20, 26, 32, 45, 55, 57]
-///     >>> it.stats.solutions, it.stats.stop
-///     (1, 'paused')
-///     >>> it.close()
-///     >>> list(it)
-///     []
-//
-// It owns a search thread, which searches only when asked for a batch: either an engine
-// [`Solver`] paused at its last solution (resumed by each request), or a model's solver
-// whose callback blocks until the next request. The calling thread waits for a batch with
-// the GIL released, looking at signals every [`POLL`] as [`run_interruptible`] does.
-#[pyclass(module = "dancecard", name = "SolutionIterator")]
-#[derive(Debug)]
-pub(crate) struct PySolutions {
-    requests: Option<mpsc::Sender<usize>>,
-    /// In a mutex only because a pyclass must be `Sync`; used by one thread at a time.
-    replies: Option<Mutex<mpsc::Receiver<Batch>>>,
-    buffer: VecDeque<Vec<usize>>,
-    /// The size of the next batch to ask for.
-    batch: usize,
-    /// No more batches will come.
-    finished: bool,
-    cancel: Arc<AtomicBool>,
-    stats: Option<PyStats>,
-    last: Option<LastStats>,
-    /// Turns each solution into what the iterator yields (a model's answer).
-    map: Option<Py<PyAny>>,
-    /// The names of the options, when the problem's options were given as a dict.
-    labels: Option<Arc<Labels>>,
-}
-
-impl PySolutions {
-    fn idle(last: Option<LastStats>, map: Option<Py<PyAny>>) -> Self {
-        PySolutions {
-            requests: None,
-            replies: None,
-            buffer: VecDeque::new(),
-            batch: 1,
-            finished: true,
-            cancel: Arc::new(AtomicBool::new(false)),
-            stats: None,
-            last,
-            map,
-            labels: None,
-        }
-    }
-
-    /// The same iterator, its solutions listing the options by the names in `labels`.
-    pub(crate) fn labelled(mut self, labels: Option<Arc<Labels>>) -> Self {
-        self.labels = labels;
-        self
-    }
-
-    /// Starts the search thread running `work` with the ends of the two channels.
-    fn spawn<W>(mut self, work: W) -> PyResult<Self>
-    where
-        W: FnOnce(mpsc::Receiver<usize>, mpsc::Sender<Batch>) + Send + 'static,
-    {
-        let (request_tx, request_rx) = mpsc::channel::<usize>();
-        let (reply_tx, reply_rx) = mpsc::channel::<Batch>();
-        let _detached = thread::Builder::new()
-            .name("dancecard-solutions".into())
-            .spawn(move || work(request_rx, reply_tx))
-            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a search thread: {e}")))?;
-        self.requests = Some(request_tx);
-        self.replies = Some(Mutex::new(reply_rx));
-        self.finished = false;
-        Ok(self)
-    }
-
-    /// An iterator over the solutions of an engine problem, options numbered by `index`.
-    pub(crate) fn engine(
-        problem: Arc<Problem>,
-        index: Arc<Vec<usize>>,
-        mut config: Config,
-        last: Option<LastStats>,
-        map: Option<Py<PyAny>>,
-    ) -> PyResult<Self> {
-        let it = PySolutions::idle(last, map);
-        if config.max_solutions == Some(0) {
-            return Ok(it);
-        }
-        config.cancel = Some(it.cancel.clone());
-        it.spawn(move |requests, replies| {
-            let mut solver = Solver::with_config(&problem, config);
-            let mut solutions = solver.solutions();
-            // Ends when the iterator is dropped (its sender with it).
-            for want in requests {
-                let mut batch = Batch { solutions: Vec::new(), stats: None, stop: None };
-                while batch.solutions.len() < want {
-                    match solutions.next() {
-                        Some(s) => batch.solutions.push(PyProblem::numbers(&index, &s)),
-                        None => {
-                            batch.stop = Some(solutions.outcome().unwrap_or(Stop::Exhausted));
-                            break;
-                        }
-                    }
-                }
-                batch.stats = Some(*solutions.stats());
-                let last = batch.stop.is_some();
-                if replies.send(batch).is_err() || last {
-                    break;
-                }
-            }
-        })
-    }
-
-    /// An iterator over what `produce` emits: it runs on the search thread from the first
-    /// request on, and each emit blocks once a batch is full, until the next request.
-    /// `produce` should stop when an emit returns `Break`.
-    pub(crate) fn producer<P>(map: Option<Py<PyAny>>, produce: P) -> PyResult<Self>
-    where
-        P: FnOnce(&mut Emit<'_>) + Send + 'static,
-    {
-        let it = PySolutions::idle(None, map);
-        let cancel = it.cancel.clone();
-        it.spawn(move |requests, replies| {
-            let Ok(mut want) = requests.recv() else { return };
-            let mut solutions = Vec::new();
-            let mut gone = false;
-            let mut emit = |s: Vec<usize>| {
-                solutions.push(s);
-                if solutions.len() < want {
-                    return ControlFlow::Continue(());
-                }
-                let batch =
-                    Batch { solutions: std::mem::take(&mut solutions), stats: None, stop: None };
-                if replies.send(batch).is_err() {
-                    gone = true;
-                    return ControlFlow::Break(());
-                }
-                match requests.recv() {
-                    Ok(w) if !cancel.load(Ordering::Relaxed) => {
-                        want = w;
-                        ControlFlow::Continue(())
-                    }
-                    _ => {
-                        gone = true;
-                        ControlFlow::Break(())
-                    }
-                }
-            };
-            produce(&mut emit);
-            if !gone {
-                let stop = Some(Stop::Exhausted);
-                let _ = replies.send(Batch { solutions, stats: None, stop });
-            }
-        })
-    }
-
-    /// Stops the search thread (it ends at its next look at the cancel flag) and forgets it.
-    fn stop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
-        self.finished = true;
-        self.requests = None;
-        self.replies = None;
-    }
-
-    /// Stops the search after a signal handler raised: the stats say it was cancelled (the
-    /// solutions already fetched can still be taken).
-    fn interrupt(&mut self) {
-        self.stop();
-        let mut stats =
-            self.stats.take().unwrap_or_else(|| PyStats::new(&Stats::default(), 0.0, None));
-        stats.stop = Some(Stop::Cancelled);
-        if let Some(last) = &self.last {
-            record(last, stats.clone());
-        }
-        self.stats = Some(stats);
-    }
-
-    /// Asks the search thread for the next batch and waits for it.
-    fn fetch(&mut self, py: Python<'_>) -> PyResult<()> {
-        let replies =
-            self.replies.take().map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()));
-        let (Some(requests), Some(mut replies)) = (self.requests.as_ref(), replies) else {
-            self.finished = true;
-            return Ok(());
-        };
-        if requests.send(self.batch).is_err() {
-            self.stop();
-            return Err(PyRuntimeError::new_err("the search thread ended unexpectedly"));
-        }
-        self.batch = (self.batch * 2).min(MAX_BATCH);
-        // Off the main thread no signal handler runs: wait with the GIL released once (see
-        // the `interrupt` module).
-        let main = on_main_thread(py);
-        let batch = loop {
-            if !main {
-                let (back, reply) = py.allow_threads(move || {
-                    let reply = replies.recv();
-                    (replies, reply)
-                });
-                replies = back;
-                match reply {
-                    Ok(batch) => break batch,
-                    Err(_) => {
-                        self.stop();
-                        return Err(PyRuntimeError::new_err(
-                            "the search thread ended unexpectedly",
-                        ));
-                    }
-                }
-            }
-            let (back, reply) = py.allow_threads(move || {
-                let reply = replies.recv_timeout(POLL);
-                (replies, reply)
-            });
-            replies = back;
-            match reply {
-                Ok(batch) => break batch,
-                Err(RecvTimeoutError::Disconnected) => {
-                    self.stop();
-                    return Err(PyRuntimeError::new_err("the search thread ended unexpectedly"));
-                }
-                Err(RecvTimeoutError::Timeout) => {}
-            }
-            if let Err(e) = py.check_signals() {
-                self.interrupt();
-                return Err(e);
-            }
-        };
-        self.replies = Some(Mutex::new(replies));
-        if let Some(stats) = batch.stats {
-            // Seconds spent searching, not waiting for the caller.
-            let stats = PyStats::new(&stats, stats.elapsed.as_secs_f64(), batch.stop);
-            if let Some(last) = &self.last {
-                record(last, stats.clone());
-            }
-            self.stats = Some(stats);
-        }
-        self.buffer.extend(batch.solutions);
-        if batch.stop.is_some() {
-            self.finished = true;
-            self.requests = None;
-            self.replies = None;
-        }
-        Ok(())
-    }
-}
-
-impl Drop for PySolutions {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-#[pymethods]
-impl PySolutions {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        // A consumer written in C (`list(it)`, `sum(...)`) runs no bytecode between two
-        // solutions, so Python would not look at pending signals: look here (a flag test).
-        if let Err(e) = py.check_signals() {
-            self.interrupt();
-            return Err(e);
-        }
-        if self.buffer.is_empty() && !self.finished {
-            self.fetch(py)?;
-        }
-        let Some(solution) = self.buffer.pop_front() else { return Ok(None) };
-        let solution = Labels::options(self.labels.as_deref(), py, &solution)?;
-        match &self.map {
-            Some(map) => map.call1(py, (solution,)).map(Some),
-            None => Ok(Some(solution)),
-        }
-    }
-
-    /// The counters of the search so far (`None` before the first solution is asked for).
-    #[getter]
-    fn stats(&self) -> Option<PyStats> {
-        self.stats.clone()
-    }
-
-    /// Stops the search; the iterator then ends.
-    fn close(&mut self) {
-        self.stop();
-        self.buffer.clear();
     }
 }

@@ -3,9 +3,10 @@
 use dancecard_engine::{Heuristic, Problem};
 use serde::{Deserialize, Serialize};
 
+use crate::checksum::to_json;
 use crate::checksum::{read_sealed, sealed, Sealed};
 use crate::schedule::{Job, Scheduler};
-use crate::shard::{problem_hash, to_json};
+use crate::shard::problem_hash;
 use crate::FileError;
 
 /// The kind of a checkpoint file.

@@ -4,8 +4,14 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::shard::to_json;
 use crate::FileError;
+
+/// Canonical JSON of a value that serializes without fail (plain fields, string keys).
+pub(crate) fn to_json<T: Serialize>(value: &T) -> String {
+    // Serializing structs of strings, integers, finite floats and booleans cannot fail; a NaN
+    // would be written as `null` and refused when read back, never silently accepted.
+    serde_json::to_string(value).unwrap_or_default()
+}
 
 /// FNV-1a with 128 bits over `bytes`.
 pub(crate) fn fnv1a128(bytes: &[u8]) -> u128 {

@@ -13,7 +13,7 @@ use std::fmt;
 use dancecard_engine::{Count, Heuristic, Outcome, Problem, Solver, Stats, Stop};
 use serde::{Deserialize, Serialize};
 
-use crate::checksum::{self, read_sealed, sealed, Sealed};
+use crate::checksum::{self, read_sealed, sealed, to_json, Sealed};
 use crate::FileError;
 
 /// What must be equal between the shards of one search (and in a checkpoint).
@@ -168,13 +168,6 @@ impl ShardResult {
         }
         Ok(result)
     }
-}
-
-/// Canonical JSON of a value that serializes without fail (plain fields, string keys).
-pub(crate) fn to_json<T: Serialize>(value: &T) -> String {
-    // Serializing structs of strings, integers, finite floats and booleans cannot fail; a NaN
-    // would be written as `null` and refused when read back, never silently accepted.
-    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// The units of shard `i` of `n` at `depth`: depth-`depth` units with index `i` mod `n`, plus

@@ -38,7 +38,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE")]
     pub(crate) marked: Option<PathBuf>,
     #[command(flatten)]
-    pub(crate) search: output::SearchArgs,
+    pub(crate) search: crate::args::SearchArgs,
 }
 
 /// `--piece`.

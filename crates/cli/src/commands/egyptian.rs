@@ -37,7 +37,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u128>)]
     pub(crate) max_denominator: Option<u128>,
     #[command(flatten)]
-    pub(crate) search: output::SearchArgs,
+    pub(crate) search: crate::args::SearchArgs,
 }
 
 fn positive(what: &str, text: &str) -> anyhow::Result<u128> {

@@ -49,7 +49,7 @@ pub(crate) struct Args {
     #[arg(long)]
     pub(crate) moves: bool,
     #[command(flatten)]
-    pub(crate) search: output::SearchArgs,
+    pub(crate) search: crate::args::SearchArgs,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {

@@ -32,7 +32,7 @@ pub(crate) struct Args {
     /// The problem file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
     #[command(flatten)]
-    pub(crate) search: output::SearchArgs,
+    pub(crate) search: crate::args::SearchArgs,
 }
 
 /// The primary items and, per option, the primary items it covers (indices among them).

@@ -46,7 +46,8 @@ pub use board::{Board, Dir, Goal, MAX_SIDE, MIN_SIDE};
 pub use pdb::{Pdb, PdbError, FORMAT_VERSION};
 
 use self::packed::Word;
-use self::space::{Geometry, LinearConflict, Manhattan, PdbHeuristic, TileHeuristic, TileSpace};
+use self::pdb::PdbHeuristic;
+use self::space::{Geometry, LinearConflict, Manhattan, TileHeuristic, TileSpace};
 use crate::algorithms::{a_star, bfs, bidirectional_bfs, ida_star, iddfs};
 use crate::space::{Cost, Space};
 use crate::stats::{Limits, SearchResult, Stats, Stop};

@@ -50,7 +50,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::board::{Goal, MAX_SIDE, MIN_SIDE};
 use super::packed::Word;
-use super::space::Geometry;
+use super::space::{Geometry, Slid, State, TileHeuristic};
 
 /// Not reached (yet): no table entry of a complete database has this value.
 const UNSEEN: u8 = u8::MAX;
@@ -479,6 +479,25 @@ fn build_pattern(
         cost = cost.saturating_add(1);
     }
     Some(table)
+}
+
+/// An additive pattern database as the heuristic of the tile space (see the [module
+/// documentation](self)).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PdbHeuristic<'p> {
+    pub(crate) pdb: &'p Pdb,
+}
+
+impl<W: Word> TileHeuristic<W> for PdbHeuristic<'_> {
+    fn full(&self, _: &Geometry, _: W, pos: W) -> u16 {
+        self.pdb.patterns().iter().map(|p| u16::from(p.lookup(pos))).sum()
+    }
+
+    #[inline(always)]
+    fn after_move(&self, _: &Geometry, parent: &State<W>, m: &Slid<W>) -> u16 {
+        let p = self.pdb.pattern_of(m.tile);
+        parent.h - u16::from(p.lookup(parent.pos)) + u16::from(p.lookup(m.pos))
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,6 @@ use std::hash::{Hash, Hasher};
 
 use super::board::{Board, Dir, Goal};
 use super::packed::Word;
-use super::pdb::Pdb;
 use crate::space::{Cost, Reversible, Space, Step};
 
 /// No neighbour in that direction.
@@ -266,24 +265,6 @@ impl<W: Word> TileHeuristic<W> for LinearConflict {
             + i32::from(self.manhattan.distance(tile, to))
             + 2 * (i32::from(after) - i32::from(before));
         h as u16
-    }
-}
-
-/// An additive pattern database (see [`super::pdb`]).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PdbHeuristic<'p> {
-    pub(crate) pdb: &'p Pdb,
-}
-
-impl<W: Word> TileHeuristic<W> for PdbHeuristic<'_> {
-    fn full(&self, _: &Geometry, _: W, pos: W) -> u16 {
-        self.pdb.patterns().iter().map(|p| u16::from(p.lookup(pos))).sum()
-    }
-
-    #[inline(always)]
-    fn after_move(&self, _: &Geometry, parent: &State<W>, m: &Slid<W>) -> u16 {
-        let p = self.pdb.pattern_of(m.tile);
-        parent.h - u16::from(p.lookup(parent.pos)) + u16::from(p.lookup(m.pos))
     }
 }
 

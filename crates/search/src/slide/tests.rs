@@ -6,9 +6,7 @@ use std::sync::{Arc, OnceLock};
 use proptest::prelude::*;
 
 use super::packed::Word;
-use super::space::{
-    Geometry, LinearConflict, Manhattan, PdbHeuristic, State, TileHeuristic, TileSpace,
-};
+use super::space::{Geometry, LinearConflict, Manhattan, State, TileHeuristic, TileSpace};
 use super::*;
 use crate::algorithms::bfs_explore;
 

@@ -29,7 +29,6 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 
-use super::reply::Held;
 use super::ApiError;
 use crate::conn;
 use crate::AppState;
@@ -248,6 +247,21 @@ pub(crate) fn release_free_memory() {
 /// Other allocators return their free memory by themselves, or offer no such call.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 pub(crate) fn release_free_memory() {}
+
+/// Bytes that keep something alive (a memory reservation, a busy mark) until they are dropped:
+/// after the last byte is written to the client, or when the connection closes.
+pub(crate) struct Held<T, G> {
+    /// The bytes.
+    pub(crate) bytes: T,
+    /// What they keep alive.
+    pub(crate) _memory: G,
+}
+
+impl<T: AsRef<[u8]>, G> AsRef<[u8]> for Held<T, G> {
+    fn as_ref(&self) -> &[u8] {
+        self.bytes.as_ref()
+    }
+}
 
 #[cfg(test)]
 mod tests {

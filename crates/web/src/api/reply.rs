@@ -15,7 +15,7 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::Response;
 use serde::Serialize;
 
-use super::limits::Reservation;
+use super::limits::{Held, Reservation};
 
 /// Bytes of the cap kept for the fields written after the lists.
 pub(crate) const TAIL_ROOM: usize = 4096;
@@ -248,21 +248,6 @@ impl Finished {
         let _ = headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(mime));
         let _ = headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         response
-    }
-}
-
-/// Bytes that keep something alive (a memory reservation, a busy mark) until they are dropped:
-/// after the last byte is written to the client, or when the connection closes.
-pub(crate) struct Held<T, G> {
-    /// The bytes.
-    pub(crate) bytes: T,
-    /// What they keep alive.
-    pub(crate) _memory: G,
-}
-
-impl<T: AsRef<[u8]>, G> AsRef<[u8]> for Held<T, G> {
-    fn as_ref(&self) -> &[u8] {
-        self.bytes.as_ref()
     }
 }
 
