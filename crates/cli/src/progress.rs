@@ -103,9 +103,16 @@ impl Progress {
         ControlFlow::Continue(())
     }
 
-    /// Reports the progress of a search on threads, as [`Progress::tick`].
+    /// Reports the progress of a count (on threads, or a model's), as [`Progress::tick`]; a
+    /// counter that reports only its fraction done (the bitwise queens) shows "counting".
     pub(crate) fn parallel(&mut self, p: parallel::Progress) {
-        self.update(p.fraction, || format!("{} solutions, {} nodes", p.solutions, p.nodes));
+        self.update(p.fraction, || {
+            if p.solutions == 0 && p.nodes == 0 {
+                "counting".to_owned()
+            } else {
+                format!("{} solutions, {} nodes", p.solutions, p.nodes)
+            }
+        });
     }
 
     /// Removes the bar.

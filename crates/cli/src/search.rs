@@ -6,8 +6,8 @@ use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 use dancecard_engine::{
-    Config, Count, CountMethod, CountRequest, Counted, MemoConfig, Outcome, Problem, Solution,
-    Solver, Stats, Stop,
+    Config, CountMethod, CountRequest, Counted, MemoConfig, Outcome, Problem, Solution, Solver,
+    Stats, Stop,
 };
 use dancecard_models::watch::Callbacks;
 use serde_json::Value;
@@ -33,41 +33,9 @@ pub(crate) struct ModelArgs {
     pub(crate) emit_dlx: bool,
 }
 
-/// A count of a model command (`queens`, `tile`), for [`ModelArgs::report_count`].
-#[derive(Clone, Debug)]
-pub(crate) struct ModelCount {
-    /// The method asked for: `dlx`, `bits` or `dp`.
-    method: &'static str,
-    /// The method that counted: on dlx `search` or `memo`, else as `method`.
-    count_method: &'static str,
-    /// The number of solutions, exact at any size.
-    total: Count,
-    /// The number of solutions up to the board's symmetries, where it was counted.
-    distinct: Option<Count>,
-    /// The search's counters.
-    stats: Stats,
-    /// How the search ended.
-    stop: Stop,
-}
-
-impl ModelCount {
-    /// A count of `total` solutions by `method` (`count_method` counted it), not up to
-    /// symmetry.
-    pub(crate) fn new(
-        method: &'static str,
-        count_method: &'static str,
-        total: impl Into<Count>,
-        stats: Stats,
-        stop: Stop,
-    ) -> Self {
-        ModelCount { method, count_method, total: total.into(), distinct: None, stats, stop }
-    }
-
-    /// The count with `distinct` solutions up to symmetry, where they were counted.
-    pub(crate) fn distinct(self, distinct: Option<u128>) -> Self {
-        ModelCount { distinct: distinct.map(Count::from), ..self }
-    }
-}
+/// A count of a model command (`queens`, `tile`), for [`ModelArgs::report_count`]: the
+/// models' own ([`dancecard_models::count::ModelCount`]).
+pub(crate) use dancecard_models::count::ModelCount;
 
 /// `--all`, `--count` and `--distinct` of the model commands that count up to symmetry
 /// (`queens`, `tile`), flattened into their `Args` (a command words them for its model with

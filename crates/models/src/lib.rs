@@ -35,6 +35,7 @@ fn all_answers<M: Model>(model: &M) -> Vec<M::Answer> {
     solver.solutions().map(|s| model.decode(&s)).collect()
 }
 
+pub mod count;
 pub mod langford;
 pub mod queens;
 mod rng;

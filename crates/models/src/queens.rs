@@ -54,7 +54,11 @@ use std::cmp::Ordering;
 use std::ops::ControlFlow;
 use std::sync::atomic::{self, AtomicBool, AtomicU64, AtomicU8, AtomicUsize};
 
-use dancecard_engine::{Config, OptionId, Problem, ProblemBuilder, Solver, Stats, Stop};
+use dancecard_engine::{
+    Config, Count, OptionId, Problem, ProblemBuilder, Progress, Solver, Stats, Stop,
+};
+
+use crate::count::{self, CountRequest, ModelCount};
 use rayon::prelude::*;
 
 use crate::rng::SplitMix64;
@@ -78,6 +82,13 @@ pub enum QueensError {
         /// The largest size of the method.
         max: usize,
     },
+    /// The request does not go with the method (a solution limit on the bitwise counter,
+    /// threads on the engine's search).
+    #[error("{0}")]
+    Request(&'static str),
+    /// The engine refused the count.
+    #[error(transparent)]
+    Count(#[from] dancecard_engine::CountError),
     /// The thread pool could not be built.
     #[error("cannot start {threads} threads: {reason}")]
     Threads {
@@ -373,6 +384,120 @@ impl std::fmt::Debug for CountOptions<'_> {
 /// ```
 pub fn count(n: usize) -> Result<QueensCount, QueensError> {
     count_with(n, &CountOptions::default())
+}
+
+/// How [`count_by`] counts the boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// The exact cover model [`Queens`] on the engine (Knuth's node counts; boards up to
+    /// [`MAX_DLX_N`]); up to symmetry, each solution is tested with [`is_canonical`].
+    Dlx,
+    /// The bitwise counter [`count_with`]: the board's symmetries and threads (boards up to
+    /// [`MAX_BITS_N`]); it counts whole classes of solutions, so it takes no solution limit.
+    Bits,
+}
+
+impl Method {
+    /// The method of a count that asks for none: the bitwise counter, unless a solution
+    /// limit asks for the engine's search (the only one that can stop after `k` solutions).
+    pub fn default_for(request: &CountRequest<'_>) -> Method {
+        if request.max_solutions.is_some() {
+            Method::Dlx
+        } else {
+            Method::Bits
+        }
+    }
+
+    /// Its name, as `dancecard queens --method` and the web API's `method` write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Dlx => "dlx",
+            Method::Bits => "bits",
+        }
+    }
+}
+
+/// Counts the solutions of `n`-queens by `method` (`None`: [`Method::default_for`]) within
+/// `request`'s limits: the one count of the command line, the web API and the Python package.
+/// The bitwise counter always counts up to symmetry too; the engine's search does when
+/// [`CountRequest::distinct`] asks (visiting every solution), else it counts by the engine's
+/// one way in (the plain search or the memoised one, whichever pays).
+///
+/// ```
+/// use dancecard_models::count::CountRequest;
+/// use dancecard_models::queens::{self, Method};
+///
+/// let request = CountRequest { distinct: true, ..CountRequest::default() };
+/// let bits = queens::count_by(10, Some(Method::Bits), &request)?;
+/// let dlx = queens::count_by(10, Some(Method::Dlx), &request)?;
+/// assert_eq!((bits.total.to_string(), bits.distinct), (dlx.total.to_string(), dlx.distinct));
+/// assert_eq!(dlx.total.to_string(), "724");
+/// # Ok::<(), dancecard_models::queens::QueensError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`QueensError::Size`] for a board the method does not take, [`QueensError::Request`] for
+/// a solution limit on [`Method::Bits`] or threads on [`Method::Dlx`],
+/// [`QueensError::Threads`] when the thread pool cannot start.
+pub fn count_by(
+    n: usize,
+    method: Option<Method>,
+    request: &CountRequest<'_>,
+) -> Result<ModelCount, QueensError> {
+    let method = method.unwrap_or_else(|| Method::default_for(request));
+    match method {
+        Method::Bits => {
+            if request.max_solutions.is_some() {
+                return Err(QueensError::Request(
+                    "a solution limit needs the dlx method: the bitwise counter counts whole \
+                     classes of symmetric boards",
+                ));
+            }
+            let started = std::time::Instant::now();
+            let threads = match request.threads {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                t => t,
+            };
+            let report = |fraction: f64| {
+                if let Some(progress) = request.progress {
+                    progress(Progress { fraction, solutions: 0, nodes: 0 });
+                }
+            };
+            let options = CountOptions {
+                threads,
+                cancel: request.cancel.as_deref(),
+                max_nodes: request.max_nodes,
+                progress: Some(&report),
+            };
+            let c = count_with(n, &options)?;
+            let stats = Stats {
+                nodes: c.nodes,
+                updates: 0,
+                solutions: u128::from(c.total),
+                elapsed: started.elapsed(),
+            };
+            Ok(ModelCount {
+                method: "bits",
+                count_method: "bits",
+                total: Count::from(c.total),
+                distinct: Some(Count::from(c.distinct)),
+                stats,
+                stop: c.stop,
+            })
+        }
+        Method::Dlx => {
+            if request.threads > 1 {
+                return Err(QueensError::Request(
+                    "threads apply to the bitwise counter (method bits), not to dlx",
+                ));
+            }
+            let model = Queens::new(n)?;
+            let problem = model.problem();
+            let mut canonical = |options: &[OptionId]| is_canonical(&model.decode(options));
+            Ok(count::on_engine(&problem, request, &mut canonical)?)
+        }
+    }
 }
 
 /// Counts like [`count`], with threads, cancellation and progress reports.

@@ -5,11 +5,13 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use dancecard_engine::{Config, OptionId};
-use dancecard_models::queens::{self, CountOptions, Queens, MAX_BITS_N, MAX_DLX_N};
+use dancecard_engine::OptionId;
+use dancecard_models::count::CountRequest;
+use dancecard_models::queens::{self, Queens, MAX_BITS_N, MAX_DLX_N};
 use dancecard_models::target::{TargetLimits, TargetSudoku};
 use dancecard_models::tiling::{
-    named_set, parse_pieces, Board, Piece, Placement, Tiling, TilingAnswer, SET_NAMES,
+    named_set, parse_pieces, Board, DpLimits, Method as TilingMethod, Piece, Placement, Tiling,
+    TilingAnswer, SET_NAMES,
 };
 use dancecard_models::Model;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -60,15 +62,16 @@ pub(crate) fn queens_count(
     #[pyo3(from_py_with = args::flag)] distinct: bool,
 ) -> PyResult<u64> {
     let cancel = Arc::new(AtomicBool::new(false));
-    let flag = &*cancel;
     // The counter looks at the flag every `queens::POLL_STEPS` branching steps of each thread
     // (well under a millisecond): on Ctrl-C it stops soon, and is waited for.
+    let request = CountRequest { threads, cancel: Some(cancel.clone()), ..CountRequest::default() };
     let count = run_interruptible(py, &cancel, || {
-        let options = CountOptions { threads, cancel: Some(flag), ..CountOptions::default() };
-        queens::count_with(n, &options)
+        queens::count_by(n, Some(queens::Method::Bits), &request)
     })?
     .map_err(|e| args::invalid("n", e))?;
-    Ok(if distinct { count.distinct } else { count.total })
+    let shown = if distinct { count.distinct.unwrap_or_default() } else { count.total };
+    // The bitwise counter counts in a u64.
+    Ok(shown.to_u128().map_or(u64::MAX, |n| u64::try_from(n).unwrap_or(u64::MAX)))
 }
 
 /// The solutions of n-queens in lexicographic order, lazily: the engine of
@@ -408,13 +411,20 @@ impl PyTiling {
     /// Tilings up to the board's symmetries (each orbit counted once).
     fn count_distinct(&self, py: Python<'_>) -> PyResult<u128> {
         let cancel = Arc::new(AtomicBool::new(false));
-        let config = Config { cancel: Some(cancel.clone()), ..Config::default() };
+        let request = CountRequest {
+            cancel: Some(cancel.clone()),
+            distinct: true,
+            ..CountRequest::default()
+        };
         let tiling = &*self.tiling;
-        let counts = run_interruptible(py, &cancel, || tiling.count_distinct(config))?;
-        if !counts.outcome.is_complete() {
+        let counted = run_interruptible(py, &cancel, || {
+            tiling.count_by(TilingMethod::Dlx, &request, DpLimits::default())
+        })?
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        if !counted.is_complete() {
             return Err(PyRuntimeError::new_err("the count was cut short"));
         }
-        Ok(counts.distinct)
+        Ok(counted.distinct.and_then(|d| d.to_u128()).unwrap_or_default())
     }
 
     /// Counts by the profile dynamic program (full rectangles, unlimited copies only): an int,

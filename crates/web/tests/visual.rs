@@ -29,8 +29,8 @@
 //! DANCECARD_BLESS=1 cargo test -p dancecard-web --test integration visual::
 //! ```
 //!
-//! Without Chromium and chromedriver the test prints why and passes, unless `CI` is set (as
-//! the other browser tests).
+//! Without Chromium and chromedriver the test fails, unless `DANCECARD_SKIP_BROWSER` is set
+//! (as the other browser tests).
 
 use std::path::PathBuf;
 use std::time::Duration;

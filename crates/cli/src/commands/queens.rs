@@ -6,13 +6,14 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use dancecard_engine::{Stats, Stop};
-use dancecard_models::queens::{self, CountOptions, ListLimits, Queens};
+use dancecard_models::count::CountRequest;
+use dancecard_models::queens::{self, ListLimits, Queens};
 use dancecard_models::Model;
 
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::Progress;
-use crate::search::{self, ModelCount};
+use crate::search::{self};
 use crate::{input, stop};
 
 /// How to search.
@@ -73,94 +74,59 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let counting = args.listing.counting();
     // A limit stops a count after that many solutions: the DLX search can, the symmetric
-    // bitwise counter (which counts whole orbits) not.
-    let bits_default = counting && args.model.limit.is_none();
-    let method = args.method.unwrap_or(if bits_default { Method::Bits } else { Method::Dlx });
-    if counting && method == Method::Bits && args.model.limit.is_some() {
+    // bitwise counter (which counts whole orbits) not. The library chooses
+    // (`queens::Method::default_for`); the flags are refused here in their own words.
+    let method = args.method.map(Method::model);
+    if counting && method == Some(queens::Method::Bits) && args.model.limit.is_some() {
         return Err(bad_input("--limit with a count needs --method dlx"));
     }
-    if args.threads != 1 && !(counting && method == Method::Bits) {
+    let limited = counting && args.model.limit.is_some();
+    let chosen = method.unwrap_or(if counting && !limited {
+        queens::Method::Bits
+    } else {
+        queens::Method::Dlx
+    });
+    if args.threads != 1 && !(counting && chosen == queens::Method::Bits) {
         return Err(bad_input("--threads applies to counting with --method bits"));
     }
     args.model.limits.arm()?;
     if counting {
-        match method {
-            Method::Bits => count_bits(&args),
-            Method::Dlx => count_dlx(&args),
-        }
+        count(&args, chosen)
     } else {
-        list(&args, method)
+        list(&args, chosen)
     }
 }
 
-/// A count's report: text (one number) or JSON with the board's size.
-fn report_count(args: &Args, count: ModelCount) -> anyhow::Result<ExitCode> {
-    args.model.report_count(&args.listing, &[("n", args.n.into())], count)
+impl Method {
+    fn model(self) -> queens::Method {
+        match self {
+            Method::Dlx => queens::Method::Dlx,
+            Method::Bits => queens::Method::Bits,
+        }
+    }
 }
 
-fn count_bits(args: &Args) -> anyhow::Result<ExitCode> {
-    let threads = input::threads_or_cores(args.threads);
-    let flag = stop::stop_flag();
+/// Counts by `method` through the library's one count ([`queens::count_by`]); up to
+/// symmetry on dlx only when `--distinct` or JSON shows it.
+fn count(args: &Args, method: queens::Method) -> anyhow::Result<ExitCode> {
     let progress = Mutex::new(Progress::new(args.model.report.format));
-    let report = |fraction: f64| {
-        if let Ok(mut p) = progress.lock() {
-            p.update(fraction, || "counting".to_owned());
-        }
-    };
-    let started = Instant::now();
-    let options = CountOptions {
-        threads,
-        cancel: Some(&flag),
+    let report = |p| crate::progress::lock(&progress).parallel(p);
+    let request = CountRequest {
+        max_solutions: args.model.limit,
         max_nodes: args.model.limits.node_limit,
+        cancel: Some(stop::stop_flag()),
+        threads: input::threads_or_cores(args.threads),
+        distinct: args.listing.distinct || args.model.report.format == OutputFormat::Json,
         progress: Some(&report),
+        ..CountRequest::default()
     };
-    let c = queens::count_with(args.n, &options).map_err(|e| bad_input(e.to_string()))?;
-    if let Ok(mut p) = progress.lock() {
-        p.finish();
-    }
-    let stats = Stats {
-        nodes: c.nodes,
-        updates: 0,
-        solutions: u128::from(c.total),
-        elapsed: started.elapsed(),
-    };
-    report_count(
-        args,
-        ModelCount::new("bits", "bits", u128::from(c.total), stats, c.stop)
-            .distinct(Some(c.distinct.into())),
-    )
+    let c =
+        queens::count_by(args.n, Some(method), &request).map_err(|e| bad_input(e.to_string()))?;
+    crate::progress::lock(&progress).finish();
+    args.model.report_count(&args.listing, &[("n", args.n.into())], c)
 }
 
-fn count_dlx(args: &Args) -> anyhow::Result<ExitCode> {
-    let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
-    let problem = model.problem();
-    let mut progress = Progress::new(args.model.report.format);
-    let mut distinct = 0u64;
-    let want_distinct = args.listing.distinct || args.model.report.format == OutputFormat::Json;
-    let config = search::config(args.model.limit, &args.model.limits);
-    if !want_distinct {
-        let c = search::count(&problem, config, &mut progress)?;
-        return report_count(
-            args,
-            ModelCount::new("dlx", c.method.name(), c.count, c.stats, c.stop),
-        );
-    }
-    let (outcome, stats) = search::search(&problem, config, &mut progress, |s| {
-        if want_distinct {
-            let p = model.decode(&s.to_vec());
-            distinct += u64::from(queens::is_canonical(&p));
-        }
-        ControlFlow::Continue(())
-    });
-    let shown = want_distinct.then_some(distinct);
-    report_count(
-        args,
-        ModelCount::new("dlx", "search", outcome.solutions, stats, outcome.stop)
-            .distinct(shown.map(u128::from)),
-    )
-}
-
-fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
+fn list(args: &Args, method: queens::Method) -> anyhow::Result<ExitCode> {
     let limit = args.listing.list_limit(args.model.limit);
     // Text is written as solutions come; JSON collects them.
     let mut boards: Vec<Vec<usize>> = Vec::new();
@@ -175,7 +141,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
     // Searches restarted on shuffled options (the DLX search for one board).
     let mut restarts = None;
     let (stats, stop) = match method {
-        Method::Bits => {
+        queens::Method::Bits => {
             let started = Instant::now();
             let mut found = 0u128;
             let mut stop = Stop::Exhausted;
@@ -206,7 +172,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
             let stats = Stats { nodes, updates: 0, solutions: found, elapsed: started.elapsed() };
             (stats, stop)
         }
-        Method::Dlx if limit == Some(1) => {
+        queens::Method::Dlx if limit == Some(1) => {
             // One board: the search restarts on shuffled options where it stalls (large n).
             let mut progress = Progress::new(args.model.report.format);
             let config = search::config(None, &args.model.limits);
@@ -224,7 +190,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
             restarts = Some(found.restarts);
             (found.stats, found.stop)
         }
-        Method::Dlx => {
+        queens::Method::Dlx => {
             let model = Queens::new(args.n).map_err(|e| bad_input(e.to_string()))?;
             let problem = model.problem();
             let mut progress = Progress::new(args.model.report.format);
@@ -238,7 +204,7 @@ fn list(args: &Args, method: Method) -> anyhow::Result<ExitCode> {
     stream.close()?;
     let answer = serde_json::json!({
         "n": args.n,
-        "method": if method == Method::Bits { "bits" } else { "dlx" },
+        "method": method.name(),
         "solutions": boards,
         "count": output::count_json(stats.solutions),
         "restarts": restarts,

@@ -183,16 +183,11 @@ struct Output<'d> {
     doc: &'d Document,
     stream: Stream,
     format: OutputFormat,
-    /// False with `--count`: solutions are only counted.
-    print: bool,
     json: Vec<Vec<usize>>,
 }
 
 impl Output<'_> {
     fn solution(&mut self, solution: Solution<'_>) -> ControlFlow<()> {
-        if !self.print {
-            return ControlFlow::Continue(());
-        }
         let options = solution.to_vec();
         if self.format == OutputFormat::Json {
             self.json.push(input_numbers(self.doc, &options));
@@ -201,7 +196,8 @@ impl Output<'_> {
         self.stream.answer(&labels(self.doc, &options))
     }
 
-    /// Prints the count or the JSON document, then the stats and the stop reason. `--limit 0`
+    /// Prints the JSON document (text was printed as it came), then the stats and the stop
+    /// reason. Counts are not made here: `--count` goes through [`count::run`]. `--limit 0`
     /// asks for no solution, so nothing is searched: that is not "no solution" (exit 1), nor
     /// a complete answer; it is reported as a run cut by its limit (exit 3).
     fn finish(self, args: &Args, outcome: Outcome, stats: &Stats) -> anyhow::Result<ExitCode> {
@@ -209,10 +205,7 @@ impl Output<'_> {
         let nothing_asked = args.limit == Some(0);
         match args.report.format {
             OutputFormat::Text => {
-                if args.count {
-                    output::print(&format!("{}\n", outcome.solutions))?;
-                }
-                if outcome.solutions == 0 && !args.count && outcome.is_complete() {
+                if outcome.solutions == 0 && outcome.is_complete() {
                     eprintln!("no solution");
                 }
             }
@@ -238,7 +231,7 @@ impl Output<'_> {
             eprintln!("incomplete: --limit 0 asks for no solution, so none was searched for");
             return Ok(ExitCode::from(crate::exit::LIMITED));
         }
-        Ok(output::finish(outcome.solutions > 0 || args.count, outcome.stop))
+        Ok(output::finish(outcome.solutions > 0, outcome.stop))
     }
 }
 
@@ -309,7 +302,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         };
         return crate::cluster::run(&run, &doc, config);
     }
-    if !args.all && !args.count {
+    // Counts have gone through `count::run`, the shard or the cluster: what is left lists
+    // solutions, all of them or the first.
+    debug_assert!(!args.count);
+    if !args.all {
         // The first solution only (unless --limit asks for none).
         config.max_solutions = Some(config.max_solutions.map_or(1, |l| l.min(1)));
     }
@@ -317,19 +313,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         doc: &doc,
         stream: Stream::new(true),
         format: args.report.format,
-        print: !args.count,
         json: Vec::new(),
     };
     if args.threads == 1 {
         let mut solver = Solver::with_config(&doc.problem, config);
         let mut printer =
             Printer { output: &mut output, progress: Progress::new(args.report.format) };
-        let outcome = if args.count {
-            // Counts only: the solver may count on its bit-set kernel.
-            solver.count_with_progress(|s| printer.tick(s))
-        } else {
-            solver.visit(&mut printer)
-        };
+        let outcome = solver.visit(&mut printer);
         printer.progress.finish();
         return output.finish(&args, outcome, solver.stats());
     }
@@ -337,12 +327,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let progress = Mutex::new(Progress::new(args.report.format));
     let report = |p| lock(&progress).parallel(p);
     let search = ParallelSearch::new(&doc.problem, config, args.threads);
-    let (outcome, stats) = if args.count {
-        // Counts only: the units may be counted on the bit-set kernel.
-        search.count_with_progress(&report)
-    } else {
-        search.visit(&|s: Solution<'_>| lock(&output).solution(s), &report)
-    };
+    let (outcome, stats) = search.visit(&|s: Solution<'_>| lock(&output).solution(s), &report);
     lock(&progress).finish();
     output.into_inner().unwrap_or_else(|e| e.into_inner()).finish(&args, outcome, &stats)
 }

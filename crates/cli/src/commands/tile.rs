@@ -3,16 +3,17 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::Mutex;
 
-use dancecard_engine::{Stats, Stop};
-use dancecard_models::tiling::{self, Board, Piece, Tiling};
+use dancecard_engine::Stop;
+use dancecard_models::count::CountRequest;
+use dancecard_models::tiling::{self, Board, DpLimits, Piece, Tiling};
 use dancecard_models::Model;
 
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::Progress;
-use crate::search::{self, ModelCount};
+use crate::search::{self};
 use crate::stop;
 
 /// How to search.
@@ -118,8 +119,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.model.emit_dlx {
         return output::emit_dlx(tiling.exact_cover());
     }
-    let dp_fits = !args.once && tiling.board().is_rectangle();
     args.model.limits.arm()?;
+    // The refusals in the flags' own words; the choice of method is the library's
+    // (`Tiling::count_by`).
     match args.method {
         Method::Dp if args.listing.distinct => {
             Err(bad_input("--distinct needs --method dlx (the profile DP counts all tilings)"))
@@ -133,28 +135,38 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         Method::Dp if args.model.limits.node_limit.is_some() => {
             Err(bad_input("--node-limit needs --method dlx (the profile DP has no search nodes)"))
         }
-        Method::Dp => count_dp(&args, &tiling),
-        // A limit stops the count after that many tilings or nodes: the DLX search can, the DP
-        // not.
-        Method::Auto
-            if args.listing.count
-                && !args.listing.distinct
-                && dp_fits
-                && args.model.limit.is_none()
-                && args.model.limits.node_limit.is_none() =>
-        {
-            count_dp(&args, &tiling)
-        }
-        _ if args.listing.counting() => count_dlx(&args, &tiling),
+        _ if args.listing.counting() => count(&args, &tiling),
         _ => list(&args, &tiling),
     }
 }
 
-fn count_dp(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
-    let started = Instant::now();
-    let flag = stop::stop_flag();
-    let count = match tiling.count_dp_with(Some(&flag)) {
-        Ok(n) => n,
+impl Method {
+    fn model(self) -> tiling::Method {
+        match self {
+            Method::Auto => tiling::Method::Auto,
+            Method::Dlx => tiling::Method::Dlx,
+            Method::Dp => tiling::Method::Dp,
+        }
+    }
+}
+
+/// Counts through the library's one count ([`Tiling::count_by`]): the profile DP, or the
+/// engine (which may memoise; up to symmetry with `--distinct`).
+fn count(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
+    let progress = Mutex::new(Progress::new(args.model.report.format));
+    let report = |p| crate::progress::lock(&progress).parallel(p);
+    let request = CountRequest {
+        max_solutions: args.model.limit,
+        max_nodes: args.model.limits.node_limit,
+        cancel: Some(stop::stop_flag()),
+        distinct: args.listing.distinct,
+        progress: Some(&report),
+        ..CountRequest::default()
+    };
+    let counted = tiling.count_by(args.method.model(), &request, DpLimits::default());
+    crate::progress::lock(&progress).finish();
+    match counted {
+        Ok(c) => args.model.report_count(&args.listing, &[], c),
         Err(tiling::TilingError::Dp(tiling::DpError::Cancelled)) => {
             // The DP has no partial count: say so, and how it stopped.
             if args.model.report.format == OutputFormat::Json {
@@ -167,46 +179,10 @@ fn count_dp(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
             }
             output::report_stop(Stop::Cancelled);
             eprintln!("(the profile DP has no partial count)");
-            return Ok(output::exit_code(false, Stop::Cancelled));
+            Ok(output::exit_code(false, Stop::Cancelled))
         }
-        Err(e) => return Err(bad_input(e.to_string())),
-    };
-    let solutions = count.to_u128().unwrap_or(u128::MAX);
-    let stats = Stats { nodes: 0, updates: 0, solutions, elapsed: started.elapsed() };
-    report_count(args, ModelCount::new("dp", "dp", count, stats, Stop::Exhausted))
-}
-
-/// A count's report: text (one number) or JSON.
-fn report_count(args: &Args, count: ModelCount) -> anyhow::Result<ExitCode> {
-    args.model.report_count(&args.listing, &[], count)
-}
-
-fn count_dlx(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
-    let mut progress = Progress::new(args.model.report.format);
-    let canon = tiling.canonicalizer();
-    let mut distinct = 0u128;
-    let mut options = Vec::new();
-    let config = search::config(args.model.limit, &args.model.limits);
-    if !args.listing.distinct {
-        let c = search::count(tiling.exact_cover(), config, &mut progress)?;
-        return report_count(
-            args,
-            ModelCount::new("dlx", c.method.name(), c.count, c.stats, c.stop),
-        );
+        Err(e) => Err(bad_input(e.to_string())),
     }
-    let (outcome, stats) = search::search(tiling.exact_cover(), config, &mut progress, |s| {
-        if args.listing.distinct {
-            options.clear();
-            options.extend(s.options());
-            distinct += u128::from(canon.is_least(&options));
-        }
-        ControlFlow::Continue(())
-    });
-    let shown = args.listing.distinct.then_some(distinct);
-    report_count(
-        args,
-        ModelCount::new("dlx", "search", outcome.solutions, stats, outcome.stop).distinct(shown),
-    )
 }
 
 fn list(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {

@@ -51,6 +51,13 @@ pub enum DpError {
         /// The limit.
         limit: usize,
     },
+    /// The board is wider, on its narrow side, than the caller lets the DP take
+    /// ([`DpLimits::max_side`](super::DpLimits::max_side)).
+    #[error("the profile DP takes boards at most {max} squares wide in one direction here")]
+    Side {
+        /// The widest narrow side taken.
+        max: usize,
+    },
     /// The cancel flag was raised.
     #[error("cancelled")]
     Cancelled,

@@ -46,6 +46,7 @@ pub use board::{Board, MAX_CELLS};
 pub use dp::{count_rectangle, count_rectangle_bounded, DpError, MAX_STATES, MAX_WINDOW};
 pub use pieces::{free_polyominoes, named_set, parse_pieces, Piece, Shape, SET_NAMES};
 
+use crate::count::{self, CountRequest, ModelCount};
 use crate::Model;
 
 /// The most options (placements) a tiling may have.
@@ -154,6 +155,54 @@ pub enum TilingError {
     /// The profile program does not apply or failed.
     #[error(transparent)]
     Dp(#[from] DpError),
+    /// The count's request does not go with the method (a limit or a count up to symmetry
+    /// on the profile DP).
+    #[error("{0}")]
+    Request(&'static str),
+    /// The engine refused the count.
+    #[error(transparent)]
+    Count(#[from] dancecard_engine::CountError),
+}
+
+/// How [`Tiling::count_by`] counts the tilings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// The profile DP where it applies and pays (a full rectangle, any number of copies, no
+    /// limit, no count up to symmetry, within [`DpLimits`]; past its states, the engine),
+    /// the engine otherwise.
+    #[default]
+    Auto,
+    /// The exact cover model on the engine (which may memoise: `auto` of the engine).
+    Dlx,
+    /// The profile (broken-line) dynamic program only.
+    Dp,
+}
+
+impl Method {
+    /// Its name, as `dancecard tile --method` and the web API's `method` write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Auto => "auto",
+            Method::Dlx => "dlx",
+            Method::Dp => "dp",
+        }
+    }
+}
+
+/// The profile DP's budget in [`Tiling::count_by`]: the most states it keeps, and the widest
+/// narrow side of a board it takes (a server bounds its memory with these).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DpLimits {
+    /// The most states ([`MAX_STATES`] by default).
+    pub max_states: usize,
+    /// The widest narrow side (no bound by default).
+    pub max_side: usize,
+}
+
+impl Default for DpLimits {
+    fn default() -> Self {
+        DpLimits { max_states: MAX_STATES, max_side: usize::MAX }
+    }
 }
 
 /// A piece placed on the board.
@@ -458,6 +507,93 @@ impl Tiling {
         }
         let all: Vec<Shape> = self.orientations.iter().flatten().cloned().collect();
         Ok(count_rectangle_bounded(self.board.rows(), self.board.cols(), &all, cancel, max_states)?)
+    }
+
+    /// Counts the tilings by `method` within `request`'s limits: the one count of the command
+    /// line, the web API and the Python package. [`Method::Auto`] runs the profile DP where
+    /// it applies and no limit or count up to symmetry asks for the engine, and goes on with
+    /// the engine when the DP outgrows `dp.max_states`.
+    ///
+    /// ```
+    /// use dancecard_models::count::CountRequest;
+    /// use dancecard_models::tiling::{named_set, Board, DpLimits, Method, Tiling};
+    ///
+    /// let board = Board::parse_size("4x4")?;
+    /// let dominoes = named_set("dominoes").unwrap();
+    /// let tiling = Tiling::builder(board, dominoes).build()?;
+    /// let request = CountRequest::default();
+    /// let c = tiling.count_by(Method::Auto, &request, DpLimits::default())?;
+    /// assert_eq!((c.method, c.total.to_string()), ("dp", "36".to_owned()));
+    /// // Up to the square's 8 symmetries: the engine, each tiling tested.
+    /// let distinct = CountRequest { distinct: true, ..CountRequest::default() };
+    /// let c = tiling.count_by(Method::Auto, &distinct, DpLimits::default())?;
+    /// assert_eq!((c.method, c.distinct.map(|d| d.to_string())), ("dlx", Some("9".to_owned())));
+    /// # Ok::<(), dancecard_models::tiling::TilingError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`TilingError::Request`] for a limit or a count up to symmetry on [`Method::Dp`];
+    /// [`TilingError::Dp`] when the DP does not apply ([`DpError::Once`],
+    /// [`DpError::NotRectangle`], [`DpError::Side`], [`DpError::TooWide`],
+    /// [`DpError::TooManyStates`] on [`Method::Dp`]) or was cancelled (it has no partial
+    /// count: [`DpError::Cancelled`]); [`TilingError::Count`] when the engine refuses.
+    pub fn count_by(
+        &self,
+        method: Method,
+        request: &CountRequest<'_>,
+        dp: DpLimits,
+    ) -> Result<ModelCount, TilingError> {
+        let narrow = self.board.rows().min(self.board.cols());
+        let dp_applies = !self.once && self.board.is_rectangle() && narrow <= dp.max_side;
+        let run_dp = match method {
+            Method::Dp if request.distinct => return Err(TilingError::Request(
+                "a count up to symmetry needs the dlx method: the profile DP counts all tilings",
+            )),
+            Method::Dp if request.max_solutions.is_some() => {
+                return Err(TilingError::Request(
+                    "a solution limit needs the dlx method: the profile DP counts all tilings",
+                ))
+            }
+            Method::Dp if request.max_nodes.is_some() => {
+                return Err(TilingError::Request(
+                    "a node limit needs the dlx method: the profile DP has no search nodes",
+                ))
+            }
+            Method::Dp if self.once => return Err(DpError::Once.into()),
+            Method::Dp if !self.board.is_rectangle() => return Err(DpError::NotRectangle.into()),
+            Method::Dp if narrow > dp.max_side => {
+                return Err(DpError::Side { max: dp.max_side }.into())
+            }
+            Method::Dp => true,
+            Method::Auto => dp_applies && !request.distinct && !request.is_limited(),
+            Method::Dlx => false,
+        };
+        if run_dp {
+            let started = std::time::Instant::now();
+            match self.count_dp_bounded(request.cancel.as_deref(), dp.max_states) {
+                Ok(total) => {
+                    let solutions = total.to_u128().unwrap_or(u128::MAX);
+                    let stats =
+                        Stats { nodes: 0, updates: 0, solutions, elapsed: started.elapsed() };
+                    return Ok(ModelCount {
+                        method: "dp",
+                        count_method: "dp",
+                        total,
+                        distinct: None,
+                        stats,
+                        stop: dancecard_engine::Stop::Exhausted,
+                    });
+                }
+                // Auto goes on with the engine past the DP's states (or its window).
+                Err(TilingError::Dp(DpError::TooManyStates { .. } | DpError::TooWide { .. }))
+                    if method == Method::Auto => {}
+                Err(e) => return Err(e),
+            }
+        }
+        let canon = self.canonicalizer();
+        let mut canonical = |options: &[OptionId]| canon.is_least(options);
+        Ok(count::on_engine(&self.problem, request, &mut canonical)?)
     }
 
     /// Draws a tiling: one character per square, `.` where the board has no cell. With

@@ -7,7 +7,8 @@ use std::time::Instant;
 use axum::extract::State;
 use axum::response::Response;
 use dancecard_engine::{Solver, Stats, Stop};
-use dancecard_models::queens::{self, CountOptions, Queens, MAX_DLX_N};
+use dancecard_models::count::CountRequest;
+use dancecard_models::queens::{self, Queens, MAX_DLX_N};
 use dancecard_models::Model;
 use serde::Deserialize;
 use serde_json::json;
@@ -105,8 +106,7 @@ pub(super) async fn handle(
     };
     search::run_timed(&state, need, time_limit, move |budget| {
         match (method, counting) {
-            (MethodParam::Bits, true) => count_bits(params.n, &budget),
-            (MethodParam::Dlx, true) => count_dlx(params.n, params.limit, &budget),
+            (method, true) => count(params.n, method, params.limit, &budget),
             (_, false) => {
                 // The solution limit, and whether reaching it means the server's cap cut the
                 // list (as /api/solve).
@@ -127,58 +127,42 @@ fn bad(e: queens::QueensError) -> ApiError {
     ApiError::bad_request(e.to_string())
 }
 
-fn count_bits(n: usize, budget: &Budget) -> Result<Finished, ApiError> {
-    let started = Instant::now();
-    let options =
-        CountOptions { threads: 1, cancel: Some(&budget.cancel), ..CountOptions::default() };
-    let c = queens::count_with(n, &options).map_err(bad)?;
-    let stats = Stats {
-        nodes: c.nodes,
-        updates: 0,
-        solutions: u128::from(c.total),
-        elapsed: started.elapsed(),
+/// Counts through the library's one count ([`queens::count_by`], as `dancecard queens
+/// --count --format json`: up to symmetry too) under the budget.
+fn count(
+    n: usize,
+    method: MethodParam,
+    limit: Option<u64>,
+    budget: &Budget,
+) -> Result<Finished, ApiError> {
+    let request = CountRequest {
+        max_solutions: limit.map(u128::from),
+        max_nodes: Some(budget.max_nodes),
+        cancel: Some(budget.cancel.clone()),
+        threads: 1,
+        distinct: true,
+        ..CountRequest::default()
     };
+    let c = queens::count_by(n, Some(method.model()), &request).map_err(bad)?;
     budget.answer(&json!({
         "n": n,
-        "method": "bits",
-        "count": c.total,
-        "distinct": c.distinct,
-        "complete": c.complete,
-        "stop": if c.complete { Stop::Exhausted.name() } else { budget.cancel_reason() },
-        "stats": json::stats(&stats),
+        "method": c.method,
+        "count": json::count(&c.total),
+        "distinct": c.distinct.as_ref().map(json::count),
+        // A count stopped at its limit is not the count.
+        "complete": c.is_complete(),
+        "stop": budget.stop_name(c.stop),
+        "stats": json::stats(&c.stats),
     }))
 }
 
-fn count_dlx(n: usize, limit: Option<u64>, budget: &Budget) -> Result<Finished, ApiError> {
-    let model = Queens::new(n).map_err(bad)?;
-    let problem = model.problem();
-    let mut config = budget.config();
-    config.max_solutions = limit.map(u128::from);
-    // `queens::is_canonical` works on boards of at most `queens::MAX_BITS_N` (32) files
-    // (past it, it panicked: found by schemathesis, `n=41&mode=count&method=dlx`); larger
-    // boards get no count up to symmetry.
-    let symmetric = n <= queens::MAX_BITS_N;
-    let mut distinct = 0u64;
-    let (outcome, stats) = {
-        let mut solver = Solver::with_config(&problem, config);
-        let outcome = solver.solve_with(|s| {
-            if symmetric {
-                distinct += u64::from(queens::is_canonical(&model.decode(&s.to_vec())));
-            }
-            ControlFlow::Continue(())
-        });
-        (outcome, *solver.stats())
-    };
-    budget.answer(&json!({
-        "n": n,
-        "method": "dlx",
-        "count": json::count(outcome.solutions),
-        "distinct": symmetric.then_some(distinct),
-        // A count stopped at its limit is not the count.
-        "complete": outcome.stop == Stop::Exhausted,
-        "stop": budget.stop_name(outcome.stop),
-        "stats": json::stats(&stats),
-    }))
+impl MethodParam {
+    fn model(self) -> queens::Method {
+        match self {
+            MethodParam::Dlx => queens::Method::Dlx,
+            MethodParam::Bits => queens::Method::Bits,
+        }
+    }
 }
 
 /// Lists boards into the reply as they are found; a board that would not fit stops the

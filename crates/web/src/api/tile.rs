@@ -4,12 +4,12 @@
 //! &pieces=NAME&once=...&flips=...`: the exact cover model of that tiling in Knuth's DLX format.
 
 use std::ops::ControlFlow;
-use std::time::Instant;
 
 use axum::extract::State;
 use axum::response::Response;
-use dancecard_engine::{Count, CountMethod, CountRequest, MemoConfig, OptionId, Stats, Stop};
-use dancecard_models::tiling::{self, Board, DpError, Tiling, TilingError};
+use dancecard_engine::{OptionId, Stats, Stop};
+use dancecard_models::count::CountRequest;
+use dancecard_models::tiling::{self, Board, DpError, DpLimits, Tiling, TilingError};
 use dancecard_models::Model;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -193,16 +193,8 @@ pub(super) async fn handle(
             .flips(params.flips)
             .build()
             .map_err(bad)?;
-        if dp {
-            match count_dp(&tiling, &budget) {
-                Err(TilingError::Dp(DpError::TooManyStates { .. }))
-                    if method == MethodParam::Auto => {}
-                Ok(value) => return budget.answer(&value),
-                Err(e) => return Err(bad(e)),
-            }
-        }
         if counting {
-            return budget.answer(&count_dlx(&tiling, params.limit, &budget)?);
+            return budget.answer(&count(&tiling, method, params.limit, &budget)?);
         }
         let (limit, capped) = match (mode, params.limit) {
             (Mode::All, Some(l)) if l <= cap => (l, false),
@@ -230,42 +222,55 @@ fn count_json(method: &str, count: Value, complete: bool, stop: &str, stats: &St
     })
 }
 
-/// Counts with the profile DP under the budget and [`MAX_DP_STATES`].
-fn count_dp(tiling: &Tiling, budget: &Budget) -> Result<Value, TilingError> {
-    let started = Instant::now();
-    let (count, stop) = match tiling.count_dp_bounded(Some(&budget.cancel), MAX_DP_STATES) {
-        Ok(n) => (Some(n), Stop::Exhausted.name()),
-        Err(TilingError::Dp(DpError::Cancelled)) => (None, budget.cancel_reason()),
-        Err(e) => return Err(e),
+/// Counts through the library's one count ([`Tiling::count_by`], as `dancecard tile --count
+/// --format json`): the profile DP within [`MAX_DP_STATES`] and [`MAX_DP_SIDE`], or the
+/// engine (which may memoise, its table bounded by [`MEMO_BYTES`]; the answer's
+/// `count_method` says which counted).
+fn count(
+    tiling: &Tiling,
+    method: MethodParam,
+    limit: Option<u64>,
+    budget: &Budget,
+) -> Result<Value, ApiError> {
+    let request = CountRequest {
+        max_solutions: limit.map(u128::from),
+        max_nodes: Some(budget.max_nodes),
+        cancel: Some(budget.cancel.clone()),
+        threads: 1,
+        memo_limit_bytes: Some(MEMO_BYTES),
+        ..CountRequest::default()
     };
-    let solutions = count.as_ref().map_or(Some(0), Count::to_u128).unwrap_or(u128::MAX);
-    let stats = Stats { nodes: 0, updates: 0, solutions, elapsed: started.elapsed() };
-    let complete = count.is_some();
-    Ok(count_json("dp", count.map_or(Value::Null, json::count), complete, stop, &stats))
+    let dp = DpLimits { max_states: MAX_DP_STATES, max_side: MAX_DP_SIDE };
+    let c = match tiling.count_by(method.model(), &request, dp) {
+        Ok(c) => c,
+        // The profile DP has no partial count.
+        Err(TilingError::Dp(DpError::Cancelled)) => {
+            let stats = Stats::default();
+            return Ok(count_json("dp", Value::Null, false, budget.cancel_reason(), &stats));
+        }
+        Err(e) => return Err(bad(e)),
+    };
+    let mut value = count_json(
+        c.method,
+        json::count(&c.total),
+        c.is_complete(),
+        budget.stop_name(c.stop),
+        &c.stats,
+    );
+    if c.method == "dlx" {
+        value["count_method"] = json!(c.count_method);
+    }
+    Ok(value)
 }
 
-/// Counts on the engine, by the method `auto` picks (the memoised search for boards where
-/// it pays: holes, odd shapes, boards too wide for the profile DP), its table bounded by
-/// [`MEMO_BYTES`]. The answer's `count_method` says which counted.
-fn count_dlx(tiling: &Tiling, limit: Option<u64>, budget: &Budget) -> Result<Value, ApiError> {
-    let mut config = budget.config();
-    config.max_solutions = limit.map(u128::from);
-    let request = CountRequest {
-        method: CountMethod::Auto,
-        threads: 1,
-        memo: MemoConfig { limit_bytes: MEMO_BYTES, zdd: false },
-        config,
-    };
-    let counted = dancecard_engine::count(tiling.exact_cover(), &request, &|_| {})
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let stats = counted.stats;
-    let stop = counted.stop;
-    // A count stopped at its limit is not the count.
-    let complete = stop == Stop::Exhausted;
-    let mut value =
-        count_json("dlx", json::count(&counted.count), complete, budget.stop_name(stop), &stats);
-    value["count_method"] = json!(counted.method.name());
-    Ok(value)
+impl MethodParam {
+    fn model(self) -> tiling::Method {
+        match self {
+            MethodParam::Auto => tiling::Method::Auto,
+            MethodParam::Dlx => tiling::Method::Dlx,
+            MethodParam::Dp => tiling::Method::Dp,
+        }
+    }
 }
 
 /// A placed piece, for drawing: its index in `pieces` and its cells `[row, column]`.
