@@ -26,8 +26,6 @@ use crate::output::OutputFormat;
 /// The flags of `dancecard solve --count --mpi`.
 #[derive(Debug)]
 pub(crate) struct MpiRun<'a> {
-    /// `--time-limit`: the whole run's.
-    pub(crate) time_limit: Option<f64>,
     /// `--resume`: the checkpoint to continue.
     pub(crate) resume: Option<&'a Path>,
     /// `--checkpoint`: where rank 0 keeps the checkpoint.
@@ -91,7 +89,6 @@ mod with_mpi {
     use super::{checkpoint_path, load_checkpoint, MpiRun};
     use crate::output;
     use crate::progress::Progress;
-    use crate::stop::arm_time_limit;
 
     pub(crate) fn run(
         args: &MpiRun<'_>,
@@ -99,10 +96,9 @@ mod with_mpi {
         config: Config,
     ) -> anyhow::Result<ExitCode> {
         let problem = &doc.problem;
-        // The time limit is the whole run's: a timer raises the stop flag (a limit in the
-        // configuration would hold for each period of each worker).
-        arm_time_limit(args.time_limit)?;
-        let config = Config { time_limit: None, ..config };
+        // The time limit is the whole run's: `solve` armed its timer, which raises the stop
+        // flag in `config` (a limit in the configuration would hold for each period of each
+        // worker).
         // Every rank reads the checkpoint (only rank 0 uses it): a bad one is refused by all.
         let resume = match args.resume {
             Some(path) => Some(load_checkpoint(path, problem, &config)?),

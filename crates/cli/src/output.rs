@@ -26,7 +26,7 @@ use dancecard_format::json;
 use serde_json::Value;
 
 use crate::exit::{FOUND, INTERRUPTED, LIMITED, NOT_FOUND};
-use crate::stop::{expired, interrupted, refine};
+use crate::stop::refine;
 
 /// Output format of every command.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -176,12 +176,17 @@ pub(crate) fn report_stop(stop: Stop) {
     }
 }
 
-/// Why a search stopped early, in words (`None` when it gave all that was asked).
+/// Why a search stopped early, in words (`None` when it gave all that was asked): the one
+/// wording of every stop reason, for the exact cover searches, the sudoku and target-sudoku
+/// solvers and the heuristic searches alike.
 pub(crate) fn stop_text(stop: Stop) -> Option<&'static str> {
     match refine(stop) {
-        Stop::Exhausted | Stop::SolutionLimit | Stop::Visitor => None,
+        Stop::Exhausted | Stop::Found | Stop::SolutionLimit | Stop::CostLimit | Stop::Visitor => {
+            None
+        }
         Stop::NodeLimit => Some("the node limit was reached"),
         Stop::TimeLimit => Some("the time limit was reached"),
+        Stop::MemoryLimit => Some("the state budget was reached"),
         Stop::Cancelled => Some("interrupted"),
     }
 }
@@ -191,9 +196,15 @@ pub(crate) fn stop_text(stop: Stop) -> Option<&'static str> {
 pub(crate) fn exit_code(found: bool, stop: Stop) -> ExitCode {
     match refine(stop) {
         Stop::Cancelled => ExitCode::from(INTERRUPTED),
-        Stop::NodeLimit | Stop::TimeLimit => ExitCode::from(LIMITED),
-        Stop::Exhausted | Stop::SolutionLimit | Stop::Visitor if found => ExitCode::from(FOUND),
-        Stop::Exhausted | Stop::SolutionLimit | Stop::Visitor => ExitCode::from(NOT_FOUND),
+        Stop::NodeLimit | Stop::TimeLimit | Stop::MemoryLimit => ExitCode::from(LIMITED),
+        Stop::Exhausted | Stop::Found | Stop::SolutionLimit | Stop::CostLimit | Stop::Visitor
+            if found =>
+        {
+            ExitCode::from(FOUND)
+        }
+        Stop::Exhausted | Stop::Found | Stop::SolutionLimit | Stop::CostLimit | Stop::Visitor => {
+            ExitCode::from(NOT_FOUND)
+        }
     }
 }
 
@@ -248,35 +259,24 @@ pub(crate) fn search_stopped_json(
 /// A heuristic search's stop reason as a JSON string: `found`, `exhausted`, `cost-limit`,
 /// `node-limit`, `memory-limit`, `time-limit` (the stop flag raised by `--time-limit`) or
 /// `cancelled` (Ctrl-C).
-pub(crate) fn search_stop_name(stop: dancecard_search::Stop) -> &'static str {
-    use dancecard_search::Stop as S;
-    match stop {
-        S::Cancelled if !interrupted() && expired() => "time-limit",
-        other => other.name(),
-    }
+pub(crate) fn search_stop_name(stop: Stop) -> &'static str {
+    refine(stop).name()
 }
 
 /// Says on stderr why a heuristic search stopped early (nothing if it did not), and returns
 /// the exit code: 130 after Ctrl-C, 3 for a limit, else 1 ("no answer").
-pub(crate) fn search_stopped(stop: dancecard_search::Stop) -> ExitCode {
-    use dancecard_search::Stop as S;
-    let why = match (stop, search_stop_name(stop)) {
-        (_, "time-limit") => "the time limit was reached",
-        (S::NodeLimit, _) => "the node limit was reached",
-        (S::MemoryLimit, _) => "the state budget was reached",
-        (S::Cancelled, _) => "interrupted",
-        _ => return ExitCode::from(NOT_FOUND),
-    };
+pub(crate) fn search_stopped(stop: Stop) -> ExitCode {
+    let Some(why) = stop_text(stop) else { return ExitCode::from(NOT_FOUND) };
     eprintln!("incomplete: {why}");
     search_exit_code(stop)
 }
 
 /// The exit code of a heuristic search cut short: 130 after Ctrl-C, else 3 (a limit); 1 for
 /// a search that ended without an answer.
-pub(crate) fn search_exit_code(stop: dancecard_search::Stop) -> ExitCode {
-    match (stop, search_stop_name(stop)) {
-        (dancecard_search::Stop::Cancelled, "cancelled") => ExitCode::from(INTERRUPTED),
-        _ if !stop.is_complete() => ExitCode::from(LIMITED),
+pub(crate) fn search_exit_code(stop: Stop) -> ExitCode {
+    match refine(stop) {
+        Stop::Cancelled => ExitCode::from(INTERRUPTED),
+        stop if !stop.is_answered() => ExitCode::from(LIMITED),
         _ => ExitCode::from(NOT_FOUND),
     }
 }

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use anyhow::Context;
 use dancecard_engine::parallel::ParallelSearch;
-use dancecard_engine::{Config, Solver};
+use dancecard_engine::{Config, Outcome, Solver};
 use dancecard_format::Document;
 use dancecard_scale::{shard_units, Fingerprint, ShardResult};
 
@@ -60,6 +60,8 @@ pub(crate) fn run_shard(
         .units(units)
         .count_with_progress(&|p| lock(&progress).parallel(p));
     lock(&progress).finish();
+    // The file names the reason as the output does: a cancel by `--time-limit` is `time-limit`.
+    let outcome = Outcome { stop: crate::stop::refine(outcome.stop), ..outcome };
     let result = ShardResult::new(i, outcome, &stats, unit_count, fingerprint);
     let text = result.to_json() + "\n";
     match args.output {

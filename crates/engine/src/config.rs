@@ -81,77 +81,17 @@ impl Config {
     }
 }
 
-/// Why a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Stop {
-    /// The whole tree was searched: the results are complete.
-    Exhausted,
-    /// `max_solutions` were found.
-    SolutionLimit,
-    /// The node budget ran out.
-    NodeLimit,
-    /// The time limit passed.
-    TimeLimit,
-    /// The cancel flag was raised.
-    Cancelled,
-    /// The visitor asked to stop.
-    Visitor,
-}
-
-impl Stop {
-    /// Every stop reason, in declaration order.
-    pub const ALL: [Stop; 6] = [
-        Stop::Exhausted,
-        Stop::SolutionLimit,
-        Stop::NodeLimit,
-        Stop::TimeLimit,
-        Stop::Cancelled,
-        Stop::Visitor,
-    ];
-
-    /// Whether the whole tree was searched.
-    pub fn is_complete(self) -> bool {
-        self == Stop::Exhausted
-    }
-
-    /// Whether the search gave all that was asked of it: it searched the whole tree, or
-    /// stopped at the `max_solutions` asked for. False when a node or time limit, a cancel
-    /// or the visitor cut it short: its results are partial.
-    pub fn is_answered(self) -> bool {
-        matches!(self, Stop::Exhausted | Stop::SolutionLimit)
-    }
-
-    /// The reason's name, as the command line, the web API, the Python package and the
-    /// shard files write it: `exhausted`, `solution-limit`, `node-limit`, `time-limit`,
-    /// `cancelled` or `visitor` ([`Stop::from_name`] reads it back).
-    ///
-    /// ```
-    /// use dancecard_engine::Stop;
-    /// assert_eq!(Stop::NodeLimit.name(), "node-limit");
-    /// assert_eq!(Stop::from_name("node-limit"), Some(Stop::NodeLimit));
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Stop::Exhausted => "exhausted",
-            Stop::SolutionLimit => "solution-limit",
-            Stop::NodeLimit => "node-limit",
-            Stop::TimeLimit => "time-limit",
-            Stop::Cancelled => "cancelled",
-            Stop::Visitor => "visitor",
-        }
-    }
-
-    /// The stop reason named `name` by [`Stop::name`], if any.
-    pub fn from_name(name: &str) -> Option<Stop> {
-        Stop::ALL.into_iter().find(|stop| stop.name() == name)
-    }
-}
-
-impl std::fmt::Display for Stop {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+/// Why a search ended: the project's one stop vocabulary (from `dancecard-budget`, shared
+/// with the models and the heuristic searches). The engine ends with
+/// [`Stop::Exhausted`], [`Stop::SolutionLimit`], [`Stop::NodeLimit`], [`Stop::TimeLimit`],
+/// [`Stop::Cancelled`] or [`Stop::Visitor`].
+///
+/// ```
+/// use dancecard_engine::Stop;
+/// assert_eq!(Stop::NodeLimit.name(), "node-limit");
+/// assert_eq!(Stop::from_name("node-limit"), Some(Stop::NodeLimit));
+/// ```
+pub use dancecard_budget::Stop;
 
 /// The result of a search: how many solutions it found and why it ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -78,14 +78,18 @@ impl PyStats {
     }
 }
 
-/// The Python name of a reason to stop.
+/// The Python name of a reason to stop: [`Stop::name`] with underscores for dashes, and
+/// `stopped` for the visitor (a loop over the solutions left early), `paused` for none yet.
 pub(crate) fn stop_name(stop: Option<Stop>) -> &'static str {
     let Some(stop) = stop else { return "paused" };
     match stop {
         Stop::Exhausted => "exhausted",
+        Stop::Found => "found",
         Stop::SolutionLimit => "solution_limit",
+        Stop::CostLimit => "cost_limit",
         Stop::NodeLimit => "node_limit",
         Stop::TimeLimit => "time_limit",
+        Stop::MemoryLimit => "memory_limit",
         Stop::Cancelled => "cancelled",
         Stop::Visitor => "stopped",
     }

@@ -382,6 +382,10 @@ pub mod wire {
             Stop::TimeLimit => 3,
             Stop::Cancelled => 4,
             Stop::Visitor => 5,
+            // Not an engine stop; numbered so that the wire carries every reason.
+            Stop::Found => 6,
+            Stop::CostLimit => 7,
+            Stop::MemoryLimit => 8,
         }
     }
 
@@ -393,6 +397,9 @@ pub mod wire {
             3 => Stop::TimeLimit,
             4 => Stop::Cancelled,
             5 => Stop::Visitor,
+            6 => Stop::Found,
+            7 => Stop::CostLimit,
+            8 => Stop::MemoryLimit,
             _ => return None,
         })
     }

@@ -100,44 +100,14 @@ impl Limits {
 /// How often (in expanded nodes, a power of two) the algorithms poll the cancel flag.
 pub(crate) const POLL_MASK: u64 = (1 << 12) - 1;
 
-/// Why a search stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Stop {
-    /// A goal was reached: the result holds an optimal path (for the algorithm's measure).
-    Found,
-    /// The whole reachable space was searched: no goal is reachable.
-    Exhausted,
-    /// No goal within [`Limits::max_cost`].
-    CostLimit,
-    /// [`Limits::max_nodes`] generated nodes were reached.
-    NodeLimit,
-    /// [`Limits::max_states`] stored states were reached.
-    MemoryLimit,
-    /// The cancel flag was set.
-    Cancelled,
-}
-
-impl Stop {
-    /// Whether the search answered the question (found a path or proved there is none within
-    /// the cost limit), as opposed to being cut short.
-    pub fn is_complete(self) -> bool {
-        matches!(self, Stop::Found | Stop::Exhausted | Stop::CostLimit)
-    }
-
-    /// A short lowercase name: `found`, `exhausted`, `cost-limit`, `node-limit`,
-    /// `memory-limit` or `cancelled`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Stop::Found => "found",
-            Stop::Exhausted => "exhausted",
-            Stop::CostLimit => "cost-limit",
-            Stop::NodeLimit => "node-limit",
-            Stop::MemoryLimit => "memory-limit",
-            Stop::Cancelled => "cancelled",
-        }
-    }
-}
+/// Why a search stopped: the project's one stop vocabulary (from `dancecard-budget`, shared
+/// with the exact cover engine and the models). A heuristic search ends with
+/// [`Stop::Found`] (a goal was reached: the result holds an optimal path for the algorithm's
+/// measure), [`Stop::Exhausted`] (no goal is reachable), [`Stop::CostLimit`] (no goal within
+/// [`Limits::max_cost`]), [`Stop::NodeLimit`] ([`Limits::max_nodes`]), [`Stop::MemoryLimit`]
+/// ([`Limits::max_states`]) or [`Stop::Cancelled`]; [`Stop::is_answered`] says whether it
+/// answered the question (the first three).
+pub use dancecard_budget::Stop;
 
 /// Work counters of a search. They do not depend on the machine (except `elapsed`), so they
 /// are the numbers to compare between algorithms and heuristics.

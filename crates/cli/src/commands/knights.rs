@@ -66,7 +66,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         if args.search.report.stats {
             output::print_search_stats(&answer.stats);
         }
-        if !answer.stop.is_complete() {
+        if !answer.stop.is_answered() {
             // No answer for this board: the node limit holds per board (the next boards are
             // still solved); Ctrl-C and the time limit end the run.
             cut_short = Some(answer.stop);

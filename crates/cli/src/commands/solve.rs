@@ -165,17 +165,18 @@ fn load(args: &Args) -> anyhow::Result<Document> {
     args.problem_format.load(args.input.file.as_deref())
 }
 
-/// The search configuration given by `args`, with Ctrl-C wired to cancel.
-fn config(args: &Args) -> anyhow::Result<Config> {
-    let time_limit = crate::stop::time_limit(args.limits.time_limit)?;
-    Ok(Config {
+/// The search configuration given by `args`, with the stop flag wired to cancel: Ctrl-C, and
+/// `--time-limit`, armed once by [`run`] for the whole command (preprocessing, shards and
+/// MPI ranks included), so the configuration holds no time limit of its own.
+fn config(args: &Args) -> Config {
+    Config {
         heuristic: args.heuristic.into(),
         max_solutions: args.limit,
         max_nodes: args.limits.node_limit,
-        time_limit,
+        time_limit: None,
         cancel: Some(stop_flag()),
         ..Config::default()
-    })
+    }
 }
 
 /// Where solutions go: printed as they are found (text), or collected (JSON).
@@ -259,10 +260,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Err(bad_input("--threads works with --count or --all"));
     }
     let mut doc = load(&args)?;
+    // The one place `--time-limit` is armed: it covers the preprocessing and the search.
+    args.limits.arm()?;
     if args.pre {
         doc = preprocess(&args, &doc)?;
     }
-    let mut config = config(&args)?;
+    let mut config = config(&args);
     if args.min_cost {
         return min_cost(&args, &doc, config);
     }
@@ -294,7 +297,6 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             return Err(bad_input("--mpi counts solutions: use it with --count only"));
         }
         let run = MpiRun {
-            time_limit: args.limits.time_limit,
             resume: args.resume.as_deref(),
             checkpoint: args.checkpoint.as_deref(),
             format: args.report.format,
@@ -361,10 +363,9 @@ fn check_min_cost_args(args: &Args) -> anyhow::Result<()> {
 
 /// `--pre`: the document of the reduced problem, whose options keep the labels, input
 /// numbers and lines of the original ones, so that everything printed from it reads as from
-/// the original problem. The rounds stop with the search's stop flag: `--time-limit` is armed
-/// here, so that it covers the preprocessing and the search.
+/// the original problem. The rounds stop with the search's stop flag (Ctrl-C and
+/// `--time-limit`, armed by [`run`]).
 fn preprocess(args: &Args, doc: &Document) -> anyhow::Result<Document> {
-    args.limits.arm()?;
     let original = &doc.problem;
     let config = PreConfig { max_rounds: None, cancel: Some(stop_flag()) };
     let r = pre::reduce_with(original, &config).map_err(|e| match e {

@@ -300,12 +300,7 @@ fn error_line(e: &Error) -> Option<usize> {
 }
 
 fn stop_text(report: &Report) -> &'static str {
-    match report.stop {
-        Stop::NodeLimit => "the node limit was reached",
-        Stop::Cancelled if stop::interrupted() => "interrupted",
-        Stop::Cancelled => "the time limit was reached",
-        _ => "stopped",
-    }
+    crate::output::stop_text(report.stop).unwrap_or("stopped")
 }
 
 /// Puzzles solved between two progress reports (and per parallel batch).

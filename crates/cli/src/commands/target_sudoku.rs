@@ -3,7 +3,6 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use dancecard_engine::Stop;
 use dancecard_models::target::{Grid, TargetLimits, TargetMethod, TargetSudoku};
 use dancecard_models::Model;
 
@@ -95,14 +94,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             MethodArg::Xc => puzzle.cost_problem(),
         });
     }
-    let time_limit = stop::time_limit(args.limits.time_limit)?;
+    // `--time-limit` raises the stop flag (armed here, once); `refine` names its cancel.
+    args.limits.arm()?;
     let cancel = stop::stop_flag();
     let started = Instant::now();
-    let limits = TargetLimits {
-        max_nodes: args.limits.node_limit,
-        deadline: time_limit.and_then(|t| started.checked_add(t)),
-        cancel: Some(&cancel),
-    };
+    let limits =
+        TargetLimits { max_nodes: args.limits.node_limit, deadline: None, cancel: Some(&cancel) };
     let result = puzzle.solve_by(args.method.into(), &limits);
     let seconds = started.elapsed().as_secs_f64();
     // -1 means "no solution": a search stopped before its first grid has no score at all.
@@ -127,11 +124,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("nodes {} seconds {seconds:.3}", result.nodes);
     }
     if !result.is_complete() {
-        let why = match stop::refine(result.stop) {
-            Stop::NodeLimit => "the node limit was reached",
-            Stop::TimeLimit => "the time limit was reached",
-            _ => "interrupted",
-        };
+        let why = output::stop_text(result.stop).unwrap_or("interrupted");
         if score.is_some() {
             eprintln!("incomplete: {why}; the score above is the best found, a lower bound");
         } else {

@@ -189,13 +189,9 @@ pub(super) fn search(grid: &Grid, options: &Options) -> Report {
             ControlFlow::Continue(())
         }))
     };
-    let stop = match outcome.map(|o| o.stop) {
-        None => Stop::SolutionLimit,
-        Some(dancecard_engine::Stop::Exhausted) => Stop::Exhausted,
-        Some(dancecard_engine::Stop::SolutionLimit) => Stop::SolutionLimit,
-        Some(dancecard_engine::Stop::NodeLimit) => Stop::NodeLimit,
-        Some(_) => Stop::Cancelled,
-    };
+    // The engine's stops are the sudoku's: no time limit and a visitor that never stops, so
+    // it ends exhausted, at the solution or node limit, or cancelled.
+    let stop = outcome.map_or(Stop::SolutionLimit, |o| o.stop);
     Report {
         solutions: u64::try_from(solver.stats().solutions).unwrap_or(u64::MAX),
         solution: first,

@@ -578,18 +578,11 @@ pub enum Method {
     Fast,
 }
 
-/// Why a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Stop {
-    /// Every solution was counted.
-    Exhausted,
-    /// The solution limit was reached.
-    SolutionLimit,
-    /// The node limit was reached (the count is a lower bound).
-    NodeLimit,
-    /// The cancel flag was raised (the count is a lower bound).
-    Cancelled,
-}
+/// Why a search ended: the project's one stop vocabulary (shared with the engine and the
+/// heuristic searches). A sudoku search ends with [`Stop::Exhausted`] (every solution was
+/// counted), [`Stop::SolutionLimit`], [`Stop::NodeLimit`] (the count is a lower bound) or
+/// [`Stop::Cancelled`] (the count is a lower bound).
+pub use dancecard_budget::Stop;
 
 /// Limits and method of a [`search`].
 #[derive(Clone, Debug, Default)]

@@ -150,7 +150,8 @@ pub(super) async fn handle(
                 Stop::SolutionLimit => {
                     !capped && params.mode != Mode::Count && params.limit != Some(0)
                 }
-                Stop::NodeLimit | Stop::TimeLimit | Stop::Cancelled | Stop::Visitor => false,
+                // Cut short (the engine ends no search found or at a cost limit).
+                _ => false,
             };
             (json::count(&total), complete, json::stop_name(stop))
         };

@@ -74,10 +74,8 @@ pub(super) struct Params {
 /// The name of a sudoku stop under this budget.
 fn stop_name(stop: Stop, budget: &Budget) -> &'static str {
     match stop {
-        Stop::Exhausted => "exhausted",
-        Stop::SolutionLimit => "solution-limit",
-        Stop::NodeLimit => "node-limit",
         Stop::Cancelled => budget.cancel_reason(),
+        other => other.name(),
     }
 }
 
