@@ -81,6 +81,26 @@ impl Listing {
 }
 
 impl ModelArgs {
+    /// The models' count request of these flags (`--limit`, `--node-limit`, the stop flag) on
+    /// `threads` threads, counting up to symmetry too when `distinct`, reporting to
+    /// `progress`.
+    pub(crate) fn count_request<'p>(
+        &self,
+        threads: usize,
+        distinct: bool,
+        progress: &'p (dyn Fn(dancecard_engine::Progress) + Sync),
+    ) -> dancecard_models::count::CountRequest<'p> {
+        dancecard_models::count::CountRequest {
+            max_solutions: self.limit,
+            max_nodes: self.limits.node_limit,
+            cancel: Some(stop_flag()),
+            threads,
+            distinct,
+            progress: Some(progress),
+            ..Default::default()
+        }
+    }
+
     /// Prints the count of a model command that counts up to symmetry and ends: in text the
     /// count (the count up to symmetry with `--distinct`), else a JSON object of `fields`,
     /// the methods, both counts and how the search ended; the stats line and the method that

@@ -6,7 +6,6 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use dancecard_engine::{Stats, Stop};
-use dancecard_models::count::CountRequest;
 use dancecard_models::queens::{self, ListLimits, Queens};
 use dancecard_models::Model;
 
@@ -111,15 +110,9 @@ impl Method {
 fn count(args: &Args, method: queens::Method) -> anyhow::Result<ExitCode> {
     let progress = Mutex::new(Progress::new(args.model.report.format));
     let report = |p| crate::progress::lock(&progress).parallel(p);
-    let request = CountRequest {
-        max_solutions: args.model.limit,
-        max_nodes: args.model.limits.node_limit,
-        cancel: Some(stop::stop_flag()),
-        threads: input::threads_or_cores(args.threads),
-        distinct: args.listing.distinct || args.model.report.format == OutputFormat::Json,
-        progress: Some(&report),
-        ..CountRequest::default()
-    };
+    let distinct = args.listing.distinct || args.model.report.format == OutputFormat::Json;
+    let request =
+        args.model.count_request(input::threads_or_cores(args.threads), distinct, &report);
     let c =
         queens::count_by(args.n, Some(method), &request).map_err(|e| bad_input(e.to_string()))?;
     crate::progress::lock(&progress).finish();

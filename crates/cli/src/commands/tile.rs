@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 
 use dancecard_engine::Stop;
-use dancecard_models::count::CountRequest;
 use dancecard_models::tiling::{self, Board, DpLimits, Piece, Tiling};
 use dancecard_models::Model;
 
@@ -14,7 +13,6 @@ use crate::input::bad_input;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::Progress;
 use crate::search::{self};
-use crate::stop;
 
 /// How to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -155,14 +153,7 @@ impl Method {
 fn count(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
     let progress = Mutex::new(Progress::new(args.model.report.format));
     let report = |p| crate::progress::lock(&progress).parallel(p);
-    let request = CountRequest {
-        max_solutions: args.model.limit,
-        max_nodes: args.model.limits.node_limit,
-        cancel: Some(stop::stop_flag()),
-        distinct: args.listing.distinct,
-        progress: Some(&report),
-        ..CountRequest::default()
-    };
+    let request = args.model.count_request(0, args.listing.distinct, &report);
     let counted = tiling.count_by(args.method.model(), &request, DpLimits::default());
     crate::progress::lock(&progress).finish();
     match counted {

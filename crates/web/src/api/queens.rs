@@ -135,14 +135,7 @@ fn count(
     limit: Option<u64>,
     budget: &Budget,
 ) -> Result<Finished, ApiError> {
-    let request = CountRequest {
-        max_solutions: limit.map(u128::from),
-        max_nodes: Some(budget.max_nodes),
-        cancel: Some(budget.cancel.clone()),
-        threads: 1,
-        distinct: true,
-        ..CountRequest::default()
-    };
+    let request = CountRequest { distinct: true, ..budget.count_request(limit) };
     let c = queens::count_by(n, Some(method.model()), &request).map_err(bad)?;
     budget.answer(&json!({
         "n": n,

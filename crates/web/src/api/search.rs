@@ -104,6 +104,21 @@ impl Budget {
         }
     }
 
+    /// A model count's request under this budget (its nodes and its cancel flag, on the
+    /// job's one thread), stopping after `limit` solutions.
+    pub(crate) fn count_request(
+        &self,
+        limit: Option<u64>,
+    ) -> dancecard_models::count::CountRequest<'static> {
+        dancecard_models::count::CountRequest {
+            max_solutions: limit.map(u128::from),
+            max_nodes: Some(self.max_nodes),
+            cancel: Some(self.cancel.clone()),
+            threads: 1,
+            ..Default::default()
+        }
+    }
+
     /// Whether the job should stop: the time is up or the client left.
     pub(crate) fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)

@@ -3,11 +3,11 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use dancecard_models::sudoku::{self, Method, Options, Shape, Stop};
+use dancecard_models::sudoku::{self, Method, Options, Shape};
 use serde::Deserialize;
 use serde_json::json;
 
-use super::search::{self, Budget, Need, SMALL_REPLY};
+use super::search::{self, Need, SMALL_REPLY};
 use super::{body_text, ApiError, ApiQueryBody};
 use crate::AppState;
 
@@ -69,14 +69,6 @@ pub(super) struct Params {
     /// from the puzzle's length.
     #[serde(rename = "box")]
     shape: Option<String>,
-}
-
-/// The name of a sudoku stop under this budget.
-fn stop_name(stop: Stop, budget: &Budget) -> &'static str {
-    match stop {
-        Stop::Cancelled => budget.cancel_reason(),
-        other => other.name(),
-    }
 }
 
 /// Answers the puzzle's entry of `dancecard sudoku --format json` (`line`, `puzzle`,
@@ -149,7 +141,7 @@ pub(super) async fn handle(
             "uniqueness": (report.is_exact() && params.mode != Mode::Solve)
                 .then(|| report.uniqueness().as_str()),
             "complete": report.is_exact(),
-            "stop": stop_name(report.stop, &budget),
+            "stop": budget.stop_name(report.stop),
             "nodes": report.nodes,
             "micros": report.micros,
             "method": if method == Method::Dlx { "dlx" } else { "fast" },

@@ -232,14 +232,8 @@ fn count(
     limit: Option<u64>,
     budget: &Budget,
 ) -> Result<Value, ApiError> {
-    let request = CountRequest {
-        max_solutions: limit.map(u128::from),
-        max_nodes: Some(budget.max_nodes),
-        cancel: Some(budget.cancel.clone()),
-        threads: 1,
-        memo_limit_bytes: Some(MEMO_BYTES),
-        ..CountRequest::default()
-    };
+    let request =
+        CountRequest { memo_limit_bytes: Some(MEMO_BYTES), ..budget.count_request(limit) };
     let dp = DpLimits { max_states: MAX_DP_STATES, max_side: MAX_DP_SIDE };
     let c = match tiling.count_by(method.model(), &request, dp) {
         Ok(c) => c,
