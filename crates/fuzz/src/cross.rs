@@ -21,6 +21,8 @@ use dancecard_format::parse_dlx;
 use dancecard_scale::{merge, shard_units, Fingerprint, ShardResult};
 use dancecard_testkit::{brute_force_family, k_best_costs, FamilyProblem, RawProblem};
 
+use crate::bytes::Bytes;
+
 /// How much of the cross product to run.
 #[derive(Clone, Copy, Debug)]
 pub struct CrossOptions {
@@ -507,16 +509,13 @@ struct PathFigures {
 /// `b / 64 % 3` on a secondary item when colors are on: 0 none, 1 `c0`, 2 `c1`) and, with
 /// costs, a cost byte (`b % 10`). At most 12 options.
 pub fn family_of(data: &[u8]) -> FamilyProblem {
-    let mut bytes = data.iter().copied();
-    let mut next = move || bytes.next();
-    let shape = next().unwrap_or(0);
-    let primary = 1 + usize::from(shape % 6);
-    let secondary = usize::from(shape / 6 % 4);
-    let flags = next().unwrap_or(0);
+    let mut bytes = Bytes::new(data);
+    let (primary, secondary) = bytes.items(6, 4);
+    let flags = bytes.byte().unwrap_or(0);
     let (bounded, colored, costed) = (flags & 1 != 0, flags & 2 != 0, flags & 4 != 0);
     let bounds: Vec<(u32, u32)> = (0..primary)
         .map(|_| {
-            let b = if bounded { next().unwrap_or(0x80) } else { 0x80 };
+            let b = if bounded { bytes.byte().unwrap_or(0x80) } else { 0x80 };
             if b & 0x80 != 0 {
                 (1, 1)
             } else {
@@ -529,10 +528,10 @@ pub fn family_of(data: &[u8]) -> FamilyProblem {
     let mut options = Vec::new();
     let mut costs = Vec::new();
     while options.len() < 12 {
-        let Some(len) = next() else { break };
+        let Some(len) = bytes.byte() else { break };
         let mut option: Vec<(usize, Option<usize>)> = Vec::new();
         for _ in 0..1 + len % 4 {
-            let Some(e) = next() else { break };
+            let Some(e) = bytes.byte() else { break };
             let item = usize::from(e) % n;
             if option.iter().any(|&(i, _)| i == item) {
                 continue;
@@ -549,7 +548,7 @@ pub fn family_of(data: &[u8]) -> FamilyProblem {
             option.push((usize::from(len) % primary, None));
         }
         options.push(option);
-        costs.push(if costed { u64::from(next().unwrap_or(0) % 10) } else { 0 });
+        costs.push(if costed { u64::from(bytes.byte().unwrap_or(0) % 10) } else { 0 });
     }
     FamilyProblem { raw: RawProblem { primary, secondary, options }, bounds, costs }
 }

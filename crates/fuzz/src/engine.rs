@@ -3,6 +3,7 @@
 
 use dancecard_engine::{BuildError, ColorId, Entry, ItemId, ProblemBuilder};
 
+use crate::bytes::Bytes;
 use crate::oracle::{self, Knobs, ORACLE_OPTIONS};
 
 /// The colors an option entry may give (two are enough to make colors clash).
@@ -35,13 +36,10 @@ const COLORS: usize = 2;
 /// LeakSanitizer reports as leaks (their thread-local destructors) and which makes libFuzzer
 /// scan for leaks after every such input.
 pub fn engine(data: &[u8]) {
-    let mut bytes = data.iter().copied();
-    let mut next = move || bytes.next();
-    let shape = next().unwrap_or(0);
-    let primary = 1 + usize::from(shape % 8);
-    let secondary = usize::from(shape / 8 % 5);
-    let knobs_byte = next().unwrap_or(0);
-    let flags = next().unwrap_or(0);
+    let mut bytes = Bytes::new(data);
+    let (primary, secondary) = bytes.items(8, 5);
+    let knobs_byte = bytes.byte().unwrap_or(0);
+    let flags = bytes.byte().unwrap_or(0);
     let knobs =
         Knobs { max_nodes: u64::from(knobs_byte % 64), depth: usize::from(knobs_byte / 64) };
 
@@ -68,10 +66,10 @@ pub fn engine(data: &[u8]) {
 
     let mut accepted = 0;
     while accepted < ORACLE_OPTIONS {
-        let Some(len) = next() else { break };
+        let Some(len) = bytes.byte() else { break };
         let mut entries: Vec<(usize, Option<usize>)> = Vec::new();
         for _ in 0..len % 6 {
-            let Some(e) = next() else { break };
+            let Some(e) = bytes.byte() else { break };
             let item = usize::from(e & 15) % n;
             let color = match (e >> 4) & 3 {
                 2 => Some(0),

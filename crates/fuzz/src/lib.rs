@@ -38,6 +38,7 @@
 
 use std::borrow::Cow;
 
+mod bytes;
 mod cross;
 mod engine;
 mod format;

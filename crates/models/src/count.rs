@@ -78,7 +78,8 @@ impl CountRequest<'_> {
         self.max_solutions.is_some() || self.max_nodes.is_some()
     }
 
-    fn report(&self, progress: Progress) {
+    /// Reports `progress` to [`CountRequest::progress`], if any.
+    pub(crate) fn report(&self, progress: Progress) {
         if let Some(report) = self.progress {
             report(progress);
         }

@@ -348,33 +348,6 @@ pub struct QueensCount {
     pub stop: Stop,
 }
 
-/// Options of [`count`].
-#[derive(Default)]
-pub struct CountOptions<'a> {
-    /// Worker threads; 0 or 1 counts on the calling thread.
-    pub threads: usize,
-    /// Raised to stop the count early: looked at every [`POLL_STEPS`] branching steps of
-    /// each thread (well under a millisecond), and between tasks.
-    pub cancel: Option<&'a AtomicBool>,
-    /// Stop after about this many nodes (queens placed), over all threads: the nodes are
-    /// added up every [`POLL_STEPS`] branching steps, so the count may pass the limit by that
-    /// many steps per thread.
-    pub max_nodes: Option<u64>,
-    /// Called after each task with the fraction of tasks done.
-    pub progress: Option<&'a (dyn Fn(f64) + Sync)>,
-}
-
-impl std::fmt::Debug for CountOptions<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CountOptions")
-            .field("threads", &self.threads)
-            .field("cancel", &self.cancel)
-            .field("max_nodes", &self.max_nodes)
-            .field("progress", &self.progress.is_some())
-            .finish()
-    }
-}
-
 /// Counts the solutions of `n`-queens, in total and up to symmetry, on one thread.
 ///
 /// ```
@@ -383,7 +356,7 @@ impl std::fmt::Debug for CountOptions<'_> {
 /// # Ok::<(), dancecard_models::queens::QueensError>(())
 /// ```
 pub fn count(n: usize) -> Result<QueensCount, QueensError> {
-    count_with(n, &CountOptions::default())
+    count_with(n, &CountRequest { threads: 1, ..CountRequest::default() })
 }
 
 /// How [`count_by`] counts the boards.
@@ -448,29 +421,8 @@ pub fn count_by(
     let method = method.unwrap_or_else(|| Method::default_for(request));
     match method {
         Method::Bits => {
-            if request.max_solutions.is_some() {
-                return Err(QueensError::Request(
-                    "a solution limit needs the dlx method: the bitwise counter counts whole \
-                     classes of symmetric boards",
-                ));
-            }
             let started = std::time::Instant::now();
-            let threads = match request.threads {
-                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-                t => t,
-            };
-            let report = |fraction: f64| {
-                if let Some(progress) = request.progress {
-                    progress(Progress { fraction, solutions: 0, nodes: 0 });
-                }
-            };
-            let options = CountOptions {
-                threads,
-                cancel: request.cancel.as_deref(),
-                max_nodes: request.max_nodes,
-                progress: Some(&report),
-            };
-            let c = count_with(n, &options)?;
+            let c = count_with(n, request)?;
             let stats = Stats {
                 nodes: c.nodes,
                 updates: 0,
@@ -500,9 +452,31 @@ pub fn count_by(
     }
 }
 
-/// Counts like [`count`], with threads, cancellation and progress reports.
-pub fn count_with(n: usize, options: &CountOptions<'_>) -> Result<QueensCount, QueensError> {
+/// Counts like [`count`] within `request`: on [`CountRequest::threads`] threads (0: one per
+/// core), stopped by [`CountRequest::cancel`] (looked at every [`POLL_STEPS`] branching steps
+/// of each thread, well under a millisecond, and between tasks) or after about
+/// [`CountRequest::max_nodes`] queens placed over all threads (added up every
+/// [`POLL_STEPS`] steps, so the count may pass the limit by that many steps per thread),
+/// reporting the fraction of tasks done to [`CountRequest::progress`] after each task. It
+/// always counts up to symmetry too; the memo's budget does not apply.
+///
+/// # Errors
+///
+/// [`QueensError::Size`] past [`MAX_BITS_N`], [`QueensError::Request`] for a solution limit
+/// (the counter counts whole classes of symmetric boards), [`QueensError::Threads`] when the
+/// thread pool cannot start.
+pub fn count_with(n: usize, request: &CountRequest<'_>) -> Result<QueensCount, QueensError> {
+    if request.max_solutions.is_some() {
+        return Err(QueensError::Request(
+            "a solution limit needs the dlx method: the bitwise counter counts whole classes \
+             of symmetric boards",
+        ));
+    }
     check_size(n, MAX_BITS_N)?;
+    let threads = match request.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    };
     if n <= 3 {
         // One queen on one square; no solution on 2 x 2 and 3 x 3.
         let total = u64::from(n == 1);
@@ -512,7 +486,7 @@ pub fn count_with(n: usize, options: &CountOptions<'_>) -> Result<QueensCount, Q
     let searcher = Searcher::new(n);
     let tasks = searcher.tasks();
     let done = AtomicUsize::new(0);
-    let control = Control::new(options);
+    let control = Control::new(request);
     // A task's counts, and whether it ran to its end (a task cut short, or not started, makes
     // the total partial; what it counted is still in it).
     let run = |task: &Task| -> (Tally, bool) {
@@ -524,19 +498,18 @@ pub fn count_with(n: usize, options: &CountOptions<'_>) -> Result<QueensCount, Q
             return (tally, false);
         }
         let finished = done.fetch_add(1, atomic::Ordering::Relaxed) + 1;
-        if let Some(progress) = options.progress {
-            progress(finished as f64 / tasks.len() as f64);
-        }
+        let fraction = finished as f64 / tasks.len() as f64;
+        request.report(Progress { fraction, solutions: 0, nodes: 0 });
         (tally, true)
     };
     let sum = |a: (Tally, bool), b: (Tally, bool)| (a.0.add(b.0), a.1 && b.1);
-    let (tally, complete) = if options.threads <= 1 {
+    let (tally, complete) = if threads <= 1 {
         tasks.iter().map(run).fold((Tally::default(), true), sum)
     } else {
-        let pool =
-            rayon::ThreadPoolBuilder::new().num_threads(options.threads).build().map_err(|e| {
-                QueensError::Threads { threads: options.threads, reason: e.to_string() }
-            })?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| QueensError::Threads { threads, reason: e.to_string() })?;
         pool.install(|| tasks.par_iter().map(run).reduce(|| (Tally::default(), true), sum))
     };
     let stop =
@@ -569,7 +542,7 @@ impl Tally {
 }
 
 /// Branching steps of a task between two looks at the cancel flag and the node budget
-/// ([`CountOptions::cancel`], [`CountOptions::max_nodes`]): a step costs a few nanoseconds,
+/// ([`CountRequest::cancel`], [`CountRequest::max_nodes`]): a step costs a few nanoseconds,
 /// so a look comes well under a millisecond apart, and costs nothing measurable.
 pub const POLL_STEPS: u32 = 4096;
 
@@ -585,10 +558,10 @@ struct Control<'a> {
 }
 
 impl<'a> Control<'a> {
-    fn new(options: &CountOptions<'a>) -> Control<'a> {
+    fn new(request: &'a CountRequest<'_>) -> Control<'a> {
         Control {
-            cancel: options.cancel,
-            max_nodes: options.max_nodes.unwrap_or(u64::MAX),
+            cancel: request.cancel.as_deref(),
+            max_nodes: request.max_nodes.unwrap_or(u64::MAX),
             spent: AtomicU64::new(0),
             stop: AtomicU8::new(0),
         }
@@ -1321,7 +1294,7 @@ mod tests {
     /// panics if the job does not end within 30 s of the flag (it ignored it).
     fn cancelled_after<T: Send + 'static>(
         after: std::time::Duration,
-        flag: &'static AtomicBool,
+        flag: std::sync::Arc<AtomicBool>,
         job: impl FnOnce() -> T + Send + 'static,
     ) -> T {
         let (tx, rx) = std::sync::mpsc::channel();
@@ -1336,9 +1309,10 @@ mod tests {
     #[test]
     fn issue_16_count_stops_inside_a_task() {
         for threads in [1, 2] {
-            let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+            let flag = std::sync::Arc::new(AtomicBool::new(false));
+            let cancel = Some(flag.clone());
             let c = cancelled_after(std::time::Duration::from_millis(100), flag, move || {
-                count_with(30, &CountOptions { threads, cancel: Some(flag), ..Default::default() })
+                count_with(30, &CountRequest { threads, cancel, ..Default::default() })
             })
             .unwrap();
             assert_eq!((c.complete, c.stop), (false, Stop::Cancelled), "{threads} threads");
@@ -1352,7 +1326,7 @@ mod tests {
         assert_eq!(full.stop, Stop::Exhausted);
         for threads in [1, 2] {
             let limit = full.nodes / 3;
-            let options = CountOptions { threads, max_nodes: Some(limit), ..Default::default() };
+            let options = CountRequest { threads, max_nodes: Some(limit), ..Default::default() };
             let c = count_with(13, &options).unwrap();
             assert_eq!((c.complete, c.stop), (false, Stop::NodeLimit), "{threads} threads");
             // Each thread overshoots by at most one poll interval of branching steps (and
@@ -1361,10 +1335,12 @@ mod tests {
             assert!(c.nodes >= limit && c.nodes <= limit + slack, "{} of {limit}", c.nodes);
             assert!(c.total < full.total && c.distinct < full.distinct);
         }
-        let none = count_with(13, &CountOptions { max_nodes: Some(0), ..Default::default() });
+        let none =
+            count_with(13, &CountRequest { max_nodes: Some(0), threads: 1, ..Default::default() });
         assert_eq!(none.map(|c| (c.nodes, c.stop)), Ok((0, Stop::NodeLimit)));
         // A budget the count does not reach changes nothing.
-        let options = CountOptions { max_nodes: Some(full.nodes + 1), ..Default::default() };
+        let options =
+            CountRequest { max_nodes: Some(full.nodes + 1), threads: 1, ..Default::default() };
         assert_eq!(count_with(13, &options), Ok(full));
     }
 
@@ -1399,9 +1375,10 @@ mod tests {
 
     #[test]
     fn listing_stops_on_its_limits() {
-        let flag: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+        let flag = std::sync::Arc::new(AtomicBool::new(false));
+        let raised = flag.clone();
         let listing = cancelled_after(std::time::Duration::from_millis(50), flag, move || {
-            let limits = ListLimits { cancel: Some(flag), ..ListLimits::default() };
+            let limits = ListLimits { cancel: Some(&raised), ..ListLimits::default() };
             // Never ends on its own: 32 queens listed one by one.
             solutions_limited(32, &limits, |_| ControlFlow::Continue(()))
         })
@@ -1428,7 +1405,7 @@ mod tests {
             let c = count(n).unwrap();
             assert_eq!((c.total, c.distinct), brute(n), "n = {n}");
             assert!(c.complete);
-            let threaded = count_with(n, &CountOptions { threads: 2, ..Default::default() });
+            let threaded = count_with(n, &CountRequest { threads: 2, ..Default::default() });
             assert_eq!(threaded.unwrap().total, c.total);
         }
     }
@@ -1537,7 +1514,8 @@ mod tests {
                 let config = Config { kernel: Kernel::Links, ..Config::default() };
                 let mut solver = Solver::with_config(&problem, config);
                 let outcome = solver.count();
-                let control = Control::new(&CountOptions::default());
+                let request = CountRequest::default();
+                let control = Control::new(&request);
                 let tally = lanes.run(&task, &control);
                 assert_eq!(tally.nodes, solver.stats().nodes, "n = {n}, {task:?}");
                 if task.top == 0 {

@@ -60,7 +60,7 @@ fn queens_bits_and_dlx_against_oeis() {
 #[test]
 fn queens_threads_agree() {
     let one = queens::count(13).unwrap();
-    let options = queens::CountOptions { threads: 2, ..Default::default() };
+    let options = dancecard_models::count::CountRequest { threads: 2, ..Default::default() };
     let two = queens::count_with(13, &options).unwrap();
     assert_eq!((one.total, one.distinct, one.nodes), (two.total, two.distinct, two.nodes));
 }

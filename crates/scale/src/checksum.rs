@@ -1,8 +1,12 @@
 //! The checksum of a file's content, reading a sealed (checksummed) file, and `u128` counts
 //! in JSON.
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
+use std::fmt::Display;
+use std::marker::PhantomData;
+use std::str::FromStr;
+
+use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
+use serde::{Serialize, Serializer};
 
 use crate::FileError;
 
@@ -86,35 +90,14 @@ pub(crate) fn read_sealed<T: Sealed>(bytes: &[u8]) -> Result<T, FileError> {
 /// Serde for `u128` counts: a JSON number when it fits in `u64`, else a decimal string (JSON
 /// numbers past 2^64 are not portable). Reading takes either form.
 pub(crate) mod count {
-    use serde::de::{self, Deserializer, Visitor};
-    use serde::Serializer;
+    use serde::{Deserializer, Serializer};
 
     pub(crate) fn serialize<S: Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
-        match u64::try_from(*n) {
-            Ok(n) => s.serialize_u64(n),
-            Err(_) => s.serialize_str(&n.to_string()),
-        }
+        super::write_count(u64::try_from(*n).ok(), n, s)
     }
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
-        struct Count;
-        impl Visitor<'_> for Count {
-            type Value = u128;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a non-negative integer count (a number, or a decimal string)")
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<u128, E> {
-                Ok(u128::from(v))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<u128, E> {
-                // Digits only: `+1` or ` 1` are not what a writer writes.
-                if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(E::invalid_value(de::Unexpected::Str(v), &self));
-                }
-                v.parse().map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
-            }
-        }
-        d.deserialize_any(Count)
+        super::read_count(d)
     }
 }
 
@@ -122,33 +105,54 @@ pub(crate) mod count {
 /// in `u64`, a decimal string otherwise (past `u128::MAX` too).
 pub(crate) mod big_count {
     use dancecard_engine::Count;
-    use serde::de::{self, Deserializer, Visitor};
-    use serde::Serializer;
+    use serde::{Deserializer, Serializer};
 
     pub(crate) fn serialize<S: Serializer>(n: &Count, s: S) -> Result<S::Ok, S::Error> {
-        match n.to_u128().and_then(|n| u64::try_from(n).ok()) {
-            Some(n) => s.serialize_u64(n),
-            None => s.serialize_str(&n.to_string()),
-        }
+        super::write_count(n.to_u128().and_then(|n| u64::try_from(n).ok()), n, s)
     }
 
     pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
-        struct Big;
-        impl Visitor<'_> for Big {
-            type Value = Count;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a non-negative integer count (a number, or a decimal string)")
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Count, E> {
-                Ok(Count::from(v))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Count, E> {
-                // Digits only (`Count`'s parser): `+1` or ` 1` are not what a writer writes.
-                v.parse().map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
-            }
-        }
-        d.deserialize_any(Big)
+        super::read_count(d)
     }
+}
+
+/// Writes the count `n`: a JSON number when it fits in `u64` (`small`, `n` converted by the
+/// caller), else a decimal string.
+fn write_count<S: Serializer>(
+    small: Option<u64>,
+    n: &impl Display,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match small {
+        Some(n) => s.serialize_u64(n),
+        None => s.serialize_str(&n.to_string()),
+    }
+}
+
+/// Reads a count written by [`write_count`]: a JSON number, or a string of decimal digits
+/// (and nothing else: `+1` or ` 1` are not what a writer writes) that `T` parses.
+fn read_count<'de, T, D>(d: D) -> Result<T, D::Error>
+where
+    T: From<u64> + FromStr,
+    D: Deserializer<'de>,
+{
+    struct Digits<T>(PhantomData<T>);
+    impl<T: From<u64> + FromStr> Visitor<'_> for Digits<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a non-negative integer count (a number, or a decimal string)")
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+            Ok(T::from(v))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+            if v.is_empty() || !v.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(E::invalid_value(de::Unexpected::Str(v), &self));
+            }
+            v.parse().map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
+        }
+    }
+    d.deserialize_any(Digits(PhantomData))
 }
 
 #[cfg(test)]

@@ -138,25 +138,39 @@ fn enumerate(p: &RawProblem, bounds: &[(u32, u32)]) -> Vec<Vec<usize>> {
     walk.out
 }
 
+/// One random option over `primary` primary and `secondary` secondary items: a primary item,
+/// then up to `more` items drawn each with a number in `0..draws`, a repeated item dropped; a
+/// secondary item takes its number as its color when that number is below `palette` (no
+/// colors when `palette` is `None`).
+fn option_of(
+    primary: usize,
+    secondary: usize,
+    more: usize,
+    draws: usize,
+    palette: Option<usize>,
+) -> impl Strategy<Value = Vec<(usize, Option<usize>)>> {
+    let n = primary + secondary;
+    (0..primary, proptest::collection::vec((0..n, 0..draws), 0..=more)).prop_map(
+        move |(first, rest)| {
+            let mut o: Vec<(usize, Option<usize>)> = vec![(first, None)];
+            for (i, c) in rest {
+                if o.iter().any(|&(j, _)| j == i) {
+                    continue;
+                }
+                let color = (i >= primary && palette.is_some_and(|p| c < p)).then_some(c);
+                o.push((i, color));
+            }
+            o
+        },
+    )
+}
+
 /// Small random problems: 1..=8 primary and 0..=4 secondary items, 0..=20 options with at
 /// least one primary item each and no repeated item; secondary items colored (from 3 colors)
 /// about half the time when `colors` is true.
 pub fn raw_problem(colors: bool) -> impl Strategy<Value = RawProblem> {
     (1usize..=8, 0usize..=4).prop_flat_map(move |(primary, secondary)| {
-        let n = primary + secondary;
-        let option = (0..primary, proptest::collection::vec((0..n, 0usize..6), 0..=4)).prop_map(
-            move |(first, rest)| {
-                let mut o: Vec<(usize, Option<usize>)> = vec![(first, None)];
-                for (i, c) in rest {
-                    if o.iter().any(|&(j, _)| j == i) {
-                        continue;
-                    }
-                    let color = (colors && i >= primary && c < 3).then_some(c);
-                    o.push((i, color));
-                }
-                o
-            },
-        );
+        let option = option_of(primary, secondary, 4, 6, colors.then_some(3));
         proptest::collection::vec(option, 0..=20).prop_map(move |options| RawProblem {
             primary,
             secondary,
@@ -260,19 +274,7 @@ pub fn family_problem(colors: bool, costs: bool) -> impl Strategy<Value = Family
 pub fn any_problem(max_options: usize) -> impl Strategy<Value = FamilyProblem> {
     (1usize..=6, 0usize..=3, any::<(bool, bool, bool)>()).prop_flat_map(
         move |(primary, secondary, (bounded, colored, costed))| {
-            let n = primary + secondary;
-            let option = (0..primary, proptest::collection::vec((0..n, 0usize..4), 0..=3))
-                .prop_map(move |(first, rest)| {
-                    let mut o: Vec<(usize, Option<usize>)> = vec![(first, None)];
-                    for (i, c) in rest {
-                        if o.iter().any(|&(j, _)| j == i) {
-                            continue;
-                        }
-                        let color = (colored && i >= primary && c < 2).then_some(c);
-                        o.push((i, color));
-                    }
-                    o
-                });
+            let option = option_of(primary, secondary, 3, 4, colored.then_some(2));
             let options = proptest::collection::vec(option, 0..=max_options);
             let bounds = proptest::collection::vec((0u32..=2, 1u32..=3, 0u8..4), primary).prop_map(
                 move |b| {

@@ -208,7 +208,7 @@ async fn build_links_then_cover_and_uncover_a_column() {
 
     s.key(Key::End).await;
     s.until_text("#view-build .event", Text::Has("back exactly as built"), "uncovered").await;
-    assert_eq!(s.js("document.querySelectorAll('#view-build g.out').length").await, json!(0));
+    assert_eq!(s.count("#view-build g.out").await, 0);
     s.page_is_sound().await;
     s.close().await;
 }
@@ -370,9 +370,7 @@ async fn sudoku_second_edition(s: &Session, tag: &str) {
     let stop = s.js("document.querySelector('#view-sudoku .watch-status').dataset.stop").await;
     // Step until the search takes a digit back.
     let mut steps = 0;
-    while s.js("document.querySelectorAll('#view-sudoku .watch-board td.undone').length").await
-        == json!(0)
-    {
+    while s.count("#view-sudoku .watch-board td.undone").await == 0 {
         s.key(Key::Right).await;
         steps += 1;
         assert!(steps < 2000, "no digit taken back in {steps} steps");
@@ -415,7 +413,7 @@ async fn queens_eight_has_92_solutions_to_browse() {
     // (testdata/instances/queens8.dlx).
     assert_eq!(s.text("#view-queens dd.nodes").await, "1,049");
     assert_eq!(s.text("#view-queens .where").await, "solution 1 of 92");
-    assert_eq!(s.js("document.querySelectorAll('#view-queens td.queen').length").await, json!(8));
+    assert_eq!(s.count("#view-queens td.queen").await, 8);
     s.page_is_sound().await;
     s.shot("6-queens-first").await;
 
@@ -435,7 +433,7 @@ async fn queens_eight_has_92_solutions_to_browse() {
         s.js("document.querySelector('#view-queens button.next').disabled").await,
         json!(true)
     );
-    assert_eq!(s.js("document.querySelectorAll('#view-queens td.queen').length").await, json!(8));
+    assert_eq!(s.count("#view-queens td.queen").await, 8);
     s.shot("6-queens-last").await;
 
     // A larger board: count only.
@@ -542,12 +540,14 @@ impl Part<'_> {
         assert_eq!(pressed, json!("false"), "paused");
     }
 
-    /// Jumps to the end of a whole search: `solutions` found, and the event says it ended.
-    async fn end_of_search(&self, solutions: &str) {
+    /// Jumps to the end of a whole search: `solutions` found, the event says it ended, and
+    /// every piece (`placed`, the squares of the pieces on the board) is taken back.
+    async fn end_of_search(&self, solutions: &str, placed: &str) {
         self.press(5).await;
         self.until_text("dd.solutions-count", Text::Is(solutions), "the end").await;
         let event = self.text(".event").await;
         assert!(event.contains("End of the search"), "{event}");
+        assert_eq!(self.count(placed).await, 0);
     }
 
     /// After a pick whose trace the event limit cuts: the `status` says so after `events`
@@ -648,8 +648,7 @@ async fn queens_second_edition(width: u32, height: u32, tag: &str) {
     // Play, then pause: the node counter runs.
     w.play_to("dd.nodes", 6).await;
     w.shot(&format!("{tag}-queens-watch-6-playing")).await;
-    w.end_of_search("4").await;
-    assert_eq!(w.count("td.queen-on").await, 0);
+    w.end_of_search("4", "td.queen-on").await;
     // N = 8 with 2,000 events: the trace is cut, and the page says so.
     w.pick(2, "2000").await;
     w.pick(1, "8").await;
@@ -665,6 +664,14 @@ desktop_and_phone!(
     "6"
 );
 
+/// Waits until the tiling browser shows its first tiling, where it stays (its text grows
+/// " (N in all)" once the view's count, running meanwhile, ends). Waited for, not read once:
+/// on a busy machine the view may still be rendering.
+async fn at_first_tiling(s: &Session) {
+    s.until_text("#view-tiling .where", Text::StartsWith("tiling 1 of 200"), "the first tiling")
+        .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tilings_are_drawn_and_counted_and_the_target_sudoku_scored() {
     let Some((s, _server)) = start(1280, 800, "/#tiling").await else { return };
@@ -672,11 +679,7 @@ async fn tilings_are_drawn_and_counted_and_the_target_sudoku_scored() {
     s.until_count("#view-tiling svg.tiling rect.cell", 60, "60 squares").await;
     let pieces = s.js("new Set([...document.querySelectorAll('#view-tiling svg.tiling rect.cell')].map((r) => r.getAttribute('fill'))).size").await;
     assert_eq!(pieces, json!(12));
-    // The tiling browser stays at its first tiling (its text grows " (N in all)" once the
-    // view's count, running meanwhile, ends).
-    // (Waited for, not read once: on a busy machine the view may still be rendering.)
-    s.until_text("#view-tiling .where", Text::StartsWith("tiling 1 of 200"), "the first tiling")
-        .await;
+    at_first_tiling(&s).await;
     let first = s
         .js("document.querySelector('#view-tiling svg.tiling path.outline').getAttribute('d')")
         .await;
@@ -709,10 +712,7 @@ async fn tilings_are_drawn_and_counted_and_the_target_sudoku_scored() {
     // The target sudoku of the statement's first sample: 2829.
     s.click("#view-tiling .target-part button").await;
     s.until_text("#view-tiling dd.score", Text::Is("2829"), "the best score").await;
-    assert_eq!(
-        s.js("document.querySelectorAll('#view-tiling table.target td').length").await,
-        json!(81)
-    );
+    assert_eq!(s.count("#view-tiling table.target td").await, 81);
     let status = s.text("#view-tiling .target-part .status").await;
     assert!(status.contains("The best score is 2829"), "{status}");
     s.page_is_sound().await;
@@ -811,11 +811,7 @@ async fn tiling_watch(width: u32, height: u32, tag: &str) {
     // A key pressed in the part steps its player (elsewhere the keys browse the tilings).
     w.key(Key::Right).await;
     w.until_text(".where", Text::StartsWith("step 3 of "), "the key").await;
-    // The tiling browser stays at its first tiling (its text grows " (N in all)" once the
-    // view's count, running meanwhile, ends).
-    // (Waited for, not read once: on a busy machine the view may still be rendering.)
-    s.until_text("#view-tiling .where", Text::StartsWith("tiling 1 of 200"), "the first tiling")
-        .await;
+    at_first_tiling(&s).await;
     // Play, then pause: the node counter runs, pieces come and go. (Paused early: the first
     // tiling comes at node 9, and under load the player may take a few steps more before the
     // pause lands; once it passed the tiling, the board below would not be full.)
@@ -833,8 +829,7 @@ async fn tiling_watch(width: u32, height: u32, tag: &str) {
     let event = w.text(".event").await;
     assert!(event.starts_with("Tiling 1 found"), "{event}");
     // Jump to the end: the 36 tilings, every domino taken back.
-    w.end_of_search("36").await;
-    assert_eq!(w.count("td.placed").await, 0);
+    w.end_of_search("36", "td.placed").await;
     let status = w.text(".tiling-watch-status").await;
     assert!(status.contains(" 36 tilings"), "{status}");
     // The pentominoes on 5x5: the trace is cut by the event limit, and the page says so.

@@ -384,19 +384,13 @@ async fn rough_spots_at(width: u32, height: u32) {
         b.text("#view-stepper .count-box[data-heuristic=\"leftmost\"] .big").await,
         "49 nodes"
     );
-    assert_eq!(
-        b.js("document.querySelectorAll('#view-stepper table.trace tbody tr').length").await,
-        json!(17)
-    );
+    assert_eq!(b.count("#view-stepper table.trace tbody tr").await, 17);
     b.run(
         "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));",
     )
     .await;
     b.until_text("#view-stepper .event", Text::Has("the search is over"), "the end").await;
-    assert_eq!(
-        b.js("document.querySelectorAll('#view-stepper .partial li').length").await,
-        json!(0)
-    );
+    assert_eq!(b.count("#view-stepper .partial li").await, 0);
     let partial = b.text("#view-stepper .partial").await;
     assert!(partial.contains("the search is over"), "{partial}");
 

@@ -4,9 +4,8 @@ use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use dancecard_models::sudoku::{self, Error, Method, Options, Puzzle, Report, Shape, Stop};
+use dancecard_models::sudoku::{self, Error, Grid, Method, Options, Puzzle, Report, Shape, Stop};
 use dancecard_models::Model;
-use rayon::prelude::*;
 
 use crate::input::bad_input;
 use crate::output::OutputFormat;
@@ -303,58 +302,20 @@ fn stop_text(report: &Report) -> &'static str {
     crate::output::stop_text(report.stop).unwrap_or("stopped")
 }
 
-/// Puzzles solved between two progress reports (and per parallel batch).
-const BATCH: usize = 1024;
-
-/// Solves every puzzle; `None` for those after the first one that Ctrl-C or the time limit
-/// cut short.
+/// Solves every puzzle through the library's batch solve ([`sudoku::search_all`]), with a
+/// progress bar; `None` for those after the first one that Ctrl-C or the time limit cut short.
 fn solve_all(
     puzzles: &[&Puzzle],
     options: &Options,
     threads: usize,
     format: OutputFormat,
 ) -> Vec<Option<Report>> {
+    let grids: Vec<&Grid> = puzzles.iter().map(|p| &p.grid).collect();
+    let total = puzzles.len();
     let mut progress = Progress::new(format);
-    let mut reports: Vec<Option<Report>> = Vec::with_capacity(puzzles.len());
-    let pool = if threads > 1 {
-        rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()
-    } else {
-        None
-    };
-    let mut solver = sudoku::Solver::new();
-    let stop = stop::stop_flag();
-    for batch in puzzles.chunks(BATCH) {
-        if stop.load(std::sync::atomic::Ordering::Relaxed) {
-            break;
-        }
-        match &pool {
-            Some(pool) => pool.install(|| {
-                let part: Vec<Option<Report>> = batch
-                    .par_iter()
-                    .map_init(sudoku::Solver::new, |solver, p| {
-                        Some(solver.search(&p.grid, options))
-                    })
-                    .collect();
-                reports.extend(part);
-            }),
-            None => {
-                reports.extend(batch.iter().map(|p| Some(solver.search(&p.grid, options))));
-            }
-        }
-        let done = reports.len();
-        progress.update(done as f64 / puzzles.len() as f64, || {
-            format!("{done} of {} puzzles", puzzles.len())
-        });
-    }
+    let reports = sudoku::search_all(&grids, options, threads, &mut |done| {
+        progress.update(done as f64 / total as f64, || format!("{done} of {total} puzzles"));
+    });
     progress.finish();
-    // The first puzzle whose search the stop flag cut short keeps its partial answer; the
-    // puzzles after it have none (with threads, some may have been solved: they are dropped,
-    // so that the output stays in step with the input).
-    if let Some(first) =
-        reports.iter().position(|r| r.as_ref().is_some_and(|r| r.stop == Stop::Cancelled))
-    {
-        reports.truncate(first + 1);
-    }
-    reports.resize(puzzles.len(), None);
     reports
 }

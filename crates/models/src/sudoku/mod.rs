@@ -724,6 +724,70 @@ pub fn search(grid: &Grid, options: &Options) -> Report {
     })
 }
 
+/// Puzzles solved between two progress reports of [`search_all`] (and per batch of its
+/// threads).
+pub const BATCH: usize = 1024;
+
+/// Solves or counts every grid as `options` say, on `threads` threads (1 or 0: the calling
+/// thread), in batches of [`BATCH`], calling `progress` with the number of puzzles done after
+/// each. The reports are in the order of `grids`.
+///
+/// `options.cancel` stops the run: the first puzzle whose search it cut short keeps its
+/// partial report ([`Stop::Cancelled`]) and every puzzle after it gets `None` (with threads,
+/// some later puzzles may have been solved: they are dropped, so that the reports stay a
+/// prefix of the input that a front end can print in step with it).
+///
+/// ```
+/// use dancecard_models::sudoku::{search_all, Grid, Method, Options};
+///
+/// let empty = Grid::parse_line(&".".repeat(16), None)?;
+/// let solved = Grid::parse_line("1234341221434321", None)?;
+/// let mut done = 0;
+/// let reports = search_all(&[&empty, &solved], &Options::new(Method::Fast), 2, &mut |d| done = d);
+/// let counts: Vec<u64> = reports.iter().map(|r| r.as_ref().unwrap().solutions).collect();
+/// assert_eq!((counts, done), (vec![288, 1], 2));
+/// # Ok::<(), dancecard_models::sudoku::Error>(())
+/// ```
+pub fn search_all(
+    grids: &[&Grid],
+    options: &Options,
+    threads: usize,
+    progress: &mut dyn FnMut(usize),
+) -> Vec<Option<Report>> {
+    use rayon::prelude::*;
+
+    let mut reports: Vec<Option<Report>> = Vec::with_capacity(grids.len());
+    // Without a pool (one thread asked, or none could start) the calling thread solves all.
+    let pool = (threads > 1)
+        .then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok())
+        .flatten();
+    let mut solver = Solver::new();
+    let stopped = || options.cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+    for batch in grids.chunks(BATCH) {
+        if stopped() {
+            break;
+        }
+        match &pool {
+            Some(pool) => pool.install(|| {
+                let part: Vec<Option<Report>> = batch
+                    .par_iter()
+                    .map_init(Solver::new, |solver, grid| Some(solver.search(grid, options)))
+                    .collect();
+                reports.extend(part);
+            }),
+            None => reports.extend(batch.iter().map(|grid| Some(solver.search(grid, options)))),
+        }
+        progress(reports.len());
+    }
+    if let Some(first) =
+        reports.iter().position(|r| r.as_ref().is_some_and(|r| r.stop == Stop::Cancelled))
+    {
+        reports.truncate(first + 1);
+    }
+    reports.resize(grids.len(), None);
+    reports
+}
+
 /// Runs a search and sets its [`Report::micros`], unless `options` skip timing.
 #[inline(always)]
 fn timed(options: &Options, search: impl FnOnce() -> Report) -> Report {

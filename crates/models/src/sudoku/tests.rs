@@ -335,3 +335,38 @@ fn skip_timing() {
         }
     }
 }
+
+#[test]
+fn search_all_is_search_in_order_and_stops_at_the_cancel() {
+    let puzzles = grids(NORVIG);
+    let refs: Vec<&Grid> = puzzles.iter().cycle().take(BATCH + 100).collect();
+    for method in [Method::Fast, Method::Dlx] {
+        let options = Options::new(method).limit(2).skip_timing();
+        let alone: Vec<u64> = refs.iter().map(|g| search(g, &options).solutions).collect();
+        for threads in [1, 2] {
+            let mut seen = Vec::new();
+            let reports = search_all(&refs, &options, threads, &mut |d| seen.push(d));
+            let counts: Vec<u64> = reports.iter().map(|r| r.as_ref().unwrap().solutions).collect();
+            assert_eq!(counts, alone, "{method:?} on {threads} threads");
+            assert_eq!(seen, [BATCH, BATCH + 100]);
+        }
+    }
+    let flag = Arc::new(AtomicBool::new(true));
+    let options = Options::new(Method::Fast).cancel(flag);
+    let reports = search_all(&refs, &options, 2, &mut |_| panic!("no batch runs"));
+    assert_eq!(reports.len(), refs.len());
+    assert!(reports.iter().all(Option::is_none));
+}
+
+#[test]
+fn search_all_keeps_the_puzzles_before_a_cancel_and_drops_the_rest() {
+    let puzzles = grids(NORVIG);
+    let refs: Vec<&Grid> = puzzles.iter().cycle().take(2 * BATCH + 1).collect();
+    let flag = Arc::new(AtomicBool::new(false));
+    let options = Options::new(Method::Fast).cancel(flag.clone());
+    // Raised after the first batch: the second never starts.
+    let reports = search_all(&refs, &options, 1, &mut |_| flag.store(true, Ordering::Relaxed));
+    assert_eq!(reports.len(), refs.len());
+    assert!(reports[..BATCH].iter().all(|r| r.as_ref().is_some_and(Report::is_exact)));
+    assert!(reports[BATCH..].iter().all(Option::is_none));
+}

@@ -194,7 +194,7 @@ pub(super) async fn handle(
             .build()
             .map_err(bad)?;
         if counting {
-            return budget.answer(&count(&tiling, method, params.limit, &budget)?);
+            return budget.answer(&count(&tiling, method, dp, params.limit, &budget)?);
         }
         let (limit, capped) = match (mode, params.limit) {
             (Mode::All, Some(l)) if l <= cap => (l, false),
@@ -229,13 +229,28 @@ fn count_json(method: &str, count: Value, complete: bool, stop: &str, stats: &St
 fn count(
     tiling: &Tiling,
     method: MethodParam,
+    dp: bool,
     limit: Option<u64>,
     budget: &Budget,
 ) -> Result<Value, ApiError> {
     let request =
         CountRequest { memo_limit_bytes: Some(MEMO_BYTES), ..budget.count_request(limit) };
-    let dp = DpLimits { max_states: MAX_DP_STATES, max_side: MAX_DP_SIDE };
-    let c = match tiling.count_by(method.model(), &request, dp) {
+    let limits = DpLimits { max_states: MAX_DP_STATES, max_side: MAX_DP_SIDE };
+    let counted = if dp {
+        // The server's node budget bounds searches; the profile DP makes none (its states are
+        // bounded instead), so it runs under the time budget and the cancel flag only. Auto
+        // goes on with the engine, node budget and all, past the DP's states.
+        let states_only = CountRequest { max_nodes: None, ..request.clone() };
+        match tiling.count_by(tiling::Method::Dp, &states_only, limits) {
+            Err(TilingError::Dp(DpError::TooManyStates { .. })) if method == MethodParam::Auto => {
+                tiling.count_by(tiling::Method::Dlx, &request, limits)
+            }
+            other => other,
+        }
+    } else {
+        tiling.count_by(method.model(), &request, limits)
+    };
+    let c = match counted {
         Ok(c) => c,
         // The profile DP has no partial count.
         Err(TilingError::Dp(DpError::Cancelled)) => {
