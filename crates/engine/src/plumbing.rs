@@ -9,7 +9,6 @@
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 use crate::config::{Config, Outcome, Stop, Subtree};
@@ -84,19 +83,30 @@ pub(crate) fn has_v3() -> bool {
 
 /// The limits of a search, from its configuration, and the one node poll every search loop
 /// makes: [`Limits::expired`], every [`Config::CHECK_INTERVAL`] nodes.
-pub(crate) struct Limits {
+///
+/// It borrows the cancel flag rather than holding a reference count: a value with a
+/// destructor among the locals of a search loop costs the loop its unwinding paths (1% more
+/// instructions on pent6x10 on bit sets, measured with callgrind).
+pub(crate) struct Limits<'a> {
     /// A limit too far away to represent is no limit.
     deadline: Option<Instant>,
-    cancel: Option<Arc<AtomicBool>>,
+    cancel: Option<&'a AtomicBool>,
     pub(crate) max_nodes: u64,
     pub(crate) max_solutions: u128,
 }
 
-impl Limits {
-    pub(crate) fn new(config: &Config) -> Limits {
+impl<'a> Limits<'a> {
+    /// The limits of `config`.
+    pub(crate) fn new(config: &'a Config) -> Limits<'a> {
+        Limits::with_cancel(config, config.cancel.as_deref())
+    }
+
+    /// The limits of `config` with `cancel` for its cancel flag: for a solver that searches
+    /// with its own configuration, holding the flag apart while it changes itself.
+    pub(crate) fn with_cancel(config: &Config, cancel: Option<&'a AtomicBool>) -> Limits<'a> {
         Limits {
             deadline: config.time_limit.and_then(|t| Instant::now().checked_add(t)),
-            cancel: config.cancel.clone(),
+            cancel,
             max_nodes: config.max_nodes.unwrap_or(u64::MAX),
             max_solutions: config.max_solutions.unwrap_or(u128::MAX),
         }

@@ -18,7 +18,7 @@ use crate::kernels::cost::{self, CostError, LowerBound, MinCost};
 use crate::kernels::cost_bits::{self, CostBits};
 use crate::kernels::mcc_state::Mcc;
 use crate::kernels::sliced::Sliced;
-use crate::plumbing::{self, CountJob};
+use crate::plumbing::{self, CountJob, Limits};
 use crate::problem::Problem;
 use crate::stats::Stats;
 
@@ -99,6 +99,10 @@ pub trait Visitor {
     /// each level, as [`Solver::progress`] does).
     fn donate(&mut self, _units: Vec<Vec<u32>>, _fraction: f64) {}
 }
+
+/// Untried subtrees split off a running search to give away: the search's new floor, their
+/// choice prefixes, and the estimated fraction of the search's tree that they hold.
+pub(crate) type Donation = (usize, Vec<Vec<u32>>, f64);
 
 /// What the search reports to while it runs. All methods have empty defaults, so that a sink
 /// implements only what it needs and the rest compiles away.
@@ -982,14 +986,43 @@ impl Solver {
         outcome
     }
 
+    /// The look a links kernel (Algorithms X, C and M) takes every [`Config::CHECK_INTERVAL`]
+    /// nodes, entering `level` after `nodes` nodes: the limits ([`Limits::expired`]), the
+    /// sink's tick, and, when the sink is hungry, the untried subtrees that `split` splits off
+    /// (the new floor goes to `floor`), given away. `Some` ends the search with that stop. Out
+    /// of line: it runs once per thousand nodes.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn poll<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        limits: &Limits<'_>,
+        at: (u64, usize),
+        floor: &mut usize,
+        split: fn(&Solver, usize, usize) -> Option<Donation>,
+    ) -> Option<Stop> {
+        let (nodes, level) = at;
+        self.stats.nodes = nodes;
+        self.level = level;
+        if let Some(stop) = limits.expired() {
+            return Some(stop);
+        }
+        if sink.tick(self).is_break() {
+            return Some(Stop::Cancelled);
+        }
+        if sink.hungry() {
+            if let Some((new_floor, units, fraction)) = split(self, level, *floor) {
+                *floor = new_floor;
+                sink.donate(units, fraction);
+            }
+        }
+        None
+    }
+
     /// Splits off the untried options of the shallowest level in `floor..level` that has any:
     /// returns the new floor (that level plus one), their choice prefixes, and the estimated
     /// fraction of this search's tree that they hold.
-    pub(crate) fn split_off(
-        &self,
-        level: usize,
-        floor: usize,
-    ) -> Option<(usize, Vec<Vec<u32>>, f64)> {
+    pub(crate) fn split_off(&self, level: usize, floor: usize) -> Option<Donation> {
         let l = (floor..level).find(|&l| {
             let x = self.choice[l];
             self.arena.node(x).down != self.arena.node(x).top as u32

@@ -17,7 +17,8 @@ impl Solver {
         sink: &mut S,
         listing: bool,
     ) -> Outcome {
-        let limits = Limits::new(&self.config);
+        let cancel = self.config.cancel.clone();
+        let limits = Limits::with_cancel(&self.config, cancel.as_deref());
         let (max_nodes, max_solutions) = (limits.max_nodes, limits.max_solutions);
         if max_solutions == 0 && self.phase == Phase::Fresh {
             // No solution wanted: nothing to search (not even the root).
@@ -119,19 +120,10 @@ impl Solver {
                 }
                 nodes += 1;
                 if nodes % Config::CHECK_INTERVAL == 0 {
-                    self.stats.nodes = nodes;
-                    self.level = level;
-                    if let Some(stop) = limits.expired() {
+                    let split = Solver::split_off;
+                    if let Some(stop) = self.poll(sink, &limits, (nodes, level), &mut floor, split)
+                    {
                         stop_early!(stop, level);
-                    }
-                    if sink.tick(self).is_break() {
-                        stop_early!(Stop::Cancelled, level);
-                    }
-                    if sink.hungry() {
-                        if let Some((new_floor, units, fraction)) = self.split_off(level, floor) {
-                            floor = new_floor;
-                            sink.donate(units, fraction);
-                        }
                     }
                 }
                 #[cfg(any(test, feature = "check-invariants"))]

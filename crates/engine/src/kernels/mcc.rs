@@ -91,7 +91,7 @@ use super::mcc_state::{
 };
 use crate::config::{Config, Kernel, Outcome, Stop};
 use crate::plumbing::Limits;
-use crate::solver::{Event, Phase, PrefixError, Progress, Sink, Solution, Solver};
+use crate::solver::{Donation, Event, Phase, PrefixError, Progress, Sink, Solution, Solver};
 
 /// The steps of the main loop, named after the labels of DLX3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,7 +119,8 @@ impl Solver {
     }
 
     fn run_mcc<const COLORED: bool, S: Sink>(&mut self, sink: &mut S, listing: bool) -> Outcome {
-        let limits = Limits::new(&self.config);
+        let cancel = self.config.cancel.clone();
+        let limits = Limits::with_cancel(&self.config, cancel.as_deref());
         let (max_nodes, max_solutions) = (limits.max_nodes, limits.max_solutions);
         if max_solutions == 0 && self.phase == Phase::Fresh {
             return Outcome { solutions: self.stats.solutions, stop: Stop::SolutionLimit };
@@ -203,21 +204,10 @@ impl Solver {
                     }
                     nodes += 1;
                     if nodes % Config::CHECK_INTERVAL == 0 {
-                        self.stats.nodes = nodes;
-                        self.level = level;
-                        if let Some(stop) = limits.expired() {
+                        let split = Solver::split_off_m;
+                        let at = (nodes, level);
+                        if let Some(stop) = lend!(self.poll(sink, &limits, at, &mut floor, split)) {
                             stop_early!(stop, level);
-                        }
-                        if lend!(sink.tick(self)).is_break() {
-                            stop_early!(Stop::Cancelled, level);
-                        }
-                        if sink.hungry() {
-                            if let Some((new_floor, units, fraction)) =
-                                lend!(self.split_off_m(level, floor))
-                            {
-                                floor = new_floor;
-                                sink.donate(units, fraction);
-                            }
                         }
                     }
                     #[cfg(any(test, feature = "check-invariants"))]
@@ -474,7 +464,7 @@ impl Solver {
 
     /// Algorithm M's version of `split_off`: the untried moves of the shallowest level in
     /// `floor..level` that has some.
-    fn split_off_m(&self, level: usize, floor: usize) -> Option<(usize, Vec<Vec<u32>>, f64)> {
+    fn split_off_m(&self, level: usize, floor: usize) -> Option<Donation> {
         let l = (floor..level).find(|&l| {
             let (k, len) = self.index_at_m(l);
             k + 1 < len

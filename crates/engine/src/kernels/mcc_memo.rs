@@ -77,7 +77,8 @@ impl Solver {
         let words = layout.words;
         let mut zdd = memo.zdd.then(Zdd::new);
         let mut stats = MemoStats::default();
-        let mut watch = Watch::new(&self.config);
+        let cancel = self.config.cancel.clone();
+        let mut watch = Watch::new(&self.config, cancel.as_deref());
         let n = self.arena.n_items;
         let has_secondary = self.arena.n_items > self.arena.n_primary;
         let mut updates = 0u64;

@@ -589,14 +589,18 @@ pub(crate) fn partial(frames: &[Frame]) -> Count {
 
 /// The limits of a memoised search: the node limit at every node, the cancel flag, the
 /// deadline and the progress callback every [`Config::CHECK_INTERVAL`] nodes.
-pub(crate) struct Watch {
-    limits: Limits,
+pub(crate) struct Watch<'a> {
+    limits: Limits<'a>,
     next_check: u64,
 }
 
-impl Watch {
-    pub(crate) fn new(config: &Config) -> Watch {
-        Watch { limits: Limits::new(config), next_check: Config::CHECK_INTERVAL }
+impl<'a> Watch<'a> {
+    /// The limits of `config`, its cancel flag being `cancel` (held apart by the solver).
+    pub(crate) fn new(
+        config: &Config,
+        cancel: Option<&'a std::sync::atomic::AtomicBool>,
+    ) -> Watch<'a> {
+        Watch { limits: Limits::with_cancel(config, cancel), next_check: Config::CHECK_INTERVAL }
     }
 
     /// Whether the node limit forbids entering one more node, when `nodes` were entered.
@@ -904,7 +908,8 @@ impl Solver {
         let words = layout.words;
         let mut zdd = memo.zdd.then(Zdd::new);
         let stats = MemoStats::default();
-        let mut watch = Watch::new(&self.config);
+        let cancel = self.config.cancel.clone();
+        let mut watch = Watch::new(&self.config, cancel.as_deref());
         let mut updates = 0u64;
 
         // The prefix, then the key of the state it reaches.
