@@ -87,7 +87,7 @@
 //! [`ProblemBuilder::primary_with_bounds`]: crate::ProblemBuilder::primary_with_bounds
 
 use super::mcc_state::{
-    check_path, choose, enter, in_limits, leave, make_move, tweak, unmove, Mcc,
+    check_path, choose, enter, in_limits, leave, lend, make_move, tweak, unmove, Mcc,
 };
 use crate::config::{Config, Kernel, Outcome, Stop};
 use crate::plumbing::Limits;
@@ -159,21 +159,12 @@ impl Solver {
                 }
             };
         }
-        // Calls `$e` with the state back in `self` (for callbacks that get the solver).
-        macro_rules! lend {
-            ($e:expr) => {{
-                self.mcc = Some(m);
-                let result = $e;
-                m = self.mcc.take().expect("(A1) Algorithm M's state");
-                result
-            }};
-        }
         // A stop by a limit while entering `level`: the subtrees left, when wanted (see
         // `Solver::count_with_rest`).
         macro_rules! stop_early {
             ($stop:expr, $level:expr) => {{
                 if self.rest.is_some() {
-                    let rest = lend!(self.links_rest(floor, $level));
+                    let rest = lend!(self, m, self.links_rest(floor, $level));
                     self.rest = Some(rest);
                 }
                 finish!($stop, $level)
@@ -206,7 +197,9 @@ impl Solver {
                     if nodes % Config::CHECK_INTERVAL == 0 {
                         let split = Solver::split_off_m;
                         let at = (nodes, level);
-                        if let Some(stop) = lend!(self.poll(sink, &limits, at, &mut floor, split)) {
+                        if let Some(stop) =
+                            lend!(self, m, self.poll(sink, &limits, at, &mut floor, split))
+                        {
                             stop_early!(stop, level);
                         }
                     }
@@ -222,7 +215,7 @@ impl Solver {
                         event!(Event::Solution { level });
                         if listing {
                             self.level = level;
-                            lend!(sink.frontier(self, level));
+                            lend!(self, m, sink.frontier(self, level));
                         }
                         m.sol.clear();
                         m.sol.extend(self.choice[..level].iter().filter(|&&c| c > n + 1));
@@ -251,7 +244,7 @@ impl Solver {
                     if level == self.cap {
                         // Listing subtrees: this one is a unit.
                         self.level = level;
-                        lend!(sink.frontier(self, level));
+                        lend!(self, m, sink.frontier(self, level));
                         step = Step::Backdown;
                         continue;
                     }

@@ -54,7 +54,7 @@
 
 use std::ops::ControlFlow;
 
-use super::mcc_state::{enter, in_limits, leave, make_move, tweak, unmove, Mcc};
+use super::mcc_state::{enter, in_limits, leave, lend, make_move, tweak, unmove, Mcc};
 use super::memo::{hash_key, partial, Frame, KeyLayout, MemoConfig, MemoError};
 use super::memo::{MemoOutcome, Watch, Work};
 use super::memo::{MemoStats, Step, Store, Value};
@@ -124,15 +124,6 @@ impl Solver {
         let mut child = Value::DEAD;
         let mut step = Step::Enter;
 
-        // Calls `$e` with Algorithm M's state back in `self`.
-        macro_rules! lend {
-            ($e:expr) => {{
-                self.mcc = Some(m);
-                let result = $e;
-                m = self.mcc.take().expect("(A1) Algorithm M's state");
-                result
-            }};
-        }
         macro_rules! finish {
             ($stop:expr) => {{
                 // Levels `floor..level` have their item entered and a move made.
@@ -173,6 +164,8 @@ impl Solver {
                         Ok(true) => {
                             let (work, z) = (Work { nodes, saved, updates }, zdd.as_ref());
                             lend!(
+                                self,
+                                m,
                                 self.memo_look(&watch, level, work, &mut stats, table, z, progress)
                             )
                         }

@@ -4,9 +4,22 @@
 //! A1-A3 are described with [the loop](super::mcc); `check_path` checks them.
 
 use super::mcc_bits::MccBits;
+
+/// Evaluates `$e` with Algorithm M's state `$m` lent back to the solver `$solver` (the
+/// callbacks and helpers that take the solver find it there), then takes it back: the loops
+/// of `mcc.rs` and `mcc_memo.rs` hold the state in a local while they run (A1).
+macro_rules! lend {
+    ($solver:expr, $m:ident, $e:expr) => {{
+        $solver.mcc = Some($m);
+        let result = $e;
+        $m = $solver.mcc.take().expect("(A1) Algorithm M's state");
+        result
+    }};
+}
 use crate::arena::Arena;
 use crate::config::Heuristic;
 use crate::problem::Problem;
+pub(crate) use lend;
 
 /// The state Algorithm M keeps besides the arena: bounds, and per level the tweak chain's head
 /// and the branching degree.
