@@ -987,36 +987,37 @@ impl Solver {
     }
 
     /// The look a links kernel (Algorithms X, C and M) takes every [`Config::CHECK_INTERVAL`]
-    /// nodes, entering `level` after `nodes` nodes: the limits ([`Limits::expired`]), the
-    /// sink's tick, and, when the sink is hungry, the untried subtrees that `split` splits off
-    /// (the new floor goes to `floor`), given away. `Some` ends the search with that stop. Out
-    /// of line: it runs once per thousand nodes.
+    /// nodes, entering `level` after `nodes` nodes above `floor`: the limits
+    /// ([`Limits::expired`]), the sink's tick, and, when the sink is hungry, the untried
+    /// subtrees that `split` splits off, given away. `Ok` with the floor to search on (moved
+    /// up past what was given away), or `Err` with the stop that ends the search. Out of line:
+    /// it runs once per thousand nodes (and takes and returns the floor by value, so that the
+    /// loop keeps it in a register).
     #[cold]
     #[inline(never)]
     pub(crate) fn poll<S: Sink>(
         &mut self,
         sink: &mut S,
         limits: &Limits<'_>,
-        at: (u64, usize),
-        floor: &mut usize,
+        at: (u64, usize, usize),
         split: fn(&Solver, usize, usize) -> Option<Donation>,
-    ) -> Option<Stop> {
-        let (nodes, level) = at;
+    ) -> Result<usize, Stop> {
+        let (nodes, level, floor) = at;
         self.stats.nodes = nodes;
         self.level = level;
         if let Some(stop) = limits.expired() {
-            return Some(stop);
+            return Err(stop);
         }
         if sink.tick(self).is_break() {
-            return Some(Stop::Cancelled);
+            return Err(Stop::Cancelled);
         }
         if sink.hungry() {
-            if let Some((new_floor, units, fraction)) = split(self, level, *floor) {
-                *floor = new_floor;
+            if let Some((new_floor, units, fraction)) = split(self, level, floor) {
                 sink.donate(units, fraction);
+                return Ok(new_floor);
             }
         }
-        None
+        Ok(floor)
     }
 
     /// Splits off the untried options of the shallowest level in `floor..level` that has any:

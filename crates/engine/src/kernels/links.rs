@@ -120,10 +120,9 @@ impl Solver {
                 }
                 nodes += 1;
                 if nodes % Config::CHECK_INTERVAL == 0 {
-                    let split = Solver::split_off;
-                    if let Some(stop) = self.poll(sink, &limits, (nodes, level), &mut floor, split)
-                    {
-                        stop_early!(stop, level);
+                    match self.poll(sink, &limits, (nodes, level, floor), Solver::split_off) {
+                        Ok(new_floor) => floor = new_floor,
+                        Err(stop) => stop_early!(stop, level),
                     }
                 }
                 #[cfg(any(test, feature = "check-invariants"))]

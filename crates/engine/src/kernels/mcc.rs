@@ -195,12 +195,10 @@ impl Solver {
                     }
                     nodes += 1;
                     if nodes % Config::CHECK_INTERVAL == 0 {
-                        let split = Solver::split_off_m;
-                        let at = (nodes, level);
-                        if let Some(stop) =
-                            lend!(self, m, self.poll(sink, &limits, at, &mut floor, split))
-                        {
-                            stop_early!(stop, level);
+                        let at = (nodes, level, floor);
+                        match lend!(self, m, self.poll(sink, &limits, at, Solver::split_off_m)) {
+                            Ok(new_floor) => floor = new_floor,
+                            Err(stop) => stop_early!(stop, level),
                         }
                     }
                     #[cfg(any(test, feature = "check-invariants"))]
