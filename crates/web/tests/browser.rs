@@ -6,7 +6,6 @@
 //! that cannot have a browser skips them only when asked to, with
 //! `DANCECARD_SKIP_BROWSER=1` (they then print that they were skipped).
 
-use dancecard_web::ServerConfig;
 use fantoccini::key::Key;
 use fantoccini::Locator;
 use serde_json::json;
@@ -20,7 +19,7 @@ pub(crate) static BROWSERS: Semaphore = Semaphore::const_new(1);
 /// Opens the app in a browser at `path`, or `None` to skip (see [`Session::open`]).
 async fn start(width: u32, height: u32, path: &str) -> Option<(Session, TestServer)> {
     let session = Session::open(&BROWSERS, width, height, &[]).await?;
-    let server = TestServer::start(ServerConfig::default()).await;
+    let server = TestServer::for_pages().await;
     session.goto(&server.url(path)).await;
     Some((session, server))
 }
@@ -37,8 +36,10 @@ async fn matrix_rows_1_4_5_make_every_column_green() {
         s.click(&format!("#view-matrix tr[data-row=\"{row}\"] button")).await;
     }
     s.until(ALL_GREEN, "rows 1, 4, 5 make every column green").await;
-    let status = s.text("#view-matrix .status").await;
-    assert!(status.contains("Exact cover! Rows 1, 4 and 5"), "{status}");
+    s.until_shown("#view-matrix .status", "the exact cover said", |status| {
+        status.contains("Exact cover! Rows 1, 4 and 5")
+    })
+    .await;
     s.page_is_sound().await;
     s.shot("1-matrix-exact-cover").await;
 
@@ -47,8 +48,10 @@ async fn matrix_rows_1_4_5_make_every_column_green() {
     s.until_class("#view-matrix td[data-item=\"A\"]", "zero", "A grey").await;
     s.click("#view-matrix tr[data-row=\"2\"] button").await;
     s.until_class("#view-matrix td[data-item=\"G\"]", "over", "G red").await;
-    let status = s.text("#view-matrix .status").await;
-    assert!(status.contains("column G covered more than once"), "{status}");
+    s.until_shown("#view-matrix .status", "G's clash said", |status| {
+        status.contains("column G covered more than once")
+    })
+    .await;
 
     // The engine lists every solution: one, found in 6 nodes.
     s.click("#view-matrix .toolbar button.primary").await;
@@ -106,22 +109,38 @@ async fn stepper_replays_the_engine_to_the_solution() {
         "S heuristic count",
     )
     .await;
-    let leftmost = s.text("#view-stepper .count-box[data-heuristic=\"leftmost\"] .big").await;
-    assert_eq!(leftmost, "7 nodes");
+    s.until_shown(
+        "#view-stepper .count-box[data-heuristic=\"leftmost\"] .big",
+        "leftmost heuristic count",
+        |leftmost| leftmost == "7 nodes",
+    )
+    .await;
     s.page_is_sound().await;
     s.shot("2-stepper-start").await;
 
-    // Step with the keyboard until the first solution.
+    // Step with the keyboard until the first solution. Each step is waited for (the player
+    // shows its position, then draws the step, in one go): the count read is of that step.
     let mut steps = 0;
-    while s.text("#view-stepper dd.solutions-count").await != "1" {
+    loop {
+        let at = format!("event {steps} of ");
+        s.until_text("#view-stepper .where", Text::StartsWith(&at), "the step").await;
+        if s.text("#view-stepper dd.solutions-count").await == "1" {
+            break;
+        }
         s.key(Key::Right).await;
         steps += 1;
         assert!(steps < 200, "no solution after {steps} steps");
     }
-    let event = s.text("#view-stepper .event").await;
-    assert!(event.contains("Solution! Rows 1, 4 and 5"), "{event}");
-    let rows = s.js("[...document.querySelectorAll('#view-stepper tr.trying, #view-stepper tr.in-solution')].map((r) => r.dataset.row).sort().join(',')").await;
-    assert_eq!(rows, json!("1,4,5"));
+    s.until_shown("#view-stepper .event", "the solution said", |event| {
+        event.contains("Solution! Rows 1, 4 and 5")
+    })
+    .await;
+    s.until_value(
+        "[...document.querySelectorAll('#view-stepper tr.trying, #view-stepper tr.in-solution')].map((r) => r.dataset.row).sort().join(',')",
+        json!("1,4,5"),
+        "rows 1, 4, 5 in the solution",
+    )
+    .await;
     s.shot("2-stepper-solution").await;
 
     // One step back leaves the solution; the end is the end of the search, after 6 nodes.
@@ -129,7 +148,7 @@ async fn stepper_replays_the_engine_to_the_solution() {
     s.until_text("#view-stepper dd.solutions-count", Text::Is("0"), "one step back").await;
     s.key(Key::End).await;
     s.until_text("#view-stepper .event", Text::Has("the search is over"), "the end").await;
-    assert_eq!(s.text("#view-stepper dd.nodes").await, "6");
+    s.until_shown("#view-stepper dd.nodes", "6 nodes at the end", |nodes| nodes == "6").await;
 
     // The leftmost rule: the same solution after 7 nodes.
     s.click("#view-stepper input[value=\"leftmost\"]").await;
@@ -159,10 +178,14 @@ async fn link_dance_restores_only_the_last_removed_node() {
 
     // Node 2 cannot come back before node 4, and the page says why.
     s.click("#view-links button[data-node=\"2\"]").await;
-    let message = s.text("#view-links .status").await;
-    assert!(message.contains("Node 2 cannot come back yet"), "{message}");
-    assert!(message.contains("restore node 4 first"), "{message}");
-    assert!(message.contains("last in, first out"), "{message}");
+    s.until_shown("#view-links .status", "the refusal", |message| {
+        message.contains("Node 2 cannot come back yet")
+            && message.contains("restore node 4 first")
+            && message.contains("last in, first out")
+    })
+    .await;
+    // Read once on purpose: node 2 was out before the click and must still be (the refusal
+    // above is shown by the same click's handler, so the click is over).
     assert_eq!(s.js(&state(2)).await, json!("removed"));
     s.shot("3-links-refused").await;
 
@@ -172,11 +195,19 @@ async fn link_dance_restores_only_the_last_removed_node() {
     s.type_keys("u").await;
     s.until(&format!("{} === 'in'", state(2)), "node 2 back").await;
     // The list is whole again: next links go 0 -> 1 -> ... -> 5 -> 0.
-    let ring = s.js("[...document.querySelectorAll('#view-links table.pointers tbody tr')].map((r) => r.lastElementChild.textContent).join(' ')").await;
-    assert_eq!(ring, json!("1 2 3 4 5 root"));
+    s.until_value(
+        "[...document.querySelectorAll('#view-links table.pointers tbody tr')].map((r) => r.lastElementChild.textContent).join(' ')",
+        json!("1 2 3 4 5 root"),
+        "the whole ring",
+    )
+    .await;
     s.page_is_sound().await;
     s.close().await;
 }
+
+/// The lengths written by the column headers of view 4, in order.
+const BUILD_LENS: &str =
+    "[...document.querySelectorAll('#view-build svg text.len')].map((t) => t.textContent).join(',')";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn build_links_then_cover_and_uncover_a_column() {
@@ -187,8 +218,7 @@ async fn build_links_then_cover_and_uncover_a_column() {
         s.key(Key::Right).await;
     }
     s.until_count("#view-build svg g.el", 11, "root, 3 headers, 7 nodes").await;
-    let lens = s.js("[...document.querySelectorAll('#view-build svg text.len')].map((t) => t.textContent).join(',')").await;
-    assert_eq!(lens, json!("len 2,len 3,len 2"));
+    s.until_value(BUILD_LENS, json!("len 2,len 3,len 2"), "the built lengths").await;
     s.page_is_sound().await;
     s.shot("4-build-built").await;
 
@@ -196,19 +226,20 @@ async fn build_links_then_cover_and_uncover_a_column() {
     // and 3 leave columns C and B.
     s.key(Key::Right).await;
     s.until_class("#view-build g.header[data-name=\"A\"]", "out", "header A out").await;
-    let code = s.js("[...document.querySelectorAll('#view-build pre.code .line.current')].map((l) => l.textContent).join('\\n')").await;
-    let code = code.as_str().unwrap();
-    assert!(code.contains("c.right.left = c.left"), "{code}");
+    s.until(
+        "[...document.querySelectorAll('#view-build pre.code .line.current')].map((l) => l.textContent).join('\\n').includes('c.right.left = c.left')",
+        "cover's code line",
+    )
+    .await;
     s.key(Key::Right).await;
     s.key(Key::Right).await;
     s.until_count("#view-build g.node.out", 2, "two nodes out").await;
-    let lens = s.js("[...document.querySelectorAll('#view-build svg text.len')].map((t) => t.textContent).join(',')").await;
-    assert_eq!(lens, json!("len 2,len 2,len 1"));
+    s.until_value(BUILD_LENS, json!("len 2,len 2,len 1"), "the lengths after cover(A)").await;
     s.shot("4-build-covered").await;
 
     s.key(Key::End).await;
     s.until_text("#view-build .event", Text::Has("back exactly as built"), "uncovered").await;
-    assert_eq!(s.count("#view-build g.out").await, 0);
+    s.until_count("#view-build g.out", 0, "nothing out").await;
     s.page_is_sound().await;
     s.close().await;
 }
@@ -228,8 +259,12 @@ async fn sudoku_presets_fill_their_grids_by_both_methods() {
     {
         select.select_by_value(preset).await.unwrap();
         s.until(&format!("{SUDOKU_FILLED} === {givens}"), preset).await;
-        let counted = s.js("document.querySelector('#view-sudoku .status').dataset.givens").await;
-        assert_eq!(counted, json!(givens.to_string()), "{preset}");
+        s.until_value(
+            "document.querySelector('#view-sudoku .status')?.dataset.givens",
+            json!(givens.to_string()),
+            preset,
+        )
+        .await;
     }
     // AI Escargot, solved both ways: 81 cells, and a node count and a time for each method.
     select.select_by_value("escargot").await.unwrap();
@@ -237,15 +272,17 @@ async fn sudoku_presets_fill_their_grids_by_both_methods() {
     s.until(&format!("{SUDOKU_FILLED} === 81"), "81 cells filled").await;
     s.until_count("#view-sudoku .count-box", 2, "both methods").await;
     for method in ["dlx", "fast"] {
-        let nodes =
-            s.text(&format!("#view-sudoku .count-box[data-method=\"{method}\"] .nodes")).await;
-        assert!(nodes.ends_with("nodes") || nodes.ends_with("node"), "{method}: {nodes}");
-        let time =
-            s.text(&format!("#view-sudoku .count-box[data-method=\"{method}\"] .time")).await;
-        assert!(time.ends_with("s"), "{method}: {time}");
+        let box_ = format!("#view-sudoku .count-box[data-method=\"{method}\"]");
+        s.until_shown(&format!("{box_} .nodes"), method, |nodes| {
+            nodes.ends_with("nodes") || nodes.ends_with("node")
+        })
+        .await;
+        s.until_shown(&format!("{box_} .time"), method, |time| time.ends_with("s")).await;
     }
-    let status = s.text("#view-sudoku .status").await;
-    assert!(status.contains("Solved: 9\u{d7}9, 23 givens, 81 cells filled"), "{status}");
+    s.until_shown("#view-sudoku .status", "solved", |status| {
+        status.contains("Solved: 9\u{d7}9, 23 givens, 81 cells filled")
+    })
+    .await;
     s.page_is_sound().await;
     s.shot("5-sudoku-escargot").await;
 
@@ -264,8 +301,10 @@ async fn sudoku_presets_fill_their_grids_by_both_methods() {
     s.click("#view-sudoku details.editor button").await;
     s.click("#view-sudoku button[data-method=\"fast\"]").await;
     s.until_class("#view-sudoku .status", "error", "the parser's message").await;
-    let status = s.text("#view-sudoku .status").await;
-    assert!(status.contains("line 1"), "{status}");
+    s.until_shown("#view-sudoku .status", "the message's place", |status| {
+        status.contains("line 1")
+    })
+    .await;
     s.close().await;
 }
 
@@ -275,8 +314,12 @@ async fn sudoku_presets_fill_their_grids_by_both_methods() {
 async fn sudoku_second_edition(s: &Session, tag: &str) {
     s.until_count("#view-sudoku table.sudoku td", 81, "a 9x9 grid").await;
     // The seed's three come first, in its order (by search nodes).
-    let order = s.js("[...document.querySelectorAll('#view-sudoku .toolbar select option')].slice(0, 3).map((o) => o.value).join(',')").await;
-    assert_eq!(order, json!("easy,seventeen,inkala"));
+    s.until_value(
+        "[...document.querySelectorAll('#view-sudoku .toolbar select option')].slice(0, 3).map((o) => o.value).join(',')",
+        json!("easy,seventeen,inkala"),
+        "the seed's order",
+    )
+    .await;
     let select = s.client.find(Locator::Css("#view-sudoku .toolbar select")).await.unwrap();
     for (preset, nodes, seed) in
         [("easy", "52", "51"), ("seventeen", "65", "64"), ("inkala", "1,472", "1,471")]
@@ -289,10 +332,15 @@ async fn sudoku_second_edition(s: &Session, tag: &str) {
             preset,
         )
         .await;
-        let visits = s.text("#view-sudoku .count-box[data-method=\"dlx\"] .seed-visits").await;
-        assert!(visits.starts_with(&format!("{seed} nodeVisits")), "{preset}: {visits}");
-        let note = s.text("#view-sudoku p.conventions").await;
-        assert!(note.contains("one less"), "{note}");
+        let visits = format!("{seed} nodeVisits");
+        s.until_shown("#view-sudoku .count-box[data-method=\"dlx\"] .seed-visits", preset, |v| {
+            v.starts_with(&visits)
+        })
+        .await;
+        s.until_shown("#view-sudoku p.conventions", "the conventions", |note| {
+            note.contains("one less")
+        })
+        .await;
     }
     s.shot(&format!("{tag}5-sudoku-seed-hell")).await;
 
@@ -302,15 +350,20 @@ async fn sudoku_second_edition(s: &Session, tag: &str) {
         "the table measured",
     )
     .await;
-    let rows = s.js("[...document.querySelectorAll('#view-sudoku table.difficulty tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent).join('/')).join(' ')").await;
-    assert_eq!(rows, json!("30/52/51 17/65/64 21/1,472/1,471"));
-    let conclusion = s.text("#view-sudoku .difficulty-essay p.conclusion").await;
-    assert!(
-        conclusion.contains("30, 21, 17") && conclusion.contains("52, 65, 1,472"),
-        "{conclusion}"
-    );
-    let essay = s.text("#view-sudoku .difficulty-essay").await;
-    assert!(essay.contains("McGuire") && essay.contains("2012"), "{essay}");
+    s.until_value(
+        "[...document.querySelectorAll('#view-sudoku table.difficulty tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent).join('/')).join(' ')",
+        json!("30/52/51 17/65/64 21/1,472/1,471"),
+        "the essay's table",
+    )
+    .await;
+    s.until_shown("#view-sudoku .difficulty-essay p.conclusion", "the conclusion", |c| {
+        c.contains("30, 21, 17") && c.contains("52, 65, 1,472")
+    })
+    .await;
+    s.until_shown("#view-sudoku .difficulty-essay", "the essay", |essay| {
+        essay.contains("McGuire") && essay.contains("2012")
+    })
+    .await;
     s.scroll_to("#view-sudoku table.difficulty").await;
     s.page_is_sound().await;
     s.shot(&format!("{tag}5-sudoku-difficulty")).await;
@@ -337,28 +390,39 @@ async fn sudoku_second_edition(s: &Session, tag: &str) {
         "the trace",
     )
     .await;
-    let status = s.text("#view-sudoku .watch-status").await;
-    assert!(status.contains("52 nodes"), "{status}");
-    assert_eq!(s.text("#view-sudoku .watch .where").await, "step 0 of 103");
+    s.until_shown("#view-sudoku .watch-status", "the trace's nodes", |status| {
+        status.contains("52 nodes")
+    })
+    .await;
+    s.until_shown("#view-sudoku .watch .where", "the trace's steps", |w| w == "step 0 of 103")
+        .await;
     // Step by step: the first choice names a column, then a digit goes on the board.
     s.click("#view-sudoku .watch .player button.primary").await;
-    let event = s.text("#view-sudoku .watch-event").await;
-    assert!(event.contains("Level 0: choose column"), "{event}");
-    assert!(s.text("#view-sudoku .watch-column").await.contains("needs"));
+    s.until_shown("#view-sudoku .watch-event", "the first choice", |event| {
+        event.contains("Level 0: choose column")
+    })
+    .await;
+    s.until_shown("#view-sudoku .watch-column", "the column named", |c| c.contains("needs")).await;
     s.key(Key::Right).await;
     s.until_count("#view-sudoku .watch-board td.now", 1, "a digit placed").await;
-    assert_eq!(s.text("#view-sudoku .watch-placed").await, "1");
-    assert_eq!(s.text("#view-sudoku .watch-nodes").await, "1");
+    s.until_shown("#view-sudoku .watch-placed", "one digit placed", |p| p == "1").await;
+    s.until_shown("#view-sudoku .watch-nodes", "one node", |n| n == "1").await;
     // Play, then pause: the counter runs.
     Part { s, css: "#view-sudoku .watch" }.play_to(".watch-nodes", 4).await;
     s.shot(&format!("{tag}5-sudoku-watch-playing")).await;
     // Jump to the end: the solution, at node 52, every cell filled.
     s.key(Key::End).await;
     s.until_text("#view-sudoku .watch-nodes", Text::Is("52"), "the end").await;
-    let event = s.text("#view-sudoku .watch-event").await;
-    assert!(event.starts_with("Solution, at node 52"), "{event}");
-    let filled = s.js("[...document.querySelectorAll('#view-sudoku .watch-board td')].filter((td) => td.textContent !== '').length").await;
-    assert_eq!(filled, json!(81));
+    s.until_shown("#view-sudoku .watch-event", "the solution said", |event| {
+        event.starts_with("Solution, at node 52")
+    })
+    .await;
+    s.until_value(
+        "[...document.querySelectorAll('#view-sudoku .watch-board td')].filter((td) => td.textContent !== '').length",
+        json!(81),
+        "every cell filled",
+    )
+    .await;
     s.scroll_to("#view-sudoku .watch").await;
     s.page_is_sound().await;
     s.shot(&format!("{tag}5-sudoku-watch-solved")).await;
@@ -367,27 +431,42 @@ async fn sudoku_second_edition(s: &Session, tag: &str) {
     select.select_by_value("inkala").await.unwrap();
     s.click("#view-sudoku button[data-action=\"watch\"]").await;
     s.until("['solution-limit', 'event-limit'].includes(document.querySelector('#view-sudoku .watch-status').dataset.stop)", "the hell trace").await;
+    // Settled: picking the puzzle cleared the easy trace's stop, and this one is set once,
+    // with the trace.
     let stop = s.js("document.querySelector('#view-sudoku .watch-status').dataset.stop").await;
-    // Step until the search takes a digit back.
+    // Step until the search takes a digit back. Each step is waited for (the player shows its
+    // position, then draws the step, in one go): the count read is of that step.
     let mut steps = 0;
-    while s.count("#view-sudoku .watch-board td.undone").await == 0 {
+    loop {
+        let at = format!("step {steps} of ");
+        s.until_text("#view-sudoku .watch .where", Text::StartsWith(&at), "the step").await;
+        if s.count("#view-sudoku .watch-board td.undone").await > 0 {
+            break;
+        }
         s.key(Key::Right).await;
         steps += 1;
         assert!(steps < 2000, "no digit taken back in {steps} steps");
     }
-    let event = s.text("#view-sudoku .watch-event").await;
-    assert!(event.contains("take") && event.contains("back from"), "{event}");
+    s.until_shown("#view-sudoku .watch-event", "a digit taken back", |event| {
+        event.contains("take") && event.contains("back from")
+    })
+    .await;
     s.scroll_to("#view-sudoku .watch-board").await;
     s.shot(&format!("{tag}5-sudoku-watch-taken-back")).await;
     s.key(Key::End).await;
     if stop == json!("solution-limit") {
         s.until_text("#view-sudoku .watch-nodes", Text::Is("1,472"), "1,472 at the end").await;
     } else {
-        let status = s.text("#view-sudoku .watch-status").await;
-        assert!(status.contains("The trace was cut (event-limit)"), "{status}");
+        s.until_shown("#view-sudoku .watch-status", "the cut said", |status| {
+            status.contains("The trace was cut (event-limit)")
+        })
+        .await;
     }
-    let undone = s.js("(() => { const n = Number(document.querySelector('#view-sudoku .watch .where').textContent.split(' of ')[1]); return n; })()").await;
-    assert!(undone.as_u64().unwrap() > 1000, "{undone}");
+    s.until(
+        "Number(document.querySelector('#view-sudoku .watch .where')?.textContent.split(' of ')[1]) > 1000",
+        "more than 1,000 steps",
+    )
+    .await;
     s.page_is_sound().await;
 }
 
@@ -411,9 +490,9 @@ async fn queens_eight_has_92_solutions_to_browse() {
     s.until_text("#view-queens dd.total", Text::Is("92"), "92 solutions").await;
     // The exact cover model's nodes: Knuth's DLX1 counts 1,049 on the same model
     // (testdata/instances/queens8.dlx).
-    assert_eq!(s.text("#view-queens dd.nodes").await, "1,049");
-    assert_eq!(s.text("#view-queens .where").await, "solution 1 of 92");
-    assert_eq!(s.count("#view-queens td.queen").await, 8);
+    s.until_shown("#view-queens dd.nodes", "DLX1's nodes", |nodes| nodes == "1,049").await;
+    s.until_shown("#view-queens .where", "the first solution", |w| w == "solution 1 of 92").await;
+    s.until_count("#view-queens td.queen", 8, "8 queens").await;
     s.page_is_sound().await;
     s.shot("6-queens-first").await;
 
@@ -429,11 +508,13 @@ async fn queens_eight_has_92_solutions_to_browse() {
         "browsing reaches solution 92",
     )
     .await;
-    assert_eq!(
-        s.js("document.querySelector('#view-queens button.next').disabled").await,
-        json!(true)
-    );
-    assert_eq!(s.count("#view-queens td.queen").await, 8);
+    s.until_value(
+        "document.querySelector('#view-queens button.next')?.disabled",
+        json!(true),
+        "no next at the last",
+    )
+    .await;
+    s.until_count("#view-queens td.queen", 8, "8 queens at the last").await;
     s.shot("6-queens-last").await;
 
     // A larger board: count only.
@@ -442,7 +523,7 @@ async fn queens_eight_has_92_solutions_to_browse() {
     size.send_keys("12").await.unwrap();
     s.click("#view-queens .toolbar button:not(.primary)").await;
     s.until_text("#view-queens dd.total", Text::Is("14,200"), "14,200 for N = 12").await;
-    assert_eq!(s.text("#view-queens dd.distinct").await, "1,787");
+    s.until_shown("#view-queens dd.distinct", "1,787 distinct", |d| d == "1,787").await;
     s.page_is_sound().await;
     s.shot("6-queens-count-12").await;
     s.close().await;
@@ -490,14 +571,21 @@ impl Part<'_> {
         select.select_by_value(value).await.unwrap();
     }
 
-    /// The text of `css` inside the part.
-    async fn text(&self, css: &str) -> String {
-        self.s.text(&self.at(css)).await
+    /// Waits until the text of `css` inside the part, as the browser renders it, passes
+    /// `test` (see [`Session::until_shown`]).
+    async fn until_shown(&self, css: &str, what: &str, test: impl Fn(&str) -> bool) -> String {
+        self.s.until_shown(&self.at(css), what, test).await
     }
 
-    /// How many elements match `css` inside the part.
-    async fn count(&self, css: &str) -> u64 {
-        self.s.count(&self.at(css)).await
+    /// Waits until `n` elements match `css` inside the part.
+    async fn until_count(&self, css: &str, n: u64, what: &str) {
+        self.s.until_count(&self.at(css), n, what).await;
+    }
+
+    /// Waits until at least one element matches `css` inside the part.
+    async fn until_some(&self, css: &str, what: &str) {
+        let css = js_string(&self.at(css));
+        self.s.until(&format!("document.querySelectorAll({css}).length >= 1"), what).await;
     }
 
     /// Waits until the text of `css` inside the part passes `test`.
@@ -533,11 +621,13 @@ impl Part<'_> {
             .await;
         self.press(3).await;
         let pressed = js_string(&self.at(".player button.play"));
-        let pressed = self
-            .s
-            .js(&format!("document.querySelector({pressed}).getAttribute('aria-pressed')"))
+        self.s
+            .until_value(
+                &format!("document.querySelector({pressed})?.getAttribute('aria-pressed')"),
+                json!("false"),
+                "paused",
+            )
             .await;
-        assert_eq!(pressed, json!("false"), "paused");
     }
 
     /// Jumps to the end of a whole search: `solutions` found, the event says it ended, and
@@ -545,9 +635,9 @@ impl Part<'_> {
     async fn end_of_search(&self, solutions: &str, placed: &str) {
         self.press(5).await;
         self.until_text("dd.solutions-count", Text::Is(solutions), "the end").await;
-        let event = self.text(".event").await;
-        assert!(event.contains("End of the search"), "{event}");
-        assert_eq!(self.count(placed).await, 0);
+        self.until_shown(".event", "the end said", |event| event.contains("End of the search"))
+            .await;
+        self.until_count(placed, 0, "every piece taken back").await;
     }
 
     /// After a pick whose trace the event limit cuts: the `status` says so after `events`
@@ -559,7 +649,7 @@ impl Part<'_> {
         self.press(5).await;
         let end = Text::Has("it was cut here (event-limit)");
         self.until_text(".event", end, "the cut said at the end").await;
-        assert_eq!(self.count(cells).await, squares);
+        self.until_count(cells, squares, "the board's squares").await;
         self.shot(shot).await;
     }
 
@@ -579,22 +669,26 @@ async fn queens_second_edition(width: u32, height: u32, tag: &str) {
     let Some((s, _server)) = start(width, height, "/#queens").await else { return };
     let m = Part { s: &s, css: QUEENS_MODEL };
     s.until_count(&m.at("table.queens-matrix tbody tr"), 16, "the N = 4 matrix").await;
-    let shape = m.text(".queens-shape").await;
-    assert!(shape.contains("22 columns") && shape.contains("16 rows"), "{shape}");
-    assert_eq!(m.count("table.queens-matrix thead th.secondary").await, 14);
-    assert_eq!(m.count(".on-ring .chip.header").await, 8);
-    assert_eq!(m.count(".off-ring .chip.header").await, 14);
-    assert_eq!(m.count(".off-ring .chip.header.secondary").await, 14);
+    m.until_shown(".queens-shape", "the N = 4 shape", |shape| {
+        shape.contains("22 columns") && shape.contains("16 rows")
+    })
+    .await;
+    m.until_count("table.queens-matrix thead th.secondary", 14, "14 secondary columns").await;
+    m.until_count(".on-ring .chip.header", 8, "8 headers on the ring").await;
+    m.until_count(".off-ring .chip.header", 14, "14 headers off it").await;
+    m.until_count(".off-ring .chip.header.secondary", 14, "all of them secondary").await;
     // Step: enter, choose (a primary column, named), cover it: it leaves the ring.
     for _ in 0..3 {
         m.press(4).await;
     }
     m.until_text(".where", Text::StartsWith("event 3 of "), "3 steps").await;
-    assert_eq!(m.count("table.queens-matrix thead th.chosen-item").await, 1);
-    let event = m.text(".event").await;
-    assert!(event.starts_with("Cover column r") || event.starts_with("Cover column c"), "{event}");
-    assert_eq!(m.text("dd.ring-count").await, "7");
-    assert!(m.count("table.queens-matrix tbody tr.candidate").await >= 1);
+    m.until_count("table.queens-matrix thead th.chosen-item", 1, "a column chosen").await;
+    m.until_shown(".event", "a primary column covered", |event| {
+        event.starts_with("Cover column r") || event.starts_with("Cover column c")
+    })
+    .await;
+    m.until_shown("dd.ring-count", "7 on the ring", |n| n == "7").await;
+    m.until_some("table.queens-matrix tbody tr.candidate", "a candidate row").await;
     // A try covers a queen's diagonals: secondary columns covered, the ring unchanged by them.
     m.step_until(
         "part.querySelector('.event').textContent.startsWith('Cover the secondary')",
@@ -602,35 +696,40 @@ async fn queens_second_edition(width: u32, height: u32, tag: &str) {
         "a secondary column covered",
     )
     .await;
-    assert!(m.count("table.queens-matrix thead th.secondary.removed").await >= 1);
-    assert_eq!(m.count("table.queens-matrix tbody tr.trying").await, 1);
+    m.until_some("table.queens-matrix thead th.secondary.removed", "a secondary covered").await;
+    m.until_count("table.queens-matrix tbody tr.trying", 1, "a row tried").await;
     s.page_is_sound().await;
     s.shot(&format!("{tag}-queens-model-4-stepping")).await;
     // To the end: 2 solutions, every column back on the ring.
     m.press(5).await;
     m.until_text("dd.solutions-count", Text::Is("2"), "2 solutions").await;
-    assert_eq!(m.text("dd.ring-count").await, "8");
-    let event = m.text(".event").await;
-    assert!(event.contains("the search is over"), "{event}");
+    m.until_shown("dd.ring-count", "8 back on the ring", |n| n == "8").await;
+    m.until_shown(".event", "the end said", |event| event.contains("the search is over")).await;
     // N = 8: 46 columns and 64 rows, compact, scrolling inside its box.
     m.pick(1, "8").await;
     s.until_count(&m.at("table.queens-matrix tbody tr"), 64, "the N = 8 matrix").await;
-    let shape = m.text(".queens-shape").await;
-    assert!(shape.contains("46 columns") && shape.contains("64 rows"), "{shape}");
-    assert_eq!(m.count("table.queens-matrix.compact thead th.secondary").await, 30);
+    m.until_shown(".queens-shape", "the N = 8 shape", |shape| {
+        shape.contains("46 columns") && shape.contains("64 rows")
+    })
+    .await;
+    m.until_count("table.queens-matrix.compact thead th.secondary", 30, "30 secondary").await;
     let wrap = js_string(&m.at(".queens-matrix-wrap"));
-    let fits = s
-        .js(&format!(
-            "document.querySelector({wrap}).getBoundingClientRect().right <= window.innerWidth"
-        ))
-        .await;
-    assert_eq!(fits, json!(true), "the matrix box stays in the viewport");
+    s.until_value(
+        &format!(
+            "document.querySelector({wrap})?.getBoundingClientRect().right <= window.innerWidth"
+        ),
+        json!(true),
+        "the matrix box stays in the viewport",
+    )
+    .await;
     for _ in 0..5 {
         m.press(4).await;
     }
     // A key pressed in the part steps its player (elsewhere the keys browse the solutions).
     m.key(Key::Right).await;
     m.until_text(".where", Text::StartsWith("event 6 of "), "the key").await;
+    // Read once on purpose: the browsing must not have moved. The key's handler steps the part
+    // or browses, in one go, and the wait above saw it step the part: the handler is over.
     assert_eq!(s.text("#view-queens .queens-browse .where").await, "solution 1 of 92");
     s.scroll_to(&m.at(".queens-matrix-wrap")).await;
     s.page_is_sound().await;
@@ -640,7 +739,7 @@ async fn queens_second_edition(width: u32, height: u32, tag: &str) {
     let w = Part { s: &s, css: QUEENS_WATCH };
     w.until_text(".queens-watch-status", Text::StartsWith("The whole search"), "the N = 6 trace")
         .await;
-    assert_eq!(w.count("table.queens-watch td").await, 36);
+    w.until_count("table.queens-watch td", 36, "the 6x6 board").await;
     w.press(4).await;
     w.until_text(".queens-chosen", Text::StartsWith("Chosen column: "), "a column chosen").await;
     w.press(4).await;
@@ -677,18 +776,23 @@ async fn tilings_are_drawn_and_counted_and_the_target_sudoku_scored() {
     let Some((s, _server)) = start(1280, 800, "/#tiling").await else { return };
     // The 12 pentominoes on 6x10: a tiling drawn, 60 squares in 12 pieces.
     s.until_count("#view-tiling svg.tiling rect.cell", 60, "60 squares").await;
-    let pieces = s.js("new Set([...document.querySelectorAll('#view-tiling svg.tiling rect.cell')].map((r) => r.getAttribute('fill'))).size").await;
-    assert_eq!(pieces, json!(12));
+    s.until_value(
+        "new Set([...document.querySelectorAll('#view-tiling svg.tiling rect.cell')].map((r) => r.getAttribute('fill'))).size",
+        json!(12),
+        "12 pieces",
+    )
+    .await;
     at_first_tiling(&s).await;
-    let first = s
-        .js("document.querySelector('#view-tiling svg.tiling path.outline').getAttribute('d')")
-        .await;
+    // The first tiling's outline, once drawn (the view shows where it is, then draws it, in one
+    // go; and it stays until the click below), read to compare with the next one's.
+    let outline =
+        "document.querySelector('#view-tiling svg.tiling path.outline')?.getAttribute('d')";
+    s.until(&format!("Boolean({outline})"), "the first tiling's outline").await;
+    let first = s.js(outline).await;
     s.click("#view-tiling button.next").await;
     s.until_text("#view-tiling .where", Text::Is("tiling 2 of 200+"), "next").await;
-    let second = s
-        .js("document.querySelector('#view-tiling svg.tiling path.outline').getAttribute('d')")
+    s.until(&format!("((d) => Boolean(d) && d !== {first})({outline})"), "the next tiling differs")
         .await;
-    assert_ne!(first, second, "the next tiling differs");
     s.page_is_sound().await;
     s.shot("7-tiling-pentominoes").await;
 
@@ -712,9 +816,11 @@ async fn tilings_are_drawn_and_counted_and_the_target_sudoku_scored() {
     // The target sudoku of the statement's first sample: 2829.
     s.click("#view-tiling .target-part button").await;
     s.until_text("#view-tiling dd.score", Text::Is("2829"), "the best score").await;
-    assert_eq!(s.count("#view-tiling table.target td").await, 81);
-    let status = s.text("#view-tiling .target-part .status").await;
-    assert!(status.contains("The best score is 2829"), "{status}");
+    s.until_count("#view-tiling table.target td", 81, "the best grid").await;
+    s.until_shown("#view-tiling .target-part .status", "the best score said", |status| {
+        status.contains("The best score is 2829")
+    })
+    .await;
     s.page_is_sound().await;
     s.scroll_to("#view-tiling .target-part").await;
     s.shot("7-tiling-target-sudoku").await;
@@ -790,9 +896,10 @@ async fn tiling_watch(width: u32, height: u32, tag: &str) {
     let w = Part { s: &s, css: TILING_WATCH };
     w.until_text(".tiling-watch-status", Text::StartsWith("The whole search"), "the 4x4 trace")
         .await;
-    assert_eq!(w.count("table.tiling-watch-table td").await, 16);
-    assert_eq!(w.count("td.placed").await, 0);
-    assert_eq!(w.text(".tiling-watch-chosen").await, "Chosen column: none yet");
+    w.until_count("table.tiling-watch-table td", 16, "the 4x4 board").await;
+    w.until_count("td.placed", 0, "nothing placed").await;
+    w.until_shown(".tiling-watch-chosen", "no column chosen", |c| c == "Chosen column: none yet")
+        .await;
     // Step: a square chosen (named, and marked on the board), then a domino placed.
     w.press(4).await;
     w.until_text(
@@ -801,13 +908,15 @@ async fn tiling_watch(width: u32, height: u32, tag: &str) {
         "a square chosen",
     )
     .await;
-    assert_eq!(w.count("td.chosen").await, 1);
+    w.until_count("td.chosen", 1, "the chosen square marked").await;
     w.press(4).await;
     s.until_count(&w.at("td.placed"), 2, "a domino placed").await;
-    assert_eq!(w.count("td.placed.trying").await, 2);
-    let event = w.text(".event").await;
-    assert!(event.starts_with("Level 0: place a piece on ("), "{event}");
-    assert_eq!(w.text("dd.pieces-count").await, "1");
+    w.until_count("td.placed.trying", 2, "the domino tried").await;
+    w.until_shown(".event", "the domino placed said", |event| {
+        event.starts_with("Level 0: place a piece on (")
+    })
+    .await;
+    w.until_shown("dd.pieces-count", "one piece", |n| n == "1").await;
     // A key pressed in the part steps its player (elsewhere the keys browse the tilings).
     w.key(Key::Right).await;
     w.until_text(".where", Text::StartsWith("step 3 of "), "the key").await;
@@ -824,14 +933,15 @@ async fn tiling_watch(width: u32, height: u32, tag: &str) {
         "the first tiling",
     )
     .await;
-    assert_eq!(w.count("td.placed").await, 16);
-    assert_eq!(w.count("td.open").await, 0);
-    let event = w.text(".event").await;
-    assert!(event.starts_with("Tiling 1 found"), "{event}");
+    w.until_count("td.placed", 16, "the board full").await;
+    w.until_count("td.open", 0, "no square open").await;
+    w.until_shown(".event", "the tiling said", |event| event.starts_with("Tiling 1 found")).await;
     // Jump to the end: the 36 tilings, every domino taken back.
     w.end_of_search("36", "td.placed").await;
-    let status = w.text(".tiling-watch-status").await;
-    assert!(status.contains(" 36 tilings"), "{status}");
+    w.until_shown(".tiling-watch-status", "36 tilings said", |status| {
+        status.contains(" 36 tilings")
+    })
+    .await;
     // The pentominoes on 5x5: the trace is cut by the event limit, and the page says so.
     w.pick(1, "pent5x5").await;
     let shot = format!("{tag}-tiling-watch-cut");

@@ -66,6 +66,19 @@ impl TestServer {
         TestServer { addr, stop: Some(stop) }
     }
 
+    /// A server for the page tests (browser and visual): the default configuration with its
+    /// time budgets raised to [`PATIENCE`], so that a search the page starts ends by its own
+    /// work, not by the budget, even in a debug build on a machine whose two cores another
+    /// build keeps busy (pent6x10's count takes 3 s alone there). The page tests check what
+    /// the page shows; the API tests check the budgets.
+    pub(crate) async fn for_pages() -> TestServer {
+        TestServer::with(|config| {
+            config.time_limit = PATIENCE;
+            config.count_time_limit = PATIENCE;
+        })
+        .await
+    }
+
     /// A server whose configuration is the default one changed by `edit`.
     pub(crate) async fn with(edit: impl FnOnce(&mut ServerConfig)) -> TestServer {
         let mut config = ServerConfig::default();
@@ -268,8 +281,9 @@ where
 
 // ---- the browser: a chromedriver and a Chromium in a fresh profile ----
 
-/// How long the page may take to show something (a loaded machine is slow).
-pub(crate) const PATIENCE: Duration = Duration::from_secs(30);
+/// How long the page may take to show something (a loaded machine is slow: a debug build
+/// counting on two cores that another build keeps busy).
+pub(crate) const PATIENCE: Duration = Duration::from_secs(60);
 
 /// The viewports of the browser tests: a desktop's and a phone's.
 pub(crate) const DESKTOP: (u32, u32) = (1280, 800);
@@ -487,6 +501,53 @@ impl Session {
             Text::Has(part) => format!("{text}?.includes({})", js_string(part)),
         };
         self.until(&expr, what).await;
+    }
+
+    /// Waits until the text of the first element matching `css`, as the browser renders it
+    /// (what [`Session::text`] reads), passes `test`, and returns that text; fails with `what`
+    /// and the last text seen if it never does. For a check [`Text`] cannot say (several at
+    /// once, an ending), or a text read to be used afterwards.
+    pub(crate) async fn until_shown(
+        &self,
+        css: &str,
+        what: &str,
+        test: impl Fn(&str) -> bool,
+    ) -> String {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let shown = match self.client.find(Locator::Css(css)).await {
+                Ok(element) => element.text().await.ok(),
+                Err(_) => None,
+            };
+            match shown {
+                Some(text) if test(&text) => return text,
+                _ if tokio::time::Instant::now() >= deadline => {
+                    let banner = self.js("document.getElementById('error')?.textContent").await;
+                    panic!(
+                        "{what}: the text of `{css}` never passed the check (last seen: {shown:?}; \
+                         error banner: {banner})"
+                    );
+                }
+                _ => tokio::time::sleep(Duration::from_millis(50)).await,
+            }
+        }
+    }
+
+    /// Waits until the JavaScript expression `expr` has the value `expected`; fails with
+    /// `what` and the last value seen if it never has.
+    pub(crate) async fn until_value(&self, expr: &str, expected: Value, what: &str) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let value = self.js(expr).await;
+            if value == expected {
+                return;
+            }
+            if tokio::time::Instant::now() >= deadline {
+                let banner = self.js("document.getElementById('error')?.textContent").await;
+                panic!("{what}: `{expr}` is {value}, never {expected} (error banner: {banner})");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 
     /// Waits until the first element matching `css` has the class `class`.

@@ -35,7 +35,6 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use dancecard_web::ServerConfig;
 use serde_json::{json, Value};
 
 use crate::util::{desktop_and_phone, js_string, target_dir, Session, TestServer, Text};
@@ -266,7 +265,7 @@ fn check(name: &str, actual: &Image) -> Option<String> {
 /// broken view.
 async fn every_view_at(width: u32, height: u32) {
     let Some(browser) = Browser::open(width, height).await else { return };
-    let server = TestServer::start(ServerConfig::default()).await;
+    let server = TestServer::for_pages().await;
     let url = server.url("/");
     assert_eq!(browser.js("[window.innerWidth, window.innerHeight]").await, json!([width, height]));
     let mut failures = Vec::new();
@@ -298,7 +297,7 @@ desktop_and_phone!(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_shifted_layout_is_caught() {
     let Some(browser) = Browser::open(1280, 800).await else { return };
-    let server = TestServer::start(ServerConfig::default()).await;
+    let server = TestServer::for_pages().await;
     let url = server.url("/");
     let first = browser.photograph(&url, VIEWS[0]).await;
     let second = browser.photograph(&url, VIEWS[0]).await;
@@ -339,36 +338,32 @@ impl Browser {
             .await;
         assert_eq!(ok, json!(true), "no select at {css}");
     }
-
-    /// The text content of the first element matching `css` ("" without one).
-    async fn text(&self, css: &str) -> String {
-        let text = self
-            .js(&format!("document.querySelector({})?.textContent ?? ''", js_string(css)))
-            .await;
-        text.as_str().unwrap_or_default().to_owned()
-    }
 }
 
 async fn rough_spots_at(width: u32, height: u32) {
     let Some(b) = Browser::open(width, height).await else { return };
-    let server = TestServer::start(ServerConfig::default()).await;
+    let server = TestServer::for_pages().await;
     let url = server.url("/");
 
     // 2D links: at step 0 the places of the links are drawn (no empty box), and no code line
     // runs out of its panel.
     b.load(&url, VIEWS[3]).await;
     b.until_count("#view-build svg g.ghost", 11, "the places of root, 3 headers and 7 nodes").await;
-    let event = b.text("#view-build .event").await;
-    assert!(event.contains("dashed outlines"), "{event}");
-    let overflow = b
-        .js("(() => { const p = document.querySelector('#view-build pre.code'); return p.scrollWidth - p.clientWidth; })()")
-        .await;
+    b.until_text("#view-build .event", Text::Has("dashed outlines"), "step 0 said").await;
+    // The layout, once it holds (a font may still be loading): waited for, then read for the
+    // message.
+    let overflow = "(() => { const p = document.querySelector('#view-build pre.code'); return p ? p.scrollWidth - p.clientWidth : null; })()";
+    let fits = format!("((v) => v !== null && v <= 0)({overflow})");
+    b.until(&fits, "the code panel does not scroll sideways").await;
+    let overflow = b.js(overflow).await;
     assert!(overflow.as_i64().unwrap() <= 0, "the code panel scrolls by {overflow} px");
-    let beyond = b
-        .js("(() => { const p = document.querySelector('#view-build pre.code').getBoundingClientRect(); \
-             return [...document.querySelectorAll('#view-build pre.code .line')].filter((l) => l.getBoundingClientRect().right > p.right + 0.5).length; })()")
-        .await;
-    assert_eq!(beyond, json!(0), "code lines cut off");
+    b.until_value(
+        "(() => { const p = document.querySelector('#view-build pre.code')?.getBoundingClientRect(); \
+         return p ? [...document.querySelectorAll('#view-build pre.code .line')].filter((l) => l.getBoundingClientRect().right > p.right + 0.5).length : null; })()",
+        json!(0),
+        "code lines cut off",
+    )
+    .await;
 
     // Algorithm X: the preset where the S heuristic pays (the engine's counts), and no
     // "1. empty" at the end.
@@ -380,28 +375,33 @@ async fn rough_spots_at(width: u32, height: u32) {
         "4 nodes with the S heuristic",
     )
     .await;
-    assert_eq!(
-        b.text("#view-stepper .count-box[data-heuristic=\"leftmost\"] .big").await,
-        "49 nodes"
-    );
-    assert_eq!(b.count("#view-stepper table.trace tbody tr").await, 17);
+    b.until_text(
+        "#view-stepper .count-box[data-heuristic=\"leftmost\"] .big",
+        Text::Is("49 nodes"),
+        "49 nodes with the leftmost rule",
+    )
+    .await;
+    b.until_count("#view-stepper table.trace tbody tr", 17, "the showcase's 17 rows").await;
     b.run(
         "document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));",
     )
     .await;
     b.until_text("#view-stepper .event", Text::Has("the search is over"), "the end").await;
-    assert_eq!(b.count("#view-stepper .partial li").await, 0);
-    let partial = b.text("#view-stepper .partial").await;
-    assert!(partial.contains("the search is over"), "{partial}");
+    b.until_count("#view-stepper .partial li", 0, "no \"1. empty\"").await;
+    b.until_text("#view-stepper .partial", Text::Has("the search is over"), "the end's partial")
+        .await;
 
     // Tilings: cells sized to the space, readable letters, the status after a count.
     b.load(&url, VIEWS[6]).await;
-    let cell = b.js("document.querySelector('#view-tiling svg.tiling rect.cell').getBoundingClientRect().width").await;
-    let cell = cell.as_f64().unwrap();
-    let letter = b.js("document.querySelector('#view-tiling svg.tiling text.piece-name').getBoundingClientRect().height").await;
-    let letter = letter.as_f64().unwrap();
+    let least = if width > 600 { 40.0 } else { 30.0 };
+    let cell = "document.querySelector('#view-tiling svg.tiling rect.cell')?.getBoundingClientRect().width";
+    let letter = "document.querySelector('#view-tiling svg.tiling text.piece-name')?.getBoundingClientRect().height";
+    // The drawing, once laid out at its size: waited for, then read for the messages.
+    b.until(&format!("{cell} >= {least} && {letter} >= 12"), "cells and letters sized").await;
+    let cell = b.js(cell).await.as_f64().unwrap();
+    let letter = b.js(letter).await.as_f64().unwrap();
     eprintln!("{width}x{height}: cells of {cell:.1} px, letters {letter:.1} px high");
-    assert!(cell >= if width > 600 { 40.0 } else { 30.0 }, "cells of {cell} px");
+    assert!(cell >= least, "cells of {cell} px");
     assert!(letter >= 12.0, "letters {letter} px high");
     b.until("!document.querySelector('#view-tiling button.count').disabled", "ready to count")
         .await;
@@ -413,18 +413,30 @@ async fn rough_spots_at(width: u32, height: u32) {
         "the status after the count",
     )
     .await;
-    assert_eq!(b.text("#view-tiling .where").await, "tiling 1 of 200 listed (9,356 in all)");
+    b.until_text(
+        "#view-tiling .where",
+        Text::Is("tiling 1 of 200 listed (9,356 in all)"),
+        "the count in the browser's place",
+    )
+    .await;
 
     // The memoised count on 6x6 dominoes: its hits next to the plain search's nodes.
     b.click("#view-tiling .memo-part button").await;
-    b.until(
-        "document.querySelector('#view-tiling table.memo-compare td.hits') !== null",
-        "the comparison",
-    )
-    .await;
     let row = |cls: &str| {
         format!("[...document.querySelectorAll('#view-tiling table.memo-compare tr.{cls} td')].map((t) => t.textContent)")
     };
+    // The table, once it holds what is checked below (waited for, then read for the messages).
+    b.until(
+        &format!(
+            "((plain, memo) => {{ const n = (s) => Number(String(s).replaceAll(',', '')); \
+             return plain[0] === '6,728' && memo[0] === '6,728' && n(memo[1]) < n(plain[1]) \
+             && n(memo[2]) > 0; }})({}, {})",
+            row("plain"),
+            row("memo")
+        ),
+        "the comparison",
+    )
+    .await;
     let plain = b.js(&row("plain")).await;
     let memo = b.js(&row("memo")).await;
     eprintln!("6x6 dominoes: plain {plain}, memo {memo}");
@@ -437,6 +449,11 @@ async fn rough_spots_at(width: u32, height: u32) {
     // The target sudoku: five rings, five clearly different shades.
     b.click("#view-tiling .target-part button").await;
     b.until_text("#view-tiling dd.score", Text::Is("2829"), "2829").await;
+    b.until(
+        "[6, 7, 8, 9, 10].every((w) => document.querySelector(`#view-tiling table.target td.w${w}`))",
+        "the five rings drawn",
+    )
+    .await;
     let shades = b
         .js("[6, 7, 8, 9, 10].map((w) => getComputedStyle(document.querySelector(`#view-tiling table.target td.w${w}`)).backgroundColor)")
         .await;
