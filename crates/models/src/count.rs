@@ -109,7 +109,7 @@ pub struct ModelCount {
 impl ModelCount {
     /// Whether the count is the whole count.
     pub fn is_complete(&self) -> bool {
-        self.stop == Stop::Exhausted
+        self.stop.is_complete()
     }
 }
 

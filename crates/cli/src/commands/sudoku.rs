@@ -8,7 +8,7 @@ use dancecard_models::sudoku::{self, Error, Grid, Method, Options, Puzzle, Repor
 use dancecard_models::Model;
 
 use crate::input::bad_input;
-use crate::output::OutputFormat;
+use crate::output::{self, OutputFormat};
 use crate::progress::Progress;
 use crate::{exit, input, stop};
 
@@ -262,7 +262,7 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         )?;
     }
     if stopped {
-        let why = if stop::interrupted() { "interrupted" } else { "the time limit was reached" };
+        let why = output::stop_text(Stop::Cancelled).unwrap_or("interrupted");
         writeln!(err, "incomplete: {why}; the results above are partial")?;
     }
     err.flush()?;
@@ -299,7 +299,7 @@ fn error_line(e: &Error) -> Option<usize> {
 }
 
 fn stop_text(report: &Report) -> &'static str {
-    crate::output::stop_text(report.stop).unwrap_or("stopped")
+    output::stop_text(report.stop).unwrap_or("stopped")
 }
 
 /// Solves every puzzle through the library's batch solve ([`sudoku::search_all`]), with a
