@@ -6,15 +6,15 @@ use std::ops::ControlFlow;
 use std::process::ExitCode;
 
 use dancecard_engine::{
-    Config, CountMethod, CountRequest, Counted, MemoConfig, Outcome, Problem, Solution, Solver,
-    Stats, Stop,
+    Budget, Config, CountMethod, CountRequest, Counted, MemoConfig, Outcome, Problem, Solution,
+    Solver, Stats, Stop,
 };
 use dancecard_models::watch::Callbacks;
 use serde_json::Value;
 
 use crate::output::{self, OutputFormat};
 use crate::progress::Progress;
-use crate::stop::{stop_flag, Limits};
+use crate::stop::Limits;
 
 /// The flags of the model commands (`queens`, `tile`, `langford`), flattened into their
 /// `Args` (a command words `--limit` and `--stats` for its model with `mut_arg`).
@@ -91,12 +91,10 @@ impl ModelArgs {
         progress: &'p (dyn Fn(dancecard_engine::Progress) + Sync),
     ) -> dancecard_models::count::CountRequest<'p> {
         dancecard_models::count::CountRequest {
-            max_solutions: self.limit,
-            max_nodes: self.limits.node_limit,
-            cancel: Some(stop_flag()),
             threads,
             distinct,
             progress: Some(progress),
+            budget: Budget { max_solutions: self.limit, ..self.limits.budget() },
             ..Default::default()
         }
     }
@@ -211,10 +209,5 @@ pub(crate) fn count(
 /// of `limits` (if any), and on the [`stop_flag`] (Ctrl-C, and the time limit that
 /// [`Limits::arm`] armed).
 pub(crate) fn config(limit: Option<u128>, limits: &Limits) -> Config {
-    Config {
-        max_solutions: limit,
-        max_nodes: limits.node_limit,
-        cancel: Some(stop_flag()),
-        ..Config::default()
-    }
+    Config::with_budget(Budget { max_solutions: limit, ..limits.budget() })
 }

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use dancecard_engine::Stop;
+use dancecard_engine::{Budget, Stop};
 
 use crate::exit::INTERRUPTED;
 use crate::input::bad_input;
@@ -31,11 +31,18 @@ impl Limits {
         arm_time_limit(self.time_limit)
     }
 
-    /// Arms the time limit and returns a heuristic search's limits (the node limit, and the
-    /// stop flag): call it when the search starts.
-    pub(crate) fn for_search(&self) -> anyhow::Result<dancecard_search::Limits> {
+    /// The budget of a search under these limits: the node limit, and the [`stop_flag`]
+    /// (Ctrl-C, and the time limit once [`Limits::arm`]ed) as its cancel flag. The search
+    /// adds its own solution limit.
+    pub(crate) fn budget(&self) -> Budget {
+        Budget { max_nodes: self.node_limit, cancel: Some(stop_flag()), ..Budget::default() }
+    }
+
+    /// Arms the time limit and returns the [`budget`](Limits::budget) of a search that
+    /// starts now (a heuristic search, which has no solution limit).
+    pub(crate) fn for_search(&self) -> anyhow::Result<Budget> {
         self.arm()?;
-        Ok(search_limits(self.node_limit))
+        Ok(self.budget())
     }
 }
 
@@ -110,14 +117,4 @@ pub(crate) fn time_limit(seconds: Option<f64>) -> anyhow::Result<Option<Duration
             })
         })
         .transpose()
-}
-
-/// The limits of a heuristic search: an optional node budget, and the [`stop_flag`] (Ctrl-C
-/// and `--time-limit`) wired to cancel.
-pub(crate) fn search_limits(node_limit: Option<u64>) -> dancecard_search::Limits {
-    let limits = dancecard_search::Limits::new().cancel(stop_flag());
-    match node_limit {
-        Some(n) => limits.max_nodes(n),
-        None => limits,
-    }
 }

@@ -168,7 +168,7 @@ impl Solver {
     /// the memoised search it started rather than starting again.
     pub fn pick_method(&mut self, memo: &MemoConfig) -> (CountMethod, String, Estimate) {
         let estimate = self.estimate(PROBES, SEED);
-        if self.config.max_solutions.is_some() {
+        if self.config.budget.max_solutions.is_some() {
             let reason = "a solution limit: the plain search stops there".to_owned();
             return (CountMethod::Search, reason, estimate);
         }
@@ -183,7 +183,8 @@ impl Solver {
             return (CountMethod::Search, reason, estimate);
         }
         let saved = self.config.clone();
-        self.config = Config { max_nodes: Some(SMALL_TREE as u64), ..saved.clone() };
+        self.config =
+            Config { budget: saved.budget.clone().max_nodes(SMALL_TREE as u64), ..saved.clone() };
         let mut next_check = FIRST_CHECK;
         let mut verdict = None;
         let probe = self.count_memo(memo, |_, stats| {
@@ -240,7 +241,7 @@ impl Solver {
         memo: &MemoConfig,
         progress: &mut dyn FnMut(&Solver) -> ControlFlow<()>,
     ) -> Result<Counted, MemoError> {
-        if self.config.max_solutions.is_some() {
+        if self.config.budget.max_solutions.is_some() {
             let outcome = self.count_with_progress(&mut *progress);
             let reason = "a solution limit: the plain search stops there".to_owned();
             return Ok(plain(outcome, reason, None));
@@ -255,17 +256,14 @@ impl Solver {
         let started = std::time::Instant::now();
         let saved = self.config.clone();
         let mut used = 0u64;
-        let left = |used: u64| Config {
-            max_nodes: saved.max_nodes.map(|m| m.saturating_sub(used)),
-            time_limit: saved.time_limit.map(|t| t.saturating_sub(started.elapsed())),
-            ..saved.clone()
-        };
+        let left = |used: u64| Config { budget: saved.budget.less(used, started), ..saved.clone() };
         // Step 1: a small tree is counted plainly.
         let estimate = self.estimate(PROBES, SEED);
         if estimate.nodes < SMALL_TREE {
             let budget = (10.0 * SMALL_TREE) as u64;
-            let own = saved.max_nodes.unwrap_or(u64::MAX);
-            self.config = Config { max_nodes: Some(own.min(budget)), ..left(0) };
+            let own = saved.budget.max_nodes.unwrap_or(u64::MAX);
+            let first = left(0);
+            self.config = Config { budget: first.budget.max_nodes(own.min(budget)), ..first };
             let outcome = self.count_with_progress(&mut *progress);
             used += self.stats().nodes;
             self.config = saved.clone();

@@ -6,9 +6,7 @@
 //! kernel. [`Solver`](crate::Solver) and the kernels in `kernels/` import them, never the
 //! other way.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::Duration;
+pub use dancecard_budget::Budget;
 
 /// How the search picks the item to branch on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -21,21 +19,17 @@ pub enum Heuristic {
     Leftmost,
 }
 
-/// Limits and switches of a search. All limits are optional.
+/// How to search, and within which limits.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
     /// How to choose the item to branch on.
     pub heuristic: Heuristic,
-    /// Stop after this many solutions (with 0, no search is made: no solution, no node).
-    pub max_solutions: Option<u128>,
-    /// Stop before entering more than this many nodes.
-    pub max_nodes: Option<u64>,
-    /// Stop after this much time (checked every [`Config::CHECK_INTERVAL`] nodes).
-    pub time_limit: Option<Duration>,
-    /// Stop when this flag becomes true (checked like the time limit).
-    pub cancel: Option<Arc<AtomicBool>>,
     /// The data structure [`Solver::count`](crate::Solver::count) searches on.
     pub kernel: Kernel,
+    /// The limits: the engine reads `max_solutions` (with 0, no search is made: no
+    /// solution, no node), `max_nodes`, `time_limit` and `cancel` (the last two looked at
+    /// every [`Config::CHECK_INTERVAL`] nodes).
+    pub budget: Budget,
 }
 
 /// The data structure [`Solver::count`](crate::Solver::count) runs on. The tree, the solutions counted and the
@@ -78,6 +72,11 @@ impl Config {
     /// A configuration with the given heuristic and no limits.
     pub fn with_heuristic(heuristic: Heuristic) -> Self {
         Self { heuristic, ..Self::default() }
+    }
+
+    /// The default heuristic and kernel, within `budget`.
+    pub fn with_budget(budget: Budget) -> Self {
+        Self { budget, ..Self::default() }
     }
 }
 

@@ -96,7 +96,7 @@ impl Solver {
         let mut solution_probes = 0;
         let mut made = 0;
         for _ in 0..probes {
-            if self.config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            if self.config.budget.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
                 break;
             }
             let (n, s, u, depth) = if self.mcc.is_some() {

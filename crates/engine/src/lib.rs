@@ -89,7 +89,7 @@ mod stats;
 mod zdd;
 
 pub use auto::{CountMethod, Counted, FIRST_CHECK, NOT_PAYING, PAYING, SMALL_TREE};
-pub use config::{Config, Heuristic, Kernel, Outcome, Progress, Stop, Subtree};
+pub use config::{Budget, Config, Heuristic, Kernel, Outcome, Progress, Stop, Subtree};
 pub use estimate::Estimate;
 pub use gate::{Feature, Method, Unsupported};
 pub use ids::{ColorId, ItemId, OptionId};

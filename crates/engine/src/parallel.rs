@@ -116,7 +116,7 @@ impl<'p> ParallelSearch<'p> {
     where
         P: Fn(Progress) + Sync,
     {
-        if self.config.max_solutions.is_some() {
+        if self.config.budget.max_solutions.is_some() {
             return Err(MemoError::SolutionLimit);
         }
         let threads = if self.threads == 0 {
@@ -136,7 +136,7 @@ impl<'p> ParallelSearch<'p> {
             }
         }
         let store = SharedTable::new(lister.key_words(), memo.limit_bytes, 64);
-        let max_nodes = self.config.max_nodes.unwrap_or(u64::MAX);
+        let max_nodes = self.config.budget.max_nodes.unwrap_or(u64::MAX);
         let next = AtomicUsize::new(0);
         let done = AtomicUsize::new(0);
         let stopped = AtomicBool::new(false);
@@ -168,10 +168,9 @@ impl<'p> ParallelSearch<'p> {
                             halt(Some(Stop::NodeLimit), None);
                             break;
                         }
-                        solver.set_config(Config {
-                            max_nodes: (max_nodes != u64::MAX).then_some(left),
-                            ..self.config.clone()
-                        });
+                        let mut config = self.config.clone();
+                        config.budget.max_nodes = (max_nodes != u64::MAX).then_some(left);
+                        solver.set_config(config);
                         solver.set_prefix(&units[k]);
                         let mut reported = 0u64;
                         let result = solver.count_memo_in(&store, &mut |_, st| {
@@ -258,7 +257,7 @@ impl<'p> ParallelSearch<'p> {
         F: Fn(Solution<'_>) -> ControlFlow<()> + Sync,
         P: Fn(Progress) + Sync,
     {
-        if self.config.max_solutions == Some(0) {
+        if self.config.budget.max_solutions == Some(0) {
             // No solution wanted: nothing to search.
             return (Outcome { solutions: 0, stop: Stop::SolutionLimit }, Stats::default());
         }
@@ -268,13 +267,13 @@ impl<'p> ParallelSearch<'p> {
             self.threads
         };
         let mut worker_config = self.config.clone();
-        worker_config.max_solutions = None;
-        worker_config.max_nodes = None;
+        worker_config.budget.max_solutions = None;
+        worker_config.budget.max_nodes = None;
         let mut shared = Shared {
             problem: self.problem,
             config: worker_config,
-            max_solutions: self.config.max_solutions.unwrap_or(u128::MAX),
-            max_nodes: self.config.max_nodes.unwrap_or(u64::MAX),
+            max_solutions: self.config.budget.max_solutions.unwrap_or(u128::MAX),
+            max_nodes: self.config.budget.max_nodes.unwrap_or(u64::MAX),
             visit,
             progress,
             solvers: Mutex::new(Vec::new()),
@@ -293,7 +292,7 @@ impl<'p> ParallelSearch<'p> {
         // tree is that wide within 8 levels. (A solution limit needs every solution seen:
         // the links then.)
         let mut units = self.units;
-        if count_only && self.config.max_solutions.is_none() {
+        if count_only && self.config.budget.max_solutions.is_none() {
             let mut probe = Solver::with_config(self.problem, shared.config.clone());
             let kernel = probe.pick_kernel();
             if kernel != Kernel::Links {
@@ -399,7 +398,9 @@ where
             // The nodes left of the budget (as far as the ticks have told): a unit that
             // reaches them stops, so that the limit holds between ticks too.
             let left = self.max_nodes.saturating_sub(self.nodes.load(Ordering::Relaxed));
-            solver.set_config(Config { max_nodes: Some(left), ..self.config.clone() });
+            let mut config = self.config.clone();
+            config.budget.max_nodes = Some(left);
+            solver.set_config(config);
         }
         let mut worker =
             Worker { shared: self, scope, weight, donated: 0.0, reported_nodes: 0, found: 0 };

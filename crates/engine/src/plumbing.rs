@@ -98,17 +98,28 @@ pub(crate) struct Limits<'a> {
 impl<'a> Limits<'a> {
     /// The limits of `config`.
     pub(crate) fn new(config: &'a Config) -> Limits<'a> {
-        Limits::with_cancel(config, config.cancel.as_deref())
+        Limits::with_cancel(config, config.budget.cancel.as_deref())
+    }
+
+    /// The limits of `config` for a search loop, or the stop of a search that wants no
+    /// solution ([`Stop::SolutionLimit`]: nothing to search, no node).
+    pub(crate) fn open(config: &'a Config) -> Result<Limits<'a>, Stop> {
+        let limits = Limits::new(config);
+        if limits.max_solutions == 0 {
+            Err(Stop::SolutionLimit)
+        } else {
+            Ok(limits)
+        }
     }
 
     /// The limits of `config` with `cancel` for its cancel flag: for a solver that searches
     /// with its own configuration, holding the flag apart while it changes itself.
     pub(crate) fn with_cancel(config: &Config, cancel: Option<&'a AtomicBool>) -> Limits<'a> {
         Limits {
-            deadline: config.time_limit.and_then(|t| Instant::now().checked_add(t)),
+            deadline: config.budget.time_limit.and_then(|t| Instant::now().checked_add(t)),
             cancel,
-            max_nodes: config.max_nodes.unwrap_or(u64::MAX),
-            max_solutions: config.max_solutions.unwrap_or(u128::MAX),
+            max_nodes: config.budget.max_nodes.unwrap_or(u64::MAX),
+            max_solutions: config.budget.max_solutions.unwrap_or(u128::MAX),
         }
     }
 

@@ -125,7 +125,7 @@ pub fn count(
     for method in request.methods() {
         gate::check(problem, method)?;
     }
-    let limited = request.config.max_solutions.is_some();
+    let limited = request.config.budget.max_solutions.is_some();
     if request.memo.zdd && (request.method == CountMethod::Search || limited) {
         return Err(CountError::Request(
             "a ZDD is built by the memoised count: method memo or auto, and no solution limit",

@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use crate::arena::Arena;
-use crate::config::{Config, Heuristic, Kernel, Outcome, Stop, Subtree};
+use crate::config::{Budget, Config, Heuristic, Kernel, Outcome, Stop, Subtree};
 use crate::ids::{ItemId, OptionId};
 use crate::kernels::bits::Bits;
 use crate::kernels::cost::{self, CostError, LowerBound, MinCost};
@@ -411,7 +411,7 @@ impl Solver {
         self.cap = depth.max(self.prefix.len());
         let saved = std::mem::take(&mut self.config);
         self.config = Config::with_heuristic(saved.heuristic);
-        self.config.cancel = saved.cancel.clone();
+        self.config.budget.cancel = saved.budget.cancel.clone();
         self.start();
         let _ = self.run(&mut sink, true);
         self.cap = usize::MAX;
@@ -592,7 +592,7 @@ impl Solver {
     /// mplrs), and how a stopped count can be resumed exactly.
     ///
     /// ```
-    /// use dancecard_engine::{Config, ProblemBuilder, Solver};
+    /// use dancecard_engine::{Budget, Config, ProblemBuilder, Solver};
     ///
     /// // 2^6 = 64 solutions: six items with two options each.
     /// let mut b = ProblemBuilder::new();
@@ -602,7 +602,7 @@ impl Solver {
     ///     b.option([item])?;
     /// }
     /// let problem = b.build();
-    /// let mut solver = Solver::with_config(&problem, Config { max_nodes: Some(20), ..Config::default() });
+    /// let mut solver = Solver::with_config(&problem, Config::with_budget(Budget::new().max_nodes(20)));
     /// let (first, rest) = solver.count_with_rest(|_| std::ops::ControlFlow::Continue(()));
     /// assert!(first.solutions < 64 && !rest.is_empty());
     /// let mut total = first.solutions;
@@ -744,7 +744,7 @@ impl Solver {
             return Err(Kernel::Links);
         }
         let saved = self.config.clone();
-        let limit = saved.max_nodes.unwrap_or(u64::MAX);
+        let limit = saved.budget.max_nodes.unwrap_or(u64::MAX);
         let budget = CALIBRATION_NODES.min(limit);
         // Where the bit-sliced `LEN` applies, it does the work of the kept one with fewer
         // operations (a few per plane where the other scans the items), and it usually
@@ -758,11 +758,12 @@ impl Solver {
         let mut best: Option<(Duration, Kernel)> = None;
         for kernel in kernels {
             self.start();
-            let time_limit = match (saved.time_limit, best) {
+            let time_limit = match (saved.budget.time_limit, best) {
                 (Some(t), Some((b, _))) => Some(t.min(b)),
                 (t, b) => t.or(b.map(|b| b.0)),
             };
-            self.config = Config { kernel, max_nodes: Some(budget), time_limit, ..saved.clone() };
+            let limits = Budget { max_nodes: Some(budget), time_limit, ..saved.budget.clone() };
+            self.config = Config { kernel, budget: limits, ..saved.clone() };
             let started = Instant::now();
             let outcome = match kernel {
                 Kernel::Links => Some(self.run(&mut Count, false)),

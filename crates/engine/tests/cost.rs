@@ -3,7 +3,7 @@
 //! Hungarian algorithm.
 
 use dancecard_engine::{
-    Config, CostError, Heuristic, Kernel, LowerBound, Problem, ProblemBuilder, Solver, Stop,
+    Budget, Config, CostError, Heuristic, Kernel, LowerBound, Problem, ProblemBuilder, Solver, Stop,
 };
 use dancecard_testkit::{family_problem, k_best_costs, FamilyProblem};
 use proptest::prelude::*;
@@ -204,13 +204,10 @@ fn a_stopped_search_keeps_its_best_and_the_arena() {
     let p = instance("cost_pent6x10");
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
     let configs = [
-        (Config { max_nodes: Some(5_000), ..Config::default() }, Stop::NodeLimit),
-        (Config { max_solutions: Some(4), ..Config::default() }, Stop::SolutionLimit),
-        (
-            Config { time_limit: Some(std::time::Duration::ZERO), ..Config::default() },
-            Stop::TimeLimit,
-        ),
-        (Config { cancel: Some(cancel), ..Config::default() }, Stop::Cancelled),
+        (Config::with_budget(Budget::new().max_nodes(5_000)), Stop::NodeLimit),
+        (Config::with_budget(Budget::new().max_solutions(4)), Stop::SolutionLimit),
+        (Config::with_budget(Budget::new().time_limit(std::time::Duration::ZERO)), Stop::TimeLimit),
+        (Config::with_budget(Budget::new().cancel(cancel)), Stop::Cancelled),
     ];
     for (config, stop) in configs {
         let mut solver = Solver::with_config(&p, config);

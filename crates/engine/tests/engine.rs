@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dancecard_engine::{
-    Config, Event, Heuristic, Kernel, OptionId, Problem, ProblemBuilder, Solver, Stop,
+    Budget, Config, Event, Heuristic, Kernel, OptionId, Problem, ProblemBuilder, Solver, Stop,
 };
 use dancecard_testkit::{brute_force, raw_problem, RawProblem};
 use proptest::prelude::*;
@@ -188,21 +188,20 @@ fn limits_stop_the_search_and_say_so() {
         assert!(solver.is_pristine(&p), "(I5) after a stop");
         (outcome, *solver.stats())
     };
-    let (o, _) = limited(Config { max_solutions: Some(100), ..Config::default() });
+    let (o, _) = limited(Config::with_budget(Budget::new().max_solutions(100)));
     assert_eq!((o.solutions, o.stop), (100, Stop::SolutionLimit));
-    let (o, s) = limited(Config { max_nodes: Some(5_000), ..Config::default() });
+    let (o, s) = limited(Config::with_budget(Budget::new().max_nodes(5_000)));
     assert_eq!(o.stop, Stop::NodeLimit);
     assert_eq!(s.nodes, 5_000);
     assert!(o.solutions < 14_200);
     let cancel = Arc::new(AtomicBool::new(true));
-    let (o, s) = limited(Config { cancel: Some(cancel), ..Config::default() });
+    let (o, s) = limited(Config::with_budget(Budget::new().cancel(cancel)));
     assert_eq!(o.stop, Stop::Cancelled);
     assert_eq!(s.nodes, Config::CHECK_INTERVAL);
-    let (o, _) = limited(Config { time_limit: Some(Duration::ZERO), ..Config::default() });
+    let (o, _) = limited(Config::with_budget(Budget::new().time_limit(Duration::ZERO)));
     assert_eq!(o.stop, Stop::TimeLimit);
     // The collected solutions of a stopped search are real.
-    let mut solver =
-        Solver::with_config(&p, Config { max_solutions: Some(5), ..Config::default() });
+    let mut solver = Solver::with_config(&p, Config::with_budget(Budget::new().max_solutions(5)));
     let got: Vec<_> = solver.solutions().collect();
     assert_eq!(got.len(), 5);
     for s in &got {
@@ -219,7 +218,7 @@ fn cancel_from_another_thread() {
         std::thread::sleep(Duration::from_millis(50));
         flag.store(true, Ordering::Relaxed);
     });
-    let mut solver = Solver::with_config(&p, Config { cancel: Some(cancel), ..Config::default() });
+    let mut solver = Solver::with_config(&p, Config::with_budget(Budget::new().cancel(cancel)));
     let outcome = solver.count();
     stopper.join().unwrap();
     assert_eq!(outcome.stop, Stop::Cancelled);
@@ -321,7 +320,11 @@ fn bit_set_kernel_counts_like_the_links() {
     ] {
         let p = instance(name);
         for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
-            let config = Config { heuristic, max_nodes, ..Config::default() };
+            let config = Config {
+                heuristic,
+                budget: Budget { max_nodes, ..Budget::default() },
+                ..Config::default()
+            };
             let links = count_on(&p, &config, Kernel::Links, &[]);
             for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced, Kernel::Auto]
             {
@@ -340,14 +343,14 @@ fn bit_set_kernel_limits_and_progress() {
     let p = instance("pent6x10");
     for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced] {
         let bits = |config: Config| count_on(&p, &config, kernel, &[]);
-        let (o, nodes, _) = bits(Config { max_solutions: Some(100), ..Config::default() });
+        let (o, nodes, _) = bits(Config::with_budget(Budget::new().max_solutions(100)));
         assert_eq!((o.solutions, o.stop), (100, Stop::SolutionLimit));
-        let (o, nodes_at_100, _) = bits(Config { max_nodes: Some(nodes), ..Config::default() });
+        let (o, nodes_at_100, _) = bits(Config::with_budget(Budget::new().max_nodes(nodes)));
         assert_eq!((o.stop, nodes_at_100), (Stop::NodeLimit, nodes));
         let cancel = Arc::new(AtomicBool::new(true));
-        let (o, nodes, _) = bits(Config { cancel: Some(cancel), ..Config::default() });
+        let (o, nodes, _) = bits(Config::with_budget(Budget::new().cancel(cancel)));
         assert_eq!((o.stop, nodes), (Stop::Cancelled, Config::CHECK_INTERVAL));
-        let (o, _, _) = bits(Config { time_limit: Some(Duration::ZERO), ..Config::default() });
+        let (o, _, _) = bits(Config::with_budget(Budget::new().time_limit(Duration::ZERO)));
         assert_eq!(o.stop, Stop::TimeLimit);
     }
     // Progress from the bit sets: current stats, a growing estimate, and Break cancels.
@@ -425,7 +428,11 @@ fn sliced_kernel_on_every_width() {
             seed += 1;
             let p = wide_problem(seed, primary, secondary, options, heavy);
             for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
-                let config = Config { heuristic, max_nodes: Some(20_000), ..Config::default() };
+                let config = Config {
+                    heuristic,
+                    budget: Budget { max_nodes: Some(20_000), ..Budget::default() },
+                    ..Config::default()
+                };
                 let links = count_on(&p, &config, Kernel::Links, &[]);
                 let sliced = count_on(&p, &config, Kernel::BitsSliced, &[]);
                 assert_eq!(sliced, links, "{primary} {options} {secondary} {heuristic:?}");
@@ -435,7 +442,11 @@ fn sliced_kernel_on_every_width() {
             let mut solver = Solver::new(&p);
             for unit in solver.prefixes(2).into_iter().take(20) {
                 let run = |kernel| {
-                    let config = Config { kernel, max_nodes: Some(2_000), ..Config::default() };
+                    let config = Config {
+                        kernel,
+                        budget: Budget { max_nodes: Some(2_000), ..Budget::default() },
+                        ..Config::default()
+                    };
                     let mut s = Solver::with_config(&p, config);
                     s.set_prefix(&unit);
                     (s.count(), s.stats().nodes, s.stats().updates)
@@ -465,8 +476,8 @@ proptest! {
         let heuristic = if leftmost { Heuristic::Leftmost } else { Heuristic::Mrv };
         for config in [
             Config { heuristic, ..Config::default() },
-            Config { heuristic, max_nodes: Some(limit), ..Config::default() },
-            Config { heuristic, max_solutions: Some(u128::from(limit) + 1), ..Config::default() },
+            Config { heuristic, budget: Budget { max_nodes: Some(limit), ..Budget::default() }, ..Config::default() },
+            Config { heuristic, budget: Budget { max_solutions: Some(u128::from(limit) + 1), ..Budget::default() }, ..Config::default() },
         ] {
             let links = count_on(&p, &config, Kernel::Links, &[]);
             for kernel in [Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced, Kernel::Auto] {
@@ -570,12 +581,18 @@ mod parallel {
             assert_eq!(stats.solutions, 14_200);
             assert!(!fractions.is_empty() && fractions.iter().all(|f| (0.0..=1.0).contains(f)));
             // Limits and cancellation reach every thread.
-            let limited = Config { max_nodes: Some(50_000), ..config.clone() };
+            let limited = Config {
+                budget: Budget { max_nodes: Some(50_000), ..config.budget.clone() },
+                ..config.clone()
+            };
             let (outcome, stats) = ParallelSearch::new(&p, limited, 2).count();
             assert_eq!(outcome.stop, Stop::NodeLimit);
             assert!(stats.nodes >= 50_000 && stats.nodes < 50_000 + 4 * Config::CHECK_INTERVAL);
             let cancel = Arc::new(AtomicBool::new(true));
-            let cancelled = Config { cancel: Some(cancel), ..config };
+            let cancelled = Config {
+                budget: Budget { cancel: Some(cancel), ..config.budget.clone() },
+                ..config
+            };
             let (outcome, _) = ParallelSearch::new(&p, cancelled, 2).count();
             assert_eq!(outcome.stop, Stop::Cancelled);
         }
@@ -601,7 +618,7 @@ mod parallel {
         // under a node budget and check that both threads got work.
         let p = instance("domino8x8");
         let threads_seen = Mutex::new(std::collections::BTreeSet::new());
-        let config = Config { max_nodes: Some(2_000_000), ..Config::default() };
+        let config = Config::with_budget(Budget::new().max_nodes(2_000_000));
         let (outcome, stats) = ParallelSearch::new(&p, config, 2).count_with_progress(&|_| {
             let _ =
                 threads_seen.lock().unwrap().insert(format!("{:?}", std::thread::current().id()));
@@ -614,11 +631,11 @@ mod parallel {
     #[test]
     fn limits_apply_to_the_total() {
         let p = instance("queens12");
-        let config = Config { max_solutions: Some(1000), ..Config::default() };
+        let config = Config::with_budget(Budget::new().max_solutions(1000));
         let (outcome, _) = ParallelSearch::new(&p, config, 3).count();
         assert_eq!((outcome.solutions, outcome.stop), (1000, Stop::SolutionLimit));
         let cancel = Arc::new(AtomicBool::new(true));
-        let config = Config { cancel: Some(cancel), ..Config::default() };
+        let config = Config::with_budget(Budget::new().cancel(cancel));
         let (outcome, _) = ParallelSearch::new(&p, config, 2).count();
         assert_eq!(outcome.stop, Stop::Cancelled);
     }
@@ -659,7 +676,11 @@ fn a_limit_of_zero_solutions_searches_nothing() {
     for kernel in
         [Kernel::Auto, Kernel::Links, Kernel::BitsCounted, Kernel::BitsKept, Kernel::BitsSliced]
     {
-        let config = Config { max_solutions: Some(0), kernel, ..Config::default() };
+        let config = Config {
+            kernel,
+            budget: Budget { max_solutions: Some(0), ..Budget::default() },
+            ..Config::default()
+        };
         let mut solver = Solver::with_config(&problem, config.clone());
         let outcome = solver.count();
         assert_eq!((outcome.solutions, outcome.stop), (0, Stop::SolutionLimit), "{kernel:?}");
@@ -684,7 +705,11 @@ fn threads_keep_a_node_limit_below_the_check_interval() {
     let problem = instance("queens8");
     for threads in [1, 2] {
         for kernel in [Kernel::Links, Kernel::Auto] {
-            let config = Config { max_nodes: Some(100), kernel, ..Config::default() };
+            let config = Config {
+                kernel,
+                budget: Budget { max_nodes: Some(100), ..Budget::default() },
+                ..Config::default()
+            };
             let (outcome, stats) =
                 dancecard_engine::parallel::ParallelSearch::new(&problem, config, threads).count();
             assert_eq!(outcome.stop, Stop::NodeLimit, "{threads} threads, {kernel:?}");

@@ -3,7 +3,7 @@
 //! `testdata/instances` and a brute-force oracle.
 
 use dancecard_engine::parallel::ParallelSearch;
-use dancecard_engine::{Config, Heuristic, Kernel, Solver, Stop};
+use dancecard_engine::{Budget, Config, Heuristic, Kernel, Solver, Stop};
 use dancecard_testkit::{brute_force_family, family_problem};
 use proptest::prelude::*;
 
@@ -54,13 +54,13 @@ fn limits_and_the_first_solution_under_bounds() {
     problem.verify(&first).unwrap();
     assert!(solver.is_pristine(&problem));
     for max in [1u128, 7, 1000] {
-        let config = Config { max_solutions: Some(max), ..Config::default() };
+        let config = Config::with_budget(Budget::new().max_solutions(max));
         let mut solver = Solver::with_config(&problem, config);
         let outcome = solver.count();
         assert_eq!((outcome.solutions, outcome.stop), (max, Stop::SolutionLimit));
         assert!(solver.is_pristine(&problem));
     }
-    let config = Config { max_nodes: Some(5000), ..Config::default() };
+    let config = Config::with_budget(Budget::new().max_nodes(5000));
     let mut solver = Solver::with_config(&problem, config);
     let outcome = solver.count();
     assert_eq!(outcome.stop, Stop::NodeLimit);
@@ -124,7 +124,7 @@ proptest! {
         max_solutions in prop_oneof![Just(None), (1u128..20).prop_map(Some)],
     ) {
         let problem = from_family(&f);
-        let config = Config { heuristic, max_nodes, max_solutions, ..Config::default() };
+        let config = Config { heuristic, budget: Budget { max_nodes, max_solutions, ..Budget::default() }, ..Config::default() };
         let units = Solver::with_config(&problem, Config::with_heuristic(heuristic)).prefixes(depth);
         for unit in units.iter().chain([&Vec::new()]) {
             let links = count_on(&problem, &config, Kernel::Links, unit);
@@ -165,7 +165,11 @@ fn a_stopped_bounded_count_hands_back_the_rest() {
     // completes it, on both kernels.
     let problem = instance("mult_a001499_6");
     for kernel in [Kernel::Links, Kernel::Auto] {
-        let config = Config { kernel, max_nodes: Some(20_000), ..Config::default() };
+        let config = Config {
+            kernel,
+            budget: Budget { max_nodes: Some(20_000), ..Budget::default() },
+            ..Config::default()
+        };
         let mut solver = Solver::with_config(&problem, config);
         let (first, rest) = solver.count_with_rest(|_| std::ops::ControlFlow::Continue(()));
         assert_eq!(first.stop, Stop::NodeLimit);

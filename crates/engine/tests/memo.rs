@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dancecard_engine::{
-    Config, Count, CountMethod, Heuristic, MemoConfig, MemoError, MemoOutcome, OptionId, Problem,
-    ProblemBuilder, Solver, Stop,
+    Budget, Config, Count, CountMethod, Heuristic, MemoConfig, MemoError, MemoOutcome, OptionId,
+    Problem, ProblemBuilder, Solver, Stop,
 };
 use dancecard_testkit::{brute_force, raw_problem};
 use proptest::prelude::*;
@@ -107,20 +107,19 @@ fn a_small_memory_limit_empties_the_table_and_keeps_the_count() {
 #[test]
 fn limits_stop_the_count_with_a_lower_bound() {
     let p = instance("queens12");
-    let config = Config { max_nodes: Some(5_000), ..Config::default() };
+    let config = Config::with_budget(Budget::new().max_nodes(5_000));
     let out = memo(&p, config, with_zdd());
     assert_eq!(out.stop, Stop::NodeLimit);
     assert_eq!(out.stats.nodes, 5_000);
     assert!(out.count < 14_200);
     assert!(out.zdd.is_none(), "no ZDD for a partial count");
     let cancel = Arc::new(AtomicBool::new(true));
-    let config = Config { cancel: Some(cancel), ..Config::default() };
+    let config = Config::with_budget(Budget::new().cancel(cancel));
     let out = memo(&p, config, MemoConfig::default());
     assert_eq!(out.stop, Stop::Cancelled);
-    let config = Config { time_limit: Some(std::time::Duration::ZERO), ..Config::default() };
+    let config = Config::with_budget(Budget::new().time_limit(std::time::Duration::ZERO));
     assert_eq!(memo(&p, config, MemoConfig::default()).stop, Stop::TimeLimit);
-    let mut solver =
-        Solver::with_config(&p, Config { max_solutions: Some(3), ..Config::default() });
+    let mut solver = Solver::with_config(&p, Config::with_budget(Budget::new().max_solutions(3)));
     assert_eq!(solver.count_memo(&MemoConfig::default(), go), Err(MemoError::SolutionLimit));
     // The progress callback can cancel.
     let mut solver = Solver::new(&p);
@@ -325,8 +324,7 @@ fn auto_picks_the_method_that_pays() {
     }
     // A solution limit: the plain search, which stops there.
     let p = instance("domino8x8");
-    let mut solver =
-        Solver::with_config(&p, Config { max_solutions: Some(5), ..Config::default() });
+    let mut solver = Solver::with_config(&p, Config::with_budget(Budget::new().max_solutions(5)));
     let counted = solver.count_by(CountMethod::Auto, &MemoConfig::default(), progress).unwrap();
     assert_eq!((counted.count.to_u128(), counted.method), (Some(5), CountMethod::Search));
 }
@@ -350,8 +348,7 @@ fn auto_keeps_the_node_limit_over_its_runs() {
     }
     let p = b.build();
     let limit = 50_000;
-    let mut solver =
-        Solver::with_config(&p, Config { max_nodes: Some(limit), ..Config::default() });
+    let mut solver = Solver::with_config(&p, Config::with_budget(Budget::new().max_nodes(limit)));
     let counted = solver.count_by(CountMethod::Auto, &MemoConfig::default(), progress).unwrap();
     assert_eq!(counted.stop, Stop::NodeLimit, "{}", counted.reason);
     // "... after N nodes ...": what the memoised search spent before it gave up.
@@ -394,15 +391,18 @@ fn threads_share_one_table_and_count_the_same() {
     assert!(out.stats.clears > 0, "{:?}", out.stats);
     // Limits.
     let p = instance("queens12");
-    let config = Config { max_nodes: Some(10_000), ..Config::default() };
+    let config = Config::with_budget(Budget::new().max_nodes(10_000));
     let (out, _) =
         ParallelSearch::new(&p, config, 2).count_memo(&MemoConfig::default(), &|_| {}).unwrap();
     assert_eq!(out.stop, Stop::NodeLimit);
     assert!(out.count < 14_200);
-    let config = Config { max_solutions: Some(1), ..Config::default() };
+    let config = Config::with_budget(Budget::new().max_solutions(1));
     let refused = ParallelSearch::new(&p, config, 2).count_memo(&MemoConfig::default(), &|_| {});
     assert_eq!(refused.map(|r| r.0), Err(MemoError::SolutionLimit));
-    let config = Config { cancel: Some(Arc::new(AtomicBool::new(true))), ..Config::default() };
+    let config = Config {
+        budget: Budget { cancel: Some(Arc::new(AtomicBool::new(true))), ..Budget::default() },
+        ..Config::default()
+    };
     let (out, _) =
         ParallelSearch::new(&p, config, 2).count_memo(&MemoConfig::default(), &|_| {}).unwrap();
     assert_eq!(out.stop, Stop::Cancelled);

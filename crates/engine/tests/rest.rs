@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use dancecard_engine::{Config, Kernel, Problem, Solver, Stop};
+use dancecard_engine::{Budget, Config, Kernel, Problem, Solver, Stop};
 use dancecard_testkit::{brute_force, raw_problem};
 use proptest::prelude::*;
 
@@ -15,7 +15,11 @@ use common::{from_raw, instance};
 /// Counts `problem` as a queue of budgeted jobs (mplrs-style): each job counts its subtree for
 /// at most `budget` nodes and queues what it left. Returns the total and the number of jobs.
 fn count_in_jobs(problem: &Problem, kernel: Kernel, budget: u64) -> (u128, usize) {
-    let config = Config { kernel, max_nodes: Some(budget), ..Config::default() };
+    let config = Config {
+        kernel,
+        budget: Budget { max_nodes: Some(budget), ..Budget::default() },
+        ..Config::default()
+    };
     let mut solver = Solver::with_config(problem, config);
     let mut queue = vec![Vec::new()];
     let (mut total, mut jobs) = (0u128, 0usize);
@@ -63,14 +67,17 @@ fn budgeted_jobs_count_the_instance_files_on_every_kernel() {
 fn the_shares_of_the_rest_are_what_is_left() {
     // A job stopped at its first node leaves itself whole: one subtree, share 1.
     let p = instance("queens8");
-    let mut solver = Solver::with_config(&p, Config { max_nodes: Some(0), ..Config::default() });
+    let mut solver = Solver::with_config(&p, Config::with_budget(Budget::new().max_nodes(0)));
     let (outcome, rest) = solver.count_with_rest(|_| ControlFlow::Continue(()));
     assert_eq!(outcome.stop, Stop::NodeLimit);
     assert_eq!(rest.len(), 1);
     assert_eq!(rest[0].prefix, Vec::<u32>::new());
     assert_eq!(rest[0].share, 1.0);
     // Cancelled: the rest too, and the subtrees' shares add up to less than one.
-    let config = Config { cancel: Some(Arc::new(AtomicBool::new(true))), ..Config::default() };
+    let config = Config {
+        budget: Budget { cancel: Some(Arc::new(AtomicBool::new(true))), ..Budget::default() },
+        ..Config::default()
+    };
     let mut solver = Solver::with_config(&instance("domino8x8"), config);
     let (outcome, rest) = solver.count_with_rest(|_| ControlFlow::Continue(()));
     assert_eq!(outcome.stop, Stop::Cancelled);

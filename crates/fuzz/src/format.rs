@@ -140,7 +140,7 @@ fn check_min_cover(doc: &Document) {
         .map(Iterator::collect)
         .collect();
     let result =
-        cover::min_cover(items, &options, &dancecard_search::Limits::new().max_nodes(2_000))
+        cover::min_cover(items, &options, &dancecard_search::Budget::new().max_nodes(2_000))
             .unwrap_or_else(|e| panic!("min_cover refuses a parsed problem: {e}"));
     if let Some(chosen) = &result.options {
         assert!(cover::covers(items, &options, chosen), "min_cover's answer is no cover");

@@ -5,7 +5,7 @@
 use std::ops::ControlFlow;
 
 use dancecard_engine::{
-    Config, Heuristic, ItemKind, Kernel, OptionId, Outcome, Problem, Solver, Stop,
+    Budget, Config, Heuristic, ItemKind, Kernel, OptionId, Outcome, Problem, Solver, Stop,
 };
 use dancecard_format::{parse_dlx, write_dlx};
 use dancecard_testkit::{brute_force, RawProblem};
@@ -103,8 +103,17 @@ pub(crate) fn check_against_oracle(problem: &Problem, knobs: Knobs) {
         }
         // Limited runs stop at the same place on every kernel.
         for config in [
-            Config { max_nodes: Some(knobs.max_nodes), ..config.clone() },
-            Config { max_solutions: Some(u128::from(knobs.max_nodes % 4)), ..config.clone() },
+            Config {
+                budget: Budget { max_nodes: Some(knobs.max_nodes), ..config.budget.clone() },
+                ..config.clone()
+            },
+            Config {
+                budget: Budget {
+                    max_solutions: Some(u128::from(knobs.max_nodes % 4)),
+                    ..config.budget.clone()
+                },
+                ..config.clone()
+            },
         ] {
             let links = count_on(problem, &config, Kernel::Links);
             assert!(links.0.solutions <= total, "a limited count exceeds the total");
@@ -147,7 +156,7 @@ pub(crate) fn node_budget(problem: &Problem, most: u64) -> u64 {
 /// A bounded check of a problem too large for the oracle: the first solutions found within
 /// `max_nodes` nodes verify, every kernel stops at the same node, and the arena is restored.
 pub(crate) fn check_bounded(problem: &Problem, max_nodes: u64) {
-    let config = Config { max_nodes: Some(max_nodes), ..Config::default() };
+    let config = Config::with_budget(Budget::new().max_nodes(max_nodes));
     let mut solver = Solver::with_config(problem, config.clone());
     let mut seen = 0;
     let outcome = solver.solve_with(|s| {

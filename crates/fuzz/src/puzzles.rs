@@ -5,17 +5,17 @@
 
 use std::ops::ControlFlow;
 
-use dancecard_engine::{Config, Solver, Stop as EngineStop};
+use dancecard_engine::{Budget, Config, Solver, Stop as EngineStop};
 use dancecard_models::langford::{is_langford, Langford};
 use dancecard_models::queens::{self, Queens};
 use dancecard_models::sudoku::{self as classic, Method, Options, Shape};
-use dancecard_models::target::{self, TargetLimits, TargetSudoku};
+use dancecard_models::target::{self, TargetSudoku};
 use dancecard_models::Model;
 use dancecard_search::constant_sum::{ConstantSum, Layout};
 use dancecard_search::dominate::{self, Piece};
 use dancecard_search::slide::{self, Algorithm, Board, Goal, Heuristic, Pdb, SolveOptions};
+use dancecard_search::Stop;
 use dancecard_search::{egyptian as egypt, grid_pick as pick, knights as swap, subset as sums};
-use dancecard_search::{Limits, Stop};
 
 use crate::{accepted, split, text};
 
@@ -31,8 +31,7 @@ pub fn target_sudoku(data: &[u8]) {
     };
     let grid = *puzzle.grid();
     assert_eq!(TargetSudoku::from_grid(grid).as_ref(), Ok(&puzzle), "from_grid round trip");
-    let outcome =
-        puzzle.solve_limited(&TargetLimits { max_nodes: Some(100), ..Default::default() });
+    let outcome = puzzle.solve_limited(&Budget::new().max_nodes(100));
     assert!(outcome.nodes <= 101, "{} nodes past a limit of 100", outcome.nodes);
     if let Some(best) = &outcome.best {
         assert!(target::is_valid_solution(&best.grid), "not a sudoku: {:?}", best.grid);
@@ -124,7 +123,10 @@ fn langford(n: usize) {
     }
     let problem = model.problem();
     let max_nodes = crate::oracle::node_budget(&problem, 5_000);
-    let config = Config { max_nodes: Some(max_nodes), max_solutions: Some(1), ..Config::default() };
+    let config = Config {
+        budget: Budget { max_nodes: Some(max_nodes), max_solutions: Some(1), ..Budget::default() },
+        ..Config::default()
+    };
     let mut solver = Solver::with_config(&problem, config);
     if let Some(first) = solver.first() {
         let seq = model.decode(&first);
@@ -167,7 +169,7 @@ fn n_queens(n: usize) {
         assert_eq!((dlx, visited), (counted, counted), "the three counts of {n}-queens");
     } else if n <= 32 {
         let max_nodes = crate::oracle::node_budget(&model.problem(), 3_000);
-        let config = Config { max_nodes: Some(max_nodes), ..Config::default() };
+        let config = Config::with_budget(Budget::new().max_nodes(max_nodes));
         let found = queens::first(n, &config, &mut |_| ControlFlow::Continue(()))
             .unwrap_or_else(|e| panic!("queens::first({n}): {e}"));
         if let Some(board) = found.board {
@@ -206,7 +208,7 @@ pub fn slide(data: &[u8]) {
         Algorithm::Iddfs,
     ] {
         for heuristic in [Heuristic::Manhattan, Heuristic::LinearConflict] {
-            let limits = Limits::new().max_nodes(500).max_states(2_000);
+            let limits = Budget::new().max_nodes(500).max_states(2_000);
             let options =
                 SolveOptions::new(goal).algorithm(algorithm).heuristic(heuristic).limits(limits);
             match slide::solve(&board, &options) {
@@ -255,7 +257,7 @@ fn pattern_database(data: &[u8]) {
     tiles[..side.min(3)].reverse();
     let Ok(board) = Board::new(tiles) else { panic!("a permutation refused") };
     let pdb = std::sync::Arc::new(pdb);
-    let limits = Limits::new().max_nodes(500).max_states(2_000);
+    let limits = Budget::new().max_nodes(500).max_states(2_000);
     let options = SolveOptions::new(goal).heuristic(Heuristic::Pdb).pdb(pdb).limits(limits);
     match slide::solve(&board, &options) {
         Ok(solution) => {
@@ -277,7 +279,7 @@ pub fn knights(data: &[u8]) {
     };
     for board in boards.iter().take(3) {
         assert_eq!(board.to_string().parse::<swap::Board>().as_ref(), Ok(board), "round trip");
-        let answer = swap::solve(board, swap::MAX_MOVES, &Limits::new().max_nodes(5_000));
+        let answer = swap::solve(board, swap::MAX_MOVES, &Budget::new().max_nodes(5_000));
         if let Some(moves) = &answer.moves {
             assert!(moves.len() <= swap::MAX_MOVES as usize);
             let mut at = *board;
@@ -321,7 +323,7 @@ pub fn dominate(data: &[u8]) {
             continue;
         }
         // A node of the repeat cover search computes a lower bound over every item.
-        let limits = Limits::new().max_nodes(300);
+        let limits = Budget::new().max_nodes(300);
         let result = match dominate::dominate(piece, board, &limits) {
             Ok(result) => result,
             Err(e) => panic!("dominate refuses parsed marks: {e}"),
@@ -426,7 +428,7 @@ pub fn egyptian(data: &[u8]) {
     let max_terms = number(2).map_or(12, |t| (t % 16) as usize);
     let max_denominator = number(3).unwrap_or(u128::MAX);
     let options =
-        egypt::Options { max_terms, max_denominator, limits: Limits::new().max_nodes(5_000) };
+        egypt::Options { max_terms, max_denominator, limits: Budget::new().max_nodes(5_000) };
     match egypt::solve(a, b, &options) {
         Ok(answer) => {
             let d = &answer.denominators;

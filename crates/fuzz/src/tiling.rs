@@ -2,7 +2,7 @@
 
 use std::ops::ControlFlow;
 
-use dancecard_engine::Config;
+use dancecard_engine::{Budget, Config};
 use dancecard_models::tiling::{self, named_set, parse_pieces, Board, Piece, Tiling, SET_NAMES};
 
 use crate::{accepted, split, text};
@@ -129,7 +129,7 @@ fn check_tiling(t: &Tiling) {
         return;
     }
     let max_nodes = crate::oracle::node_budget(problem, 5_000);
-    let config = Config { max_nodes: Some(max_nodes), ..Config::default() };
+    let config = Config::with_budget(Budget::new().max_nodes(max_nodes));
     let mut found = 0u32;
     let (outcome, _) = t.solve_with(config.clone(), |options| {
         let answer = dancecard_models::Model::decode(t, options);

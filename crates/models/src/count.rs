@@ -17,12 +17,10 @@
 //! ```
 
 use std::ops::ControlFlow;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use dancecard_engine::{
-    Config, Count, CountError, CountMethod, CountRequest as EngineRequest, MemoConfig, OptionId,
-    Problem, Progress, Solution, Solver, Stats, Stop, Visitor,
+    Budget, Config, Count, CountError, CountMethod, CountRequest as EngineRequest, MemoConfig,
+    OptionId, Problem, Progress, Solution, Solver, Stats, Stop, Visitor,
 };
 
 /// What a count of a model is asked: its limits, threads, the memo's budget, whether to count
@@ -30,13 +28,10 @@ use dancecard_engine::{
 /// one thread, the memo's default budget, no count up to symmetry, no progress.
 #[derive(Clone, Default)]
 pub struct CountRequest<'a> {
-    /// Stop after this many solutions (only the engine's search can: a method that counts
-    /// whole classes of solutions refuses it).
-    pub max_solutions: Option<u128>,
-    /// Stop after about this many nodes of the search.
-    pub max_nodes: Option<u64>,
-    /// Stop soon after this flag is raised (Ctrl-C, a timer, a client gone).
-    pub cancel: Option<Arc<AtomicBool>>,
+    /// The limits: a solution limit (only the engine's search can stop after `k` solutions:
+    /// a method that counts whole classes of solutions refuses it), about how many nodes, how
+    /// long, and the cancel flag (Ctrl-C, a timer, a client gone).
+    pub budget: Budget,
     /// Threads, for the methods that take them (0: one per core; 1: the calling thread).
     pub threads: usize,
     /// The memoised count's memory limit (`None`: [`MemoConfig::default_limit_bytes`]).
@@ -51,9 +46,7 @@ pub struct CountRequest<'a> {
 impl std::fmt::Debug for CountRequest<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CountRequest")
-            .field("max_solutions", &self.max_solutions)
-            .field("max_nodes", &self.max_nodes)
-            .field("cancel", &self.cancel)
+            .field("budget", &self.budget)
             .field("threads", &self.threads)
             .field("memo_limit_bytes", &self.memo_limit_bytes)
             .field("distinct", &self.distinct)
@@ -65,17 +58,15 @@ impl std::fmt::Debug for CountRequest<'_> {
 impl CountRequest<'_> {
     /// The engine's configuration of this request's limits.
     pub fn config(&self) -> Config {
-        Config {
-            max_solutions: self.max_solutions,
-            max_nodes: self.max_nodes,
-            cancel: self.cancel.clone(),
-            ..Config::default()
-        }
+        Config::with_budget(self.budget.clone())
     }
 
-    /// Whether a limit may stop the count before the end (a solution or a node limit).
+    /// Whether a limit of the search may stop the count before the end: a solution, node or
+    /// time limit (a method without search nodes, the tilings' profile DP, takes none of
+    /// them).
     pub fn is_limited(&self) -> bool {
-        self.max_solutions.is_some() || self.max_nodes.is_some()
+        let budget = &self.budget;
+        budget.max_solutions.is_some() || budget.max_nodes.is_some() || budget.time_limit.is_some()
     }
 
     /// Reports `progress` to [`CountRequest::progress`], if any.

@@ -55,7 +55,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{self, AtomicBool, AtomicU64, AtomicU8, AtomicUsize};
 
 use dancecard_engine::{
-    Config, Count, OptionId, Problem, ProblemBuilder, Progress, Solver, Stats, Stop,
+    Budget, Config, Count, OptionId, Problem, ProblemBuilder, Progress, Solver, Stats, Stop,
 };
 
 use crate::count::{self, CountRequest, ModelCount};
@@ -300,13 +300,16 @@ pub fn first(
             0 => Queens::new(n)?,
             r => Queens::shuffled(n, u64::from(r))?,
         };
-        let left = config.max_nodes.map(|m| m.saturating_sub(found.stats.nodes));
-        let time_left = config.time_limit.map(|t| t.saturating_sub(found.stats.elapsed));
+        let left = config.budget.max_nodes.map(|m| m.saturating_sub(found.stats.nodes));
+        let time_left = config.budget.time_limit.map(|t| t.saturating_sub(found.stats.elapsed));
         let restart = left.map_or(true, |m| m > budget);
         let run = Config {
-            max_solutions: Some(1),
-            max_nodes: Some(left.map_or(budget, |m| m.min(budget))),
-            time_limit: time_left,
+            budget: Budget {
+                max_solutions: Some(1),
+                max_nodes: Some(left.map_or(budget, |m| m.min(budget))),
+                time_limit: time_left,
+                ..config.budget.clone()
+            },
             ..config.clone()
         };
         let mut board = None;
@@ -374,7 +377,7 @@ impl Method {
     /// The method of a count that asks for none: the bitwise counter, unless a solution
     /// limit asks for the engine's search (the only one that can stop after `k` solutions).
     pub fn default_for(request: &CountRequest<'_>) -> Method {
-        if request.max_solutions.is_some() {
+        if request.budget.max_solutions.is_some() {
             Method::Dlx
         } else {
             Method::Bits
@@ -453,10 +456,10 @@ pub fn count_by(
 }
 
 /// Counts like [`count`] within `request`: on [`CountRequest::threads`] threads (0: one per
-/// core), stopped by [`CountRequest::cancel`] (looked at every [`POLL_STEPS`] branching steps
-/// of each thread, well under a millisecond, and between tasks) or after about
-/// [`CountRequest::max_nodes`] queens placed over all threads (added up every
-/// [`POLL_STEPS`] steps, so the count may pass the limit by that many steps per thread),
+/// core), stopped by the budget's cancel flag or time limit (looked at every [`POLL_STEPS`]
+/// branching steps of each thread, well under a millisecond, and between tasks) or after
+/// about its `max_nodes` queens placed over all threads (added up every [`POLL_STEPS`]
+/// steps, so the count may pass the limit by that many steps per thread),
 /// reporting the fraction of tasks done to [`CountRequest::progress`] after each task. It
 /// always counts up to symmetry too; the memo's budget does not apply.
 ///
@@ -466,7 +469,7 @@ pub fn count_by(
 /// (the counter counts whole classes of symmetric boards), [`QueensError::Threads`] when the
 /// thread pool cannot start.
 pub fn count_with(n: usize, request: &CountRequest<'_>) -> Result<QueensCount, QueensError> {
-    if request.max_solutions.is_some() {
+    if request.budget.max_solutions.is_some() {
         return Err(QueensError::Request(
             "a solution limit needs the dlx method: the bitwise counter counts whole classes \
              of symmetric boards",
@@ -551,17 +554,20 @@ struct Control<'a> {
     cancel: Option<&'a AtomicBool>,
     /// The node budget (`u64::MAX`: none).
     max_nodes: u64,
+    /// When the time limit passes.
+    deadline: Option<std::time::Instant>,
     /// Nodes reported by the polls of every task so far.
     spent: AtomicU64,
-    /// Why the count stops: 0 not yet, 1 the node budget, 2 the cancel flag.
+    /// Why the count stops: 0 not yet, 1 the node budget, 2 the cancel flag, 3 the time limit.
     stop: AtomicU8,
 }
 
 impl<'a> Control<'a> {
     fn new(request: &'a CountRequest<'_>) -> Control<'a> {
         Control {
-            cancel: request.cancel.as_deref(),
-            max_nodes: request.max_nodes.unwrap_or(u64::MAX),
+            cancel: request.budget.cancel.as_deref(),
+            max_nodes: request.budget.max_nodes.unwrap_or(u64::MAX),
+            deadline: request.budget.deadline(std::time::Instant::now()),
             spent: AtomicU64::new(0),
             stop: AtomicU8::new(0),
         }
@@ -577,6 +583,8 @@ impl<'a> Control<'a> {
             2
         } else if spent >= self.max_nodes {
             1
+        } else if self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            3
         } else {
             return self.stop.load(atomic::Ordering::Relaxed) != 0;
         };
@@ -594,6 +602,7 @@ impl<'a> Control<'a> {
         match self.stop.load(atomic::Ordering::Relaxed) {
             0 => None,
             1 => Some(Stop::NodeLimit),
+            3 => Some(Stop::TimeLimit),
             _ => Some(Stop::Cancelled),
         }
     }
@@ -1140,17 +1149,7 @@ pub fn solutions<F>(n: usize, visit: F) -> Result<u64, QueensError>
 where
     F: FnMut(&[usize]) -> ControlFlow<()>,
 {
-    solutions_limited(n, &ListLimits::default(), visit).map(|listing| listing.nodes)
-}
-
-/// Limits of [`solutions_limited`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ListLimits<'a> {
-    /// Raised to stop the listing (looked at every 4,096 queens placed: well under a
-    /// millisecond).
-    pub cancel: Option<&'a AtomicBool>,
-    /// Stop before placing more than this many queens.
-    pub max_nodes: Option<u64>,
+    solutions_limited(n, &Budget::default(), visit).map(|listing| listing.nodes)
 }
 
 /// What [`solutions_limited`] did.
@@ -1159,34 +1158,39 @@ pub struct Listing {
     /// Queens placed.
     pub nodes: u64,
     /// Why it ended: [`Stop::Exhausted`] (every solution visited), [`Stop::Visitor`] (the
-    /// visitor returned `Break`), [`Stop::NodeLimit`] or [`Stop::Cancelled`].
+    /// visitor returned `Break`), [`Stop::SolutionLimit`], [`Stop::NodeLimit`],
+    /// [`Stop::TimeLimit`] or [`Stop::Cancelled`].
     pub stop: Stop,
 }
 
-/// [`solutions`] under limits: a node budget and a cancel flag, for boards whose next
-/// solution may be far away (the lexicographic search is rank by rank, with no heuristic).
+/// [`solutions`] within `budget`: a solution limit, a node limit (queens placed), a time limit
+/// and a cancel flag (the last two looked at every 4,096 queens placed: well under a
+/// millisecond), for boards whose next solution may be far away (the lexicographic search is
+/// rank by rank, with no heuristic).
 ///
 /// ```
 /// use std::ops::ControlFlow;
-/// use dancecard_engine::Stop;
-/// use dancecard_models::queens::{solutions_limited, ListLimits};
+/// use dancecard_engine::{Budget, Stop};
+/// use dancecard_models::queens::solutions_limited;
 ///
-/// let limits = ListLimits { max_nodes: Some(10), ..ListLimits::default() };
+/// let limits = Budget::new().max_nodes(10);
 /// let listing = solutions_limited(8, &limits, |_| ControlFlow::Continue(()))?;
 /// assert_eq!((listing.nodes, listing.stop), (10, Stop::NodeLimit));
 /// # Ok::<(), dancecard_models::queens::QueensError>(())
 /// ```
-pub fn solutions_limited<F>(
-    n: usize,
-    limits: &ListLimits<'_>,
-    mut visit: F,
-) -> Result<Listing, QueensError>
+pub fn solutions_limited<F>(n: usize, limits: &Budget, mut visit: F) -> Result<Listing, QueensError>
 where
     F: FnMut(&[usize]) -> ControlFlow<()>,
 {
-    /// Queens placed between two looks at the cancel flag.
+    /// Queens placed between two looks at the cancel flag and the clock.
     const POLL: u64 = 4096;
     check_size(n, MAX_BITS_N)?;
+    let deadline = limits.deadline(std::time::Instant::now());
+    let max_solutions = limits.max_solutions.unwrap_or(u128::MAX);
+    let mut found = 0u128;
+    if max_solutions == 0 {
+        return Ok(Listing { nodes: 0, stop: Stop::SolutionLimit });
+    }
     let full: u32 = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
     let mut avail = vec![0u32; n];
     let mut cols = vec![0u32; n];
@@ -1211,8 +1215,11 @@ where
             if nodes >= max_nodes {
                 return Ok(Listing { nodes, stop: Stop::NodeLimit });
             }
-            if limits.cancel.is_some_and(|c| c.load(atomic::Ordering::Relaxed)) {
+            if limits.is_cancelled() {
                 return Ok(Listing { nodes, stop: Stop::Cancelled });
+            }
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                return Ok(Listing { nodes, stop: Stop::TimeLimit });
             }
             check = max_nodes.min(nodes.saturating_add(POLL));
         }
@@ -1223,6 +1230,10 @@ where
         if level + 1 == n {
             if visit(&p).is_break() {
                 return Ok(Listing { nodes, stop: Stop::Visitor });
+            }
+            found += 1;
+            if found >= max_solutions {
+                return Ok(Listing { nodes, stop: Stop::SolutionLimit });
             }
             continue;
         }
@@ -1312,7 +1323,14 @@ mod tests {
             let flag = std::sync::Arc::new(AtomicBool::new(false));
             let cancel = Some(flag.clone());
             let c = cancelled_after(std::time::Duration::from_millis(100), flag, move || {
-                count_with(30, &CountRequest { threads, cancel, ..Default::default() })
+                count_with(
+                    30,
+                    &CountRequest {
+                        threads,
+                        budget: Budget { cancel, ..Budget::default() },
+                        ..Default::default()
+                    },
+                )
             })
             .unwrap();
             assert_eq!((c.complete, c.stop), (false, Stop::Cancelled), "{threads} threads");
@@ -1326,7 +1344,11 @@ mod tests {
         assert_eq!(full.stop, Stop::Exhausted);
         for threads in [1, 2] {
             let limit = full.nodes / 3;
-            let options = CountRequest { threads, max_nodes: Some(limit), ..Default::default() };
+            let options = CountRequest {
+                threads,
+                budget: Budget { max_nodes: Some(limit), ..Budget::default() },
+                ..Default::default()
+            };
             let c = count_with(13, &options).unwrap();
             assert_eq!((c.complete, c.stop), (false, Stop::NodeLimit), "{threads} threads");
             // Each thread overshoots by at most one poll interval of branching steps (and
@@ -1335,12 +1357,21 @@ mod tests {
             assert!(c.nodes >= limit && c.nodes <= limit + slack, "{} of {limit}", c.nodes);
             assert!(c.total < full.total && c.distinct < full.distinct);
         }
-        let none =
-            count_with(13, &CountRequest { max_nodes: Some(0), threads: 1, ..Default::default() });
+        let none = count_with(
+            13,
+            &CountRequest {
+                threads: 1,
+                budget: Budget { max_nodes: Some(0), ..Budget::default() },
+                ..Default::default()
+            },
+        );
         assert_eq!(none.map(|c| (c.nodes, c.stop)), Ok((0, Stop::NodeLimit)));
         // A budget the count does not reach changes nothing.
-        let options =
-            CountRequest { max_nodes: Some(full.nodes + 1), threads: 1, ..Default::default() };
+        let options = CountRequest {
+            threads: 1,
+            budget: Budget { max_nodes: Some(full.nodes + 1), ..Budget::default() },
+            ..Default::default()
+        };
         assert_eq!(count_with(13, &options), Ok(full));
     }
 
@@ -1378,13 +1409,13 @@ mod tests {
         let flag = std::sync::Arc::new(AtomicBool::new(false));
         let raised = flag.clone();
         let listing = cancelled_after(std::time::Duration::from_millis(50), flag, move || {
-            let limits = ListLimits { cancel: Some(&raised), ..ListLimits::default() };
+            let limits = Budget::new().cancel(raised);
             // Never ends on its own: 32 queens listed one by one.
             solutions_limited(32, &limits, |_| ControlFlow::Continue(()))
         })
         .unwrap();
         assert_eq!(listing.stop, Stop::Cancelled);
-        let limits = ListLimits { max_nodes: Some(1000), ..ListLimits::default() };
+        let limits = Budget::new().max_nodes(1000);
         let mut found = 0;
         let listing = solutions_limited(10, &limits, |_| {
             found += 1;
@@ -1393,10 +1424,21 @@ mod tests {
         .unwrap();
         assert_eq!((listing.nodes, listing.stop), (1000, Stop::NodeLimit));
         assert!(found > 0 && found < 724);
-        let all = solutions_limited(8, &ListLimits::default(), |_| ControlFlow::Continue(()));
+        let all = solutions_limited(8, &Budget::default(), |_| ControlFlow::Continue(()));
         assert_eq!(all.map(|l| l.stop), Ok(Stop::Exhausted));
-        let first = solutions_limited(8, &ListLimits::default(), |_| ControlFlow::Break(()));
+        let first = solutions_limited(8, &Budget::default(), |_| ControlFlow::Break(()));
         assert_eq!(first.map(|l| l.stop), Ok(Stop::Visitor));
+        let mut found = 0;
+        let three = solutions_limited(8, &Budget::new().max_solutions(3), |_| {
+            found += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!((three.map(|l| l.stop), found), (Ok(Stop::SolutionLimit), 3));
+        let none = solutions_limited(8, &Budget::new().max_solutions(0), |_| unreachable!());
+        assert_eq!(none, Ok(Listing { nodes: 0, stop: Stop::SolutionLimit }));
+        let late = Budget::new().time_limit(std::time::Duration::ZERO);
+        let late = solutions_limited(32, &late, |_| ControlFlow::Continue(()));
+        assert_eq!(late.map(|l| l.stop), Ok(Stop::TimeLimit));
     }
 
     #[test]
@@ -1461,7 +1503,7 @@ mod tests {
             assert_eq!(found.stop, Stop::SolutionLimit);
             assert!(is_solution(&found.board.unwrap()), "n = {n}");
         }
-        let capped = Config { max_nodes: Some(FIRST_BUDGET + 10), ..Config::default() };
+        let capped = Config::with_budget(Budget::new().max_nodes(FIRST_BUDGET + 10));
         let found = first(64, &capped, go).unwrap();
         assert_eq!((found.board, found.stop), (None, Stop::NodeLimit));
         assert_eq!((found.restarts, found.stats.nodes), (1, FIRST_BUDGET + 10));

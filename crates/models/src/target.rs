@@ -59,11 +59,9 @@
 //! # Ok::<(), dancecard_models::target::TargetError>(())
 //! ```
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use dancecard_engine::{Config, Kernel, MinCost, OptionId, Problem, ProblemBuilder, Solver, Stop};
+use dancecard_engine::{Budget, Config, Kernel, OptionId, Problem, ProblemBuilder, Solver, Stop};
 
 use crate::Model;
 
@@ -175,24 +173,10 @@ pub struct TargetOutcome {
     /// option takes a level too) and one per solution met.
     pub nodes: u64,
     /// Why the search ended: [`Stop::Exhausted`] when it ran to its end. When a
-    /// [`TargetLimits`] bound stopped it ([`Stop::NodeLimit`], [`Stop::TimeLimit`] or
+    /// [`Budget`] limit stopped it ([`Stop::NodeLimit`], [`Stop::TimeLimit`] or
     /// [`Stop::Cancelled`]), `best` is the best completion found so far (its score a lower
     /// bound of the maximum), and `None` says only that none was found yet.
     pub stop: Stop,
-}
-
-/// Bounds on [`TargetSudoku::solve_limited`] and [`TargetSudoku::solve_by`]: past any of them the search stops and reports
-/// the best completion found so far. The default has none.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TargetLimits<'a> {
-    /// Stop after this many nodes (see [`TargetOutcome::nodes`]).
-    pub max_nodes: Option<u64>,
-    /// Stop at this instant (checked at every node of the branch and bound, every
-    /// [`Config::CHECK_INTERVAL`] nodes of the exact cover: a node takes microseconds).
-    pub deadline: Option<Instant>,
-    /// Stop when this flag becomes true (checked like the deadline; the exact cover heeds it
-    /// after its first 10,000 nodes, about 10 ms).
-    pub cancel: Option<&'a AtomicBool>,
 }
 
 /// How [`TargetSudoku::solve_by`] finds a completion of maximum score.
@@ -283,13 +267,13 @@ impl TargetSudoku {
     /// few givens can take minutes (an empty grid: longer): use
     /// [`solve_limited`](Self::solve_limited) to bound the search.
     pub fn solve(&self) -> TargetOutcome {
-        self.solve_limited(&TargetLimits::default())
+        self.solve_limited(&Budget::default())
     }
 
     /// [`solve`](Self::solve), stopped by the first of `limits` reached
     /// (see [`TargetOutcome::stop`]).
-    pub fn solve_limited(&self, limits: &TargetLimits<'_>) -> TargetOutcome {
-        let mut search = Search::new(*limits);
+    pub fn solve_limited(&self, budget: &Budget) -> TargetOutcome {
+        let mut search = Search::new(budget);
         if let Some(mut board) = Board::from_grid(&self.grid) {
             search.nodes = 1;
             if board.propagate() {
@@ -517,7 +501,10 @@ enum Relaxation {
 struct Search<'a> {
     best: Option<(u32, [u8; 81])>,
     nodes: u64,
-    limits: TargetLimits<'a>,
+    /// The limits: `max_nodes`, `time_limit` and `cancel` (looked at every node).
+    budget: &'a Budget,
+    /// When the time limit passes.
+    deadline: Option<Instant>,
     /// The limit reached, if any: then every level returns.
     stopped: Option<Stop>,
     /// Per DP state (index `columns << 3 | stacks`): the best and worst sums, and the state
@@ -543,11 +530,12 @@ struct Lines {
 }
 
 impl<'a> Search<'a> {
-    fn new(limits: TargetLimits<'a>) -> Search<'a> {
+    fn new(budget: &'a Budget) -> Search<'a> {
         Search {
             best: None,
             nodes: 0,
-            limits,
+            budget,
+            deadline: budget.deadline(Instant::now()),
             stopped: None,
             high: vec![0; 4096],
             low: vec![0; 4096],
@@ -562,12 +550,11 @@ impl<'a> Search<'a> {
     /// Whether a limit is reached (and then records which in `stopped`).
     fn out_of_bounds(&mut self) -> bool {
         if self.stopped.is_none() {
-            let l = &self.limits;
-            self.stopped = if l.max_nodes.is_some_and(|max| self.nodes >= max) {
+            self.stopped = if self.budget.max_nodes.is_some_and(|max| self.nodes >= max) {
                 Some(Stop::NodeLimit)
-            } else if l.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            } else if self.budget.is_cancelled() {
                 Some(Stop::Cancelled)
-            } else if l.deadline.is_some_and(|d| Instant::now() >= d) {
+            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 Some(Stop::TimeLimit)
             } else {
                 None
@@ -942,88 +929,40 @@ impl TargetSudoku {
         self.exact_cover(true)
     }
 
-    /// Finds a completion of maximum score by `method`, stopped by the first of `limits`
-    /// reached (see [`TargetOutcome::stop`]). Both methods find the same maximum score (the
+    /// Finds a completion of maximum score by `method`, stopped by the first limit of
+    /// `budget` reached (`max_nodes`, `time_limit`, `cancel`; see [`TargetOutcome::stop`]). Both methods find the same maximum score (the
     /// grids may differ between equal scores).
-    pub fn solve_by(&self, method: TargetMethod, limits: &TargetLimits<'_>) -> TargetOutcome {
+    pub fn solve_by(&self, method: TargetMethod, budget: &Budget) -> TargetOutcome {
         match method {
-            TargetMethod::BranchAndBound => self.solve_limited(limits),
-            TargetMethod::ExactCover => self.solve_exact_cover(limits),
+            TargetMethod::BranchAndBound => self.solve_limited(budget),
+            TargetMethod::ExactCover => self.solve_exact_cover(budget),
         }
     }
 
     /// [`TargetMethod::ExactCover`]: [`Solver::min_cost`] on [`cost_problem`](Self::cost_problem).
-    fn solve_exact_cover(&self, limits: &TargetLimits<'_>) -> TargetOutcome {
+    fn solve_exact_cover(&self, budget: &Budget) -> TargetOutcome {
         let stopped = |stop| TargetOutcome { best: None, nodes: 0, stop };
         // The engine looks at the clock and the flag once every `Config::CHECK_INTERVAL`
         // nodes, not before the root: a limit already reached stops here.
-        if limits.max_nodes == Some(0) {
+        if budget.max_nodes == Some(0) {
             return stopped(Stop::NodeLimit);
         }
-        if limits.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        if budget.is_cancelled() {
             return stopped(Stop::Cancelled);
         }
-        let now = Instant::now();
-        if limits.deadline.is_some_and(|d| now >= d) {
+        if budget.time_limit == Some(Duration::ZERO) {
             return stopped(Stop::TimeLimit);
         }
+        // The links, not the default bit sets: short options and short item lists, where the
+        // bit sets' per-level copies do not pay (medians of 11 alternating runs, release:
+        // 0.13 against 0.25 ms on the first sample, 13-36 against 35-113 ms on generated
+        // 24-given puzzles).
+        let config = Config { kernel: Kernel::Links, budget: budget.clone(), ..Config::default() };
         let problem = self.cost_problem();
-        let run = |max_nodes: Option<u64>, cancel: Option<Arc<AtomicBool>>| {
-            let config = Config {
-                max_nodes,
-                time_limit: limits.deadline.map(|d| d.saturating_duration_since(Instant::now())),
-                cancel,
-                // The links, not the default bit sets: short options and short item lists,
-                // where the bit sets' per-level copies do not pay (medians of 11 alternating
-                // runs, release: 0.13 against 0.25 ms on the first sample, 13-36 against
-                // 35-113 ms on generated 24-given puzzles).
-                kernel: Kernel::Links,
-                ..Config::default()
-            };
-            // The problem has no multiplicities, the only thing `min_cost` refuses.
-            Solver::with_config(&problem, config)
-                .min_cost(1)
-                .expect("the target sudoku's exact cover has no item bounds")
-        };
-        let result = match limits.cancel {
-            None => run(limits.max_nodes, None),
-            Some(flag) => {
-                // The engine takes its cancel flag shared (`Arc`), the limits lend theirs: a
-                // watcher thread raises the engine's when the lent one rises. Starting it
-                // costs up to a scheduler tick on a busy machine (4 ms measured, 20 times the
-                // whole search on most puzzles), so a first search of at most `QUICK_NODES`
-                // nodes runs without it, and only a search that needs more starts again with
-                // it (the same tree: the first part is searched twice).
-                let quick = limits.max_nodes.map_or(QUICK_NODES, |max| max.min(QUICK_NODES));
-                let first = run(Some(quick), None);
-                let cut_short = first.stop == Stop::NodeLimit
-                    && limits.max_nodes.map_or(true, |max| max > QUICK_NODES);
-                if !cut_short {
-                    first
-                } else if flag.load(Ordering::Relaxed) {
-                    MinCost { stop: Stop::Cancelled, ..first }
-                } else {
-                    let shared = Arc::new(AtomicBool::new(false));
-                    let (done, finished) = mpsc::channel::<()>();
-                    std::thread::scope(|scope| {
-                        let watched = Arc::clone(&shared);
-                        let _ = scope.spawn(move || {
-                            while let Err(mpsc::RecvTimeoutError::Timeout) =
-                                finished.recv_timeout(WATCH_INTERVAL)
-                            {
-                                if flag.load(Ordering::Relaxed) {
-                                    watched.store(true, Ordering::Relaxed);
-                                    return;
-                                }
-                            }
-                        });
-                        let result = run(limits.max_nodes, Some(shared));
-                        drop(done);
-                        result
-                    })
-                }
-            }
-        };
+        // The problem has no multiplicities, the only thing `min_cost` refuses.
+        let result = Solver::with_config(&problem, config)
+            .min_cost(1)
+            .expect("the target sudoku's exact cover has no item bounds");
         let best = result.best.first().map(|found| {
             let grid = self.decode(&found.options);
             // Score recovered from the cost, and checked against the grid.
@@ -1040,15 +979,6 @@ impl TargetSudoku {
         TargetOutcome { best, nodes: result.stats.nodes, stop: result.stop }
     }
 }
-
-/// How often the watcher of [`TargetSudoku::solve_by`]'s exact cover looks at the cancel flag.
-const WATCH_INTERVAL: Duration = Duration::from_millis(2);
-
-/// The nodes of [`TargetSudoku::solve_by`]'s exact cover searched before a lent cancel flag
-/// gets a watcher: about 10 ms (a node takes about a microsecond), more than the puzzles with
-/// 28 or more givens take (at most 3,109 nodes on the generated ones), and the longest the
-/// flag may go unheeded.
-const QUICK_NODES: u64 = 10_000;
 
 impl Model for TargetSudoku {
     type Answer = Grid;
@@ -1073,6 +1003,9 @@ impl Model for TargetSudoku {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
     use super::*;
     use crate::rng::SplitMix64;
 
@@ -1115,23 +1048,19 @@ mod tests {
     #[test]
     fn limits_stop_the_search_with_the_best_so_far() {
         let empty = TargetSudoku::from_grid([[0; 9]; 9]).unwrap();
-        let limited =
-            empty.solve_limited(&TargetLimits { max_nodes: Some(500), ..Default::default() });
+        let limited = empty.solve_limited(&Budget::new().max_nodes(500));
         assert_eq!(limited.stop, Stop::NodeLimit);
         assert!(limited.nodes <= 500);
         let best = limited.best.expect("a completion within 500 nodes");
         assert!(is_valid_solution(&best.grid));
         assert_eq!(score(&best.grid), best.score);
 
-        let cancel = AtomicBool::new(true);
-        let cancelled =
-            empty.solve_limited(&TargetLimits { cancel: Some(&cancel), ..Default::default() });
+        let cancel = Arc::new(AtomicBool::new(true));
+        let cancelled = empty.solve_limited(&Budget::new().cancel(cancel));
         assert_eq!(cancelled.stop, Stop::Cancelled);
         assert!(cancelled.nodes <= 1);
 
-        let past = Instant::now();
-        let late =
-            empty.solve_limited(&TargetLimits { deadline: Some(past), ..Default::default() });
+        let late = empty.solve_limited(&Budget::new().time_limit(Duration::ZERO));
         assert_eq!(late.stop, Stop::TimeLimit);
 
         // Generous limits change nothing.
@@ -1141,11 +1070,9 @@ mod tests {
         }
         let p = TargetSudoku::from_grid(grid).unwrap();
         let free = p.solve();
-        let bounded = p.solve_limited(&TargetLimits {
-            max_nodes: Some(u64::MAX),
-            cancel: Some(&AtomicBool::new(false)),
-            deadline: None,
-        });
+        let bounded = p.solve_limited(
+            &Budget::new().max_nodes(u64::MAX).cancel(Arc::new(AtomicBool::new(false))),
+        );
         assert!(free.is_complete() && bounded.is_complete());
         assert_eq!(free, bounded);
     }
@@ -1160,7 +1087,7 @@ mod tests {
     /// Both methods on `p` without limits: the same score, and a completion of the givens
     /// that scores it (or no solution for both). Returns the score.
     fn agree(p: &TargetSudoku, what: &str) -> i64 {
-        let [bb, xc] = BOTH.map(|m| p.solve_by(m, &TargetLimits::default()));
+        let [bb, xc] = BOTH.map(|m| p.solve_by(m, &Budget::default()));
         assert!(bb.is_complete() && xc.is_complete(), "{what}");
         assert_eq!(bb.score(), xc.score(), "{what}");
         assert_eq!(bb, p.solve(), "{what}");
@@ -1281,7 +1208,7 @@ mod tests {
         for grid in [clash, empty_square] {
             let p = TargetSudoku::from_grid(grid).unwrap();
             assert_eq!(agree(&p, "unsolvable"), -1);
-            let xc = p.solve_by(TargetMethod::ExactCover, &TargetLimits::default());
+            let xc = p.solve_by(TargetMethod::ExactCover, &Budget::default());
             assert_eq!((xc.best, xc.stop), (None, Stop::Exhausted));
         }
     }
@@ -1290,7 +1217,7 @@ mod tests {
     fn limits_stop_both_methods() {
         let empty = TargetSudoku::from_grid([[0; 9]; 9]).unwrap();
         for method in BOTH {
-            let limits = TargetLimits { max_nodes: Some(500), ..Default::default() };
+            let limits = Budget::new().max_nodes(500);
             let limited = empty.solve_by(method, &limits);
             assert_eq!(limited.stop, Stop::NodeLimit, "{method:?}");
             assert!(0 < limited.nodes && limited.nodes <= 500, "{method:?}: {}", limited.nodes);
@@ -1298,50 +1225,38 @@ mod tests {
             assert!(is_valid_solution(&best.grid));
             assert_eq!(score(&best.grid), best.score);
 
-            let zero = TargetLimits { max_nodes: Some(0), ..Default::default() };
+            let zero = Budget::new().max_nodes(0);
             let none = empty.solve_by(method, &zero);
             assert_eq!((none.best, none.stop), (None, Stop::NodeLimit), "{method:?}");
 
-            let raised = AtomicBool::new(true);
-            let cancel = TargetLimits { cancel: Some(&raised), ..Default::default() };
+            let cancel = Budget::new().cancel(Arc::new(AtomicBool::new(true)));
             let cancelled = empty.solve_by(method, &cancel);
             assert_eq!(cancelled.stop, Stop::Cancelled, "{method:?}");
             assert!(cancelled.nodes <= 1);
 
-            let late = TargetLimits { deadline: Some(Instant::now()), ..Default::default() };
+            let late = Budget::new().time_limit(Duration::ZERO);
             assert_eq!(empty.solve_by(method, &late).stop, Stop::TimeLimit, "{method:?}");
         }
-        // The exact cover past its first `QUICK_NODES` nodes, with a cancel flag lent: the
-        // node limit, the flag raised meanwhile, or the deadline.
-        let lowered = AtomicBool::new(false);
-        let long = TargetLimits {
-            max_nodes: Some(QUICK_NODES + 5_000),
-            cancel: Some(&lowered),
-            ..Default::default()
-        };
+        // The exact cover past its first ten thousand nodes, with a cancel flag: the node
+        // limit, the flag raised meanwhile, or the time limit.
+        let lowered = Arc::new(AtomicBool::new(false));
+        let long = Budget::new().max_nodes(15_000).cancel(Arc::clone(&lowered));
         let limited = empty.solve_by(TargetMethod::ExactCover, &long);
-        assert_eq!((limited.stop, limited.nodes), (Stop::NodeLimit, QUICK_NODES + 5_000));
-        let raised = AtomicBool::new(false);
+        assert_eq!((limited.stop, limited.nodes), (Stop::NodeLimit, 15_000));
+        let raised = Arc::new(AtomicBool::new(false));
         let cancelled = std::thread::scope(|scope| {
             let _ = scope.spawn(|| {
-                // Mostly after the first `QUICK_NODES` nodes (about 10 ms in a release build).
+                // Mostly after the first ten thousand nodes (about 10 ms in a release build).
                 std::thread::sleep(Duration::from_millis(300));
                 raised.store(true, Ordering::Relaxed);
             });
-            let limits = TargetLimits {
-                cancel: Some(&raised),
-                deadline: Some(Instant::now() + Duration::from_secs(60)),
-                ..Default::default()
-            };
+            let limits =
+                Budget::new().cancel(Arc::clone(&raised)).time_limit(Duration::from_secs(60));
             empty.solve_by(TargetMethod::ExactCover, &limits)
         });
         assert_eq!(cancelled.stop, Stop::Cancelled);
-        assert!(cancelled.nodes >= QUICK_NODES, "{}", cancelled.nodes);
-        let soon = TargetLimits {
-            deadline: Some(Instant::now() + Duration::from_millis(100)),
-            cancel: Some(&lowered),
-            ..Default::default()
-        };
+        assert!(cancelled.nodes > 0, "{}", cancelled.nodes);
+        let soon = Budget::new().time_limit(Duration::from_millis(100)).cancel(lowered);
         assert_eq!(empty.solve_by(TargetMethod::ExactCover, &soon).stop, Stop::TimeLimit);
     }
 }

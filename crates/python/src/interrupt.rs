@@ -21,7 +21,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
 
-use dancecard_engine::{Config, Problem, Solver};
+use dancecard_engine::{Budget, Config, Problem, Solver};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
@@ -77,7 +77,10 @@ impl<'a> Interruptible<'a> {
     /// A search of `problem` under `config`, given a fresh cancel flag.
     pub(crate) fn new(problem: &'a Problem, config: Config) -> Self {
         let cancel = Arc::new(AtomicBool::new(false));
-        let config = Config { cancel: Some(cancel.clone()), ..config };
+        let config = Config {
+            budget: Budget { cancel: Some(cancel.clone()), ..config.budget.clone() },
+            ..config
+        };
         Interruptible { problem, config, cancel }
     }
 

@@ -5,10 +5,10 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use dancecard_engine::OptionId;
+use dancecard_engine::{Budget, OptionId};
 use dancecard_models::count::CountRequest;
 use dancecard_models::queens::{self, Queens, MAX_BITS_N, MAX_DLX_N};
-use dancecard_models::target::{TargetLimits, TargetSudoku};
+use dancecard_models::target::TargetSudoku;
 use dancecard_models::tiling::{
     named_set, parse_pieces, Board, DpLimits, Method as TilingMethod, Piece, Placement, Tiling,
     TilingAnswer, SET_NAMES,
@@ -64,7 +64,11 @@ pub(crate) fn queens_count(
     let cancel = Arc::new(AtomicBool::new(false));
     // The counter looks at the flag every `queens::POLL_STEPS` branching steps of each thread
     // (well under a millisecond): on Ctrl-C it stops soon, and is waited for.
-    let request = CountRequest { threads, cancel: Some(cancel.clone()), ..CountRequest::default() };
+    let request = CountRequest {
+        threads,
+        budget: Budget { cancel: Some(cancel.clone()), ..Budget::default() },
+        ..CountRequest::default()
+    };
     let count = run_interruptible(py, &cancel, || {
         queens::count_by(n, Some(queens::Method::Bits), &request)
     })?
@@ -412,8 +416,8 @@ impl PyTiling {
     fn count_distinct(&self, py: Python<'_>) -> PyResult<u128> {
         let cancel = Arc::new(AtomicBool::new(false));
         let request = CountRequest {
-            cancel: Some(cancel.clone()),
             distinct: true,
+            budget: Budget { cancel: Some(cancel.clone()), ..Budget::default() },
             ..CountRequest::default()
         };
         let tiling = &*self.tiling;
@@ -542,10 +546,8 @@ pub(crate) fn target_sudoku(
 ) -> PyResult<Option<(i64, Vec<Vec<u32>>)>> {
     let puzzle = grid;
     let cancel = Arc::new(AtomicBool::new(false));
-    let flag = &*cancel;
-    let outcome = run_interruptible(py, &cancel, || {
-        puzzle.solve_limited(&TargetLimits { cancel: Some(flag), ..TargetLimits::default() })
-    })?;
+    let budget = Budget::new().cancel(Arc::clone(&cancel));
+    let outcome = run_interruptible(py, &cancel, || puzzle.solve_limited(&budget))?;
     let score = outcome.score();
     Ok(outcome.best.map(|b| {
         (score, b.grid.iter().map(|r| r.iter().map(|&d| u32::from(d)).collect()).collect())

@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use dancecard_engine::{
-    Config, Count, CountMethod, CountRequest, Heuristic, OptionId, Problem, ProblemBuilder, Solver,
-    Stop,
+    Budget, Config, Count, CountMethod, CountRequest, Heuristic, OptionId, Problem, ProblemBuilder,
+    Solver, Stop,
 };
 use dancecard_format::{
     parse_dlx, parse_dlx_with, parse_matrix, write_dlx, Document, Limits, ParseError,
@@ -747,7 +747,7 @@ impl PyProblem {
         let cancel = Arc::new(AtomicBool::new(false));
         let config = Config {
             heuristic: self::heuristic(heuristic),
-            cancel: Some(cancel.clone()),
+            budget: Budget { cancel: Some(cancel.clone()), ..Budget::default() },
             ..Config::default()
         };
         let problem = &*self.problem;
@@ -809,8 +809,7 @@ impl PyProblem {
     ) -> PyResult<BigUint> {
         let config = Config {
             heuristic: self::heuristic(heuristic),
-            max_nodes,
-            time_limit,
+            budget: Budget { max_nodes, time_limit, ..Budget::default() },
             ..Config::default()
         };
         let search = Interruptible::new(&self.problem, config);
@@ -871,7 +870,7 @@ impl PyProblem {
         #[pyo3(from_py_with = counting::read_memo_limit)] memo_limit: Option<u64>,
     ) -> PyResult<PyZdd> {
         let cancel = Arc::new(AtomicBool::new(false));
-        let config = Config { cancel: Some(cancel.clone()), ..Config::default() };
+        let config = Config::with_budget(Budget::new().cancel(cancel.clone()));
         let memo = counting::memo_config(memo_limit, true);
         let problem = &*self.problem;
         let started = Instant::now();
@@ -950,7 +949,10 @@ impl PyProblem {
         #[pyo3(from_py_with = read_max_nodes)] max_nodes: Option<u64>,
         #[pyo3(from_py_with = read_time_limit)] time_limit: Option<Duration>,
     ) -> PyResult<Vec<(u64, Py<PyAny>)>> {
-        let config = Config { max_nodes, time_limit, ..Config::default() };
+        let config = Config {
+            budget: Budget { max_nodes, time_limit, ..Budget::default() },
+            ..Config::default()
+        };
         let started = Instant::now();
         let bound = cost::lower_bound(lower_bound);
         let search = Interruptible::new(&self.problem, config);
@@ -1006,7 +1008,7 @@ impl PyProblem {
     ) -> PyResult<PySolutions> {
         let config = Config {
             heuristic: self::heuristic(heuristic),
-            max_solutions: limit,
+            budget: Budget { max_solutions: limit, ..Budget::default() },
             ..Config::default()
         };
         let (problem, index) = (self.problem.clone(), self.map.index.clone());
@@ -1022,7 +1024,10 @@ impl PyProblem {
         limit: Option<u128>,
         map: Option<Py<PyAny>>,
     ) -> PyResult<PySolutions> {
-        let config = Config { max_solutions: limit, ..Config::default() };
+        let config = Config {
+            budget: Budget { max_solutions: limit, ..Budget::default() },
+            ..Config::default()
+        };
         let (problem, index) = (self.problem.clone(), self.map.index.clone());
         PySolutions::engine(problem, index, config, Some(self.last.clone()), map)
     }

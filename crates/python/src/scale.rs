@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use dancecard_engine::parallel::ParallelSearch;
-use dancecard_engine::{Config, Outcome, Solver, Stats};
+use dancecard_engine::{Budget, Config, Outcome, Solver, Stats};
 use dancecard_scale::{merge as merge_results, shard_units, Fingerprint, ShardResult};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -175,8 +175,13 @@ pub(crate) fn count_shard(
         let fingerprint = Fingerprint::new(problem, heuristic, shard.depth, shard.shards);
         // The units are listed as the command line lists them (the heuristic alone), with
         // the cancel flag, so that Ctrl-C stops a long listing too.
-        let lister_config =
-            Config { cancel: config.cancel.clone(), ..Config::with_heuristic(heuristic) };
+        let lister_config = Config {
+            budget: Budget {
+                cancel: config.budget.cancel.clone(),
+                ..Config::with_heuristic(heuristic).budget.clone()
+            },
+            ..Config::with_heuristic(heuristic)
+        };
         let mut lister = Solver::with_config(problem, lister_config);
         let units = shard_units(&mut lister, shard.depth, shard.index, shard.shards);
         let unit_count = units.len();

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 use dancecard_search::slide::{
     self, Algorithm, Board, Goal, Heuristic, Pdb, SlideError, SolveOptions,
 };
-use dancecard_search::{Limits, Stop};
+use dancecard_search::{Budget, Stop};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -161,7 +161,7 @@ pub(crate) fn slide_solve(
         return Ok(None);
     }
     let cancel = Arc::new(AtomicBool::new(false));
-    let mut limits = Limits::new().cancel(cancel.clone());
+    let mut limits = Budget::new().cancel(cancel.clone());
     if let Some(n) = max_nodes {
         limits = limits.max_nodes(n);
     }

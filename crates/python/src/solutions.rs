@@ -145,10 +145,10 @@ impl PySolutions {
         map: Option<Py<PyAny>>,
     ) -> PyResult<Self> {
         let it = PySolutions::idle(last, map);
-        if config.max_solutions == Some(0) {
+        if config.budget.max_solutions == Some(0) {
             return Ok(it);
         }
-        config.cancel = Some(it.cancel.clone());
+        config.budget.cancel = Some(it.cancel.clone());
         it.spawn(move |requests, replies| {
             let mut solver = Solver::with_config(&problem, config);
             let mut solutions = solver.solutions();

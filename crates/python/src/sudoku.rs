@@ -139,7 +139,7 @@ pub(crate) fn sudoku_search(
     let grid = grid.map_err(|e| args::invalid("puzzle", message(&e)))?;
     let cancel = Arc::new(AtomicBool::new(false));
     let mut options = Options::new(method).cancel(cancel.clone());
-    options.limit = limit;
+    options.budget.max_solutions = limit.map(u128::from);
     // Up to two solutions of a 9x9 grid take microseconds to milliseconds: not worth a thread.
     let short = grid.shape() == Shape::CLASSIC && limit.is_some_and(|l| l <= 2);
     let report = if short {

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use dancecard_engine::{Solver, Stop};
+use dancecard_engine::{Budget, Solver, Stop};
 
 use crate::checkpoint::{Checkpoint, SearchId};
 use crate::schedule::{Assignment, Job, Report, Scheduler, Worker};
@@ -243,8 +243,11 @@ pub fn count_local(
     progress: &mut dyn FnMut(f64, u128, u64),
 ) -> std::io::Result<Summary> {
     let workers = workers.max(1);
-    let max_nodes = config.max_nodes;
-    let config = &dancecard_engine::Config { max_nodes: None, ..config.clone() };
+    let max_nodes = config.budget.max_nodes;
+    let config = &dancecard_engine::Config {
+        budget: Budget { max_nodes: None, ..config.budget.clone() },
+        ..config.clone()
+    };
     let search = SearchId::new(problem, config.heuristic);
     let (jobs, count, nodes) = match resume {
         Some(cp) => (cp.jobs(), cp.total(), cp.nodes),

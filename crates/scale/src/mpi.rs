@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use dancecard_engine::{Config, Problem, Solver, Stop};
+use dancecard_engine::{Budget, Config, Problem, Solver, Stop};
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::{Communicator, Destination, Source};
 use mpi::Threading;
@@ -151,8 +151,9 @@ pub fn count(
     }
     prefer_ob1();
     // The node limit is the coordinator's (the workers' periods have budgets of their own).
-    let max_nodes = config.max_nodes;
-    let config = &Config { max_nodes: None, ..config.clone() };
+    let max_nodes = config.budget.max_nodes;
+    let config =
+        &Config { budget: Budget { max_nodes: None, ..config.budget.clone() }, ..config.clone() };
     let (universe, _) =
         mpi::initialize_with_threading(Threading::Funneled).ok_or(MpiError::Init)?;
     let world = universe.world();

@@ -25,7 +25,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::ControlFlow;
 
-use dancecard_engine::{Config, Outcome, Problem, Solver, Stop, Subtree};
+use dancecard_engine::{Budget, Config, Outcome, Problem, Solver, Stop, Subtree};
 
 /// A job: one subtree, or several sibling subtrees in a row (the options `k..k + options` of
 /// the item chosen at the prefix's last level, where `k` is the prefix's last index).
@@ -106,7 +106,10 @@ pub fn run_job(
     let per = job.share / f64::from(job.options.max(1));
     for (k, prefix) in job.prefixes().enumerate() {
         let left = budget.map(|b| b.saturating_sub(report.nodes));
-        solver.set_config(Config { max_nodes: left, ..base.clone() });
+        solver.set_config(Config {
+            budget: Budget { max_nodes: left, ..base.budget.clone() },
+            ..base.clone()
+        });
         solver.set_prefix(&prefix);
         let (Outcome { solutions, stop: s }, rest) = solver.count_with_rest(&mut *progress);
         report.count += solutions;

@@ -46,10 +46,11 @@
 //! # Ok::<(), cover::CoverError>(())
 //! ```
 
+use crate::stats::Bounds;
 use std::time::Instant;
 
 use crate::space::Cost;
-use crate::stats::{Limits, Stats, Stop, POLL_MASK};
+use crate::stats::{Budget, Stats, Stop, POLL_MASK};
 
 /// An error in the problem given to [`min_cover`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -303,7 +304,7 @@ struct Frame {
 pub fn min_cover(
     items: usize,
     options: &[Vec<usize>],
-    limits: &Limits,
+    limits: &Budget,
 ) -> Result<CoverResult, CoverError> {
     let started = Instant::now();
     let mut links = Links::new(items, options)?;
@@ -331,8 +332,10 @@ pub fn min_cover(
         loop {
             if entering {
                 stats.expanded += 1;
-                if stats.expanded & POLL_MASK == 0 && limits.is_cancelled() {
-                    return finish(None, Stop::Cancelled, stats);
+                if stats.expanded & POLL_MASK == 0 {
+                    if let Some(stop) = limits.interrupted(started) {
+                        return finish(None, stop, stats);
+                    }
                 }
                 if stats.generated >= node_budget {
                     return finish(None, Stop::NodeLimit, stats);
@@ -413,7 +416,7 @@ mod tests {
         ) {
             let options: Vec<Vec<usize>> =
                 raw.into_iter().map(|o| o.into_iter().filter(|&i| i < items).collect()).collect();
-            let result = min_cover(items, &options, &Limits::new()).unwrap();
+            let result = min_cover(items, &options, &Budget::new()).unwrap();
             let expected = brute(items, &options);
             prop_assert_eq!(result.options.as_ref().map(Vec::len), expected);
             if let Some(chosen) = &result.options {
@@ -427,17 +430,17 @@ mod tests {
 
     #[test]
     fn edge_cases() {
-        let r = min_cover(0, &[], &Limits::new()).unwrap();
+        let r = min_cover(0, &[], &Budget::new()).unwrap();
         assert_eq!(r.options, Some(vec![]));
-        let r = min_cover(2, &[vec![0]], &Limits::new()).unwrap();
+        let r = min_cover(2, &[vec![0]], &Budget::new()).unwrap();
         assert_eq!((r.options, r.stop), (None, Stop::Exhausted));
         assert!(matches!(
-            min_cover(2, &[vec![0, 2]], &Limits::new()),
+            min_cover(2, &[vec![0, 2]], &Budget::new()),
             Err(CoverError::ItemOutOfRange { option: 0, item: 2, items: 2 })
         ));
-        let r = min_cover(3, &[vec![0, 0, 1], vec![], vec![2]], &Limits::new()).unwrap();
+        let r = min_cover(3, &[vec![0, 0, 1], vec![], vec![2]], &Budget::new()).unwrap();
         assert_eq!(r.options.map(|o| o.len()), Some(2));
-        let r = min_cover(4, &[vec![0], vec![1], vec![2], vec![3]], &Limits::new().max_cost(3))
+        let r = min_cover(4, &[vec![0], vec![1], vec![2], vec![3]], &Budget::new().max_cost(3))
             .unwrap();
         assert_eq!(r.stop, Stop::CostLimit);
     }

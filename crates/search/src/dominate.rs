@@ -17,7 +17,7 @@
 use std::fmt::Write;
 
 use crate::cover::{self, CoverError};
-use crate::stats::{Limits, Stats, Stop};
+use crate::stats::{Budget, Stats, Stop};
 
 /// The largest board side.
 pub const MAX_SIDE: usize = 64;
@@ -176,7 +176,7 @@ impl<'a> Board<'a> {
 pub fn dominate(
     piece: Piece,
     board: Board<'_>,
-    limits: &Limits,
+    limits: &Budget,
 ) -> Result<Domination, DominateError> {
     let Board { rows, cols, marked } = board;
     if !(1..=MAX_SIDE).contains(&rows) || !(1..=MAX_SIDE).contains(&cols) {
@@ -373,7 +373,7 @@ mod tests {
             for (piece, expected) in
                 [(Piece::Queen, v[1]), (Piece::King, v[2]), (Piece::Rook, v[3])]
             {
-                let d = dominate(piece, Board::all(n, n), &Limits::new()).unwrap();
+                let d = dominate(piece, Board::all(n, n), &Budget::new()).unwrap();
                 assert_eq!(d.minimum, Some(expected), "{piece:?} n={n}");
                 assert!(check(piece, Board::all(n, n), &d.placement), "{piece:?} n={n}");
             }
@@ -383,12 +383,12 @@ mod tests {
     #[test]
     fn bishops_and_knights_small() {
         for n in 1..=5 {
-            let d = dominate(Piece::Bishop, Board::all(n, n), &Limits::new()).unwrap();
+            let d = dominate(Piece::Bishop, Board::all(n, n), &Budget::new()).unwrap();
             assert_eq!(d.minimum, Some(n));
         }
         // Knights: 1, 4, 4, 4, 5 for n = 1..5 (OEIS A006075).
         for (n, k) in [(1, 1), (2, 4), (3, 4), (4, 4), (5, 5)] {
-            let d = dominate(Piece::Knight, Board::all(n, n), &Limits::new()).unwrap();
+            let d = dominate(Piece::Knight, Board::all(n, n), &Budget::new()).unwrap();
             assert_eq!(d.minimum, Some(k), "n={n}");
             assert!(check(Piece::Knight, Board::all(n, n), &d.placement));
         }
@@ -397,10 +397,10 @@ mod tests {
     #[test]
     fn marks_and_guard_cases() {
         let diagonal: Vec<bool> = (0..64).map(|s| s / 8 == s % 8).collect();
-        let d = dominate(Piece::Queen, Board::marked(8, 8, &diagonal), &Limits::new()).unwrap();
+        let d = dominate(Piece::Queen, Board::marked(8, 8, &diagonal), &Budget::new()).unwrap();
         assert_eq!(d.minimum, Some(1));
         let none = vec![false; 9];
-        let d = dominate(Piece::Queen, Board::marked(3, 3, &none), &Limits::new()).unwrap();
+        let d = dominate(Piece::Queen, Board::marked(3, 3, &none), &Budget::new()).unwrap();
         assert_eq!((d.minimum, d.placement.len()), (Some(0), 0));
         let cases = parse_guard_cases("2 3\nX.X\n..X\n1 1\n.\n0\n").unwrap();
         assert_eq!(cases.len(), 2);
@@ -411,8 +411,8 @@ mod tests {
         assert_eq!(parse_marks("X.\n.X\n").unwrap(), (2, 2, vec![true, false, false, true]));
         assert!(parse_marks("X.\nX\n").is_err());
         assert!(parse_marks("").is_err());
-        assert!(dominate(Piece::Queen, Board::all(0, 3), &Limits::new()).is_err());
-        assert!(dominate(Piece::Queen, Board::marked(2, 2, &[true]), &Limits::new()).is_err());
+        assert!(dominate(Piece::Queen, Board::all(0, 3), &Budget::new()).is_err());
+        assert!(dominate(Piece::Queen, Board::marked(2, 2, &[true]), &Budget::new()).is_err());
         assert_eq!(
             draw(Piece::Rook, Board::marked(2, 2, &[true, true, false, false]), &[(0, 1)]),
             "x R\n. .\n"

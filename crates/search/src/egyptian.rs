@@ -30,9 +30,10 @@
 //! # Ok::<(), egyptian::EgyptianError>(())
 //! ```
 
+use crate::stats::Bounds;
 use std::time::Instant;
 
-use crate::stats::{Limits, Stats, Stop, POLL_MASK};
+use crate::stats::{Budget, Stats, Stop, POLL_MASK};
 
 /// An error of [`solve`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -77,12 +78,12 @@ pub struct Options {
     /// The largest denominator allowed (default: no bound but 128 bits).
     pub max_denominator: u128,
     /// Node budget and cancel flag.
-    pub limits: Limits,
+    pub limits: Budget,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { max_terms: 12, max_denominator: u128::MAX, limits: Limits::new() }
+        Options { max_terms: 12, max_denominator: u128::MAX, limits: Budget::new() }
     }
 }
 
@@ -108,6 +109,8 @@ struct Search<'o> {
     path: Vec<u128>,
     stats: Stats,
     stop: Option<Result<Stop, EgyptianError>>,
+    /// When the search started (for the time limit).
+    started: Instant,
 }
 
 impl Search<'_> {
@@ -125,9 +128,11 @@ impl Search<'_> {
             return;
         }
         self.stats.expanded += 1;
-        if self.stats.expanded & POLL_MASK == 0 && self.options.limits.is_cancelled() {
-            self.stop = Some(Ok(Stop::Cancelled));
-            return;
+        if self.stats.expanded & POLL_MASK == 0 {
+            if let Some(stop) = self.options.limits.interrupted(self.started) {
+                self.stop = Some(Ok(stop));
+                return;
+            }
         }
         if self.stats.generated >= self.options.limits.node_budget() {
             self.stop = Some(Ok(Stop::NodeLimit));
@@ -201,8 +206,14 @@ pub fn solve(a: u128, b: u128, options: &Options) -> Result<Answer, EgyptianErro
     let started = Instant::now();
     let g = gcd(a, b);
     let (a, b) = (a / g, b / g);
-    let mut search =
-        Search { options, best: None, path: Vec::new(), stats: Stats::default(), stop: None };
+    let mut search = Search {
+        options,
+        best: None,
+        path: Vec::new(),
+        stats: Stats::default(),
+        stop: None,
+        started,
+    };
     for depth in 1..=options.max_terms {
         search.stats.iterations += 1;
         search.stats.bound = depth as u64;
@@ -262,7 +273,7 @@ mod tests {
     fn limits_are_reported() {
         let o = Options { max_terms: 2, ..Options::default() };
         assert!(matches!(solve(19, 45, &o), Err(EgyptianError::NotFound { max_terms: 2, .. })));
-        let o = Options { limits: Limits::new().max_nodes(10), ..Options::default() };
+        let o = Options { limits: Budget::new().max_nodes(10), ..Options::default() };
         assert!(matches!(
             solve(59, 211, &o),
             Err(EgyptianError::Stopped { stop: Stop::NodeLimit, .. })

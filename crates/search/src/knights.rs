@@ -33,7 +33,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::space::{Cost, Space, Step};
-use crate::stats::{Limits, Stats, Stop};
+use crate::stats::{Budget, Stats, Stop};
 
 /// The board side.
 pub const SIDE: usize = 5;
@@ -282,7 +282,7 @@ impl Answer {
 }
 
 /// The fewest moves from `board` to the target, if at most `max_moves`.
-pub fn solve(board: &Board, max_moves: u32, limits: &Limits) -> Answer {
+pub fn solve(board: &Board, max_moves: u32, limits: &Budget) -> Answer {
     if board.white.count_ones() != Board::target().white.count_ones() {
         // The pieces never change colour: the target is unreachable.
         return Answer { moves: None, stop: Stop::Exhausted, stats: Stats::default() };
@@ -299,9 +299,9 @@ mod tests {
     #[test]
     fn the_target_is_zero_moves_and_one_jump_is_one() {
         let t = Board::target();
-        assert_eq!(solve(&t, MAX_MOVES, &Limits::new()).value(), 0);
+        assert_eq!(solve(&t, MAX_MOVES, &Budget::new()).value(), 0);
         let one = t.jump(1); // (0,1) jumps to the centre
-        assert_eq!(solve(&one, MAX_MOVES, &Limits::new()).value(), 1);
+        assert_eq!(solve(&one, MAX_MOVES, &Budget::new()).value(), 1);
         assert_eq!(t.to_string(), TARGET.join("\n") + "\n");
     }
 
@@ -334,7 +334,7 @@ mod tests {
     #[test]
     fn wrong_piece_counts_are_unreachable() {
         let b: Board = "11111\n11111\n00*11\n00001\n00000".parse().unwrap();
-        assert_eq!(solve(&b, MAX_MOVES, &Limits::new()).value(), -1);
+        assert_eq!(solve(&b, MAX_MOVES, &Budget::new()).value(), -1);
     }
 
     #[test]
@@ -351,8 +351,8 @@ mod tests {
                 let options = &space.jumps[b.blank()];
                 b = b.jump(usize::from(options[rng as usize % options.len()]));
             }
-            let by_bfs = crate::bfs(&space, b, &Limits::new()).path.unwrap().moves.len();
-            let answer = solve(&b, MAX_MOVES, &Limits::new());
+            let by_bfs = crate::bfs(&space, b, &Budget::new()).path.unwrap().moves.len();
+            let answer = solve(&b, MAX_MOVES, &Budget::new());
             assert_eq!(answer.value(), by_bfs as i64, "{b}");
             let mut replay = b;
             for &sq in answer.moves.as_ref().unwrap() {

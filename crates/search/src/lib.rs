@@ -5,7 +5,7 @@
 //! A problem is a [`Space`]: states, the successors of a state with the cost of each move, a
 //! goal test and an admissible heuristic. Five algorithms search any space and return a
 //! [`SearchResult`] (the [`Path`], why the search [`Stop`]ped, and [`Stats`]: nodes expanded
-//! and generated, states stored, iterations, time). Each takes [`Limits`]: a node budget, a
+//! and generated, states stored, iterations, time). Each takes [`Budget`]: a node budget, a
 //! stored-state budget (the memory guard), a cost bound and a cancel flag.
 //!
 //! | algorithm | optimal for | memory |
@@ -80,4 +80,4 @@ pub mod subset;
 
 pub use algorithms::{a_star, bfs, bfs_explore, bidirectional_bfs, ida_star, iddfs, Explored};
 pub use space::{Cost, Reversible, Space, Step};
-pub use stats::{Limits, Path, SearchResult, Stats, Stop};
+pub use stats::{Budget, Path, SearchResult, Stats, Stop};

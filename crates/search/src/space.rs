@@ -37,7 +37,7 @@ pub struct Step<S, M> {
 /// A number line where a move adds 1 or doubles, from 1 to 10:
 ///
 /// ```
-/// use dancecard_search::{ida_star, Cost, Limits, Space, Step};
+/// use dancecard_search::{ida_star, Cost, Budget, Space, Step};
 ///
 /// struct Line;
 /// impl Space for Line {
@@ -54,7 +54,7 @@ pub struct Step<S, M> {
 ///     }
 /// }
 ///
-/// let result = ida_star(&Line, 1, &Limits::new());
+/// let result = ida_star(&Line, 1, &Budget::new());
 /// let path = result.path.expect("10 is reachable");
 /// assert_eq!(path.cost, 4); // 1 +1 2 *2 4 +1 5 *2 10
 /// assert_eq!(path.moves.len() as Cost, path.cost);

@@ -1,99 +1,64 @@
-//! Limits, counters and results shared by every algorithm.
+//! Budget, counters and results shared by every algorithm.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::space::Cost;
 
-/// Bounds on a search. All are off by default.
+/// The limits of a search: the project's one budget (from `dancecard-budget`, shared with
+/// the exact cover engine and the models). The heuristic searches read `max_nodes`
+/// (generated nodes, [`Stop::NodeLimit`]), `max_states` (the memory guard of BFS,
+/// bidirectional BFS and A*: IDA* and IDDFS store only the current path,
+/// [`Stop::MemoryLimit`]), `max_cost` (IDA* and IDDFS stop deepening past this cost or depth,
+/// BFS and bidirectional BFS past this many moves, A* past this f: [`Stop::CostLimit`]),
+/// `time_limit` ([`Stop::TimeLimit`]) and `cancel` ([`Stop::Cancelled`]), the last two polled
+/// every few thousand nodes. They find one path: `max_solutions` does not apply.
 ///
 /// ```
 /// use std::sync::{atomic::AtomicBool, Arc};
-/// use dancecard_search::Limits;
+/// use dancecard_search::Budget;
 ///
 /// let cancel = Arc::new(AtomicBool::new(false));
-/// let limits = Limits::new().max_nodes(1_000_000).max_states(100_000).cancel(cancel);
-/// assert_eq!(limits.node_limit(), Some(1_000_000));
+/// let limits = Budget::new().max_nodes(1_000_000).max_states(100_000).cancel(cancel);
+/// assert_eq!(limits.max_nodes, Some(1_000_000));
 /// ```
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    max_nodes: Option<u64>,
-    max_states: Option<usize>,
-    max_cost: Option<Cost>,
-    cancel: Option<Arc<AtomicBool>>,
+pub use dancecard_budget::Budget;
+
+/// The budget as numbers for the hot loops, and its polls.
+pub(crate) trait Bounds {
+    /// The node budget as a number (`u64::MAX` when unlimited).
+    fn node_budget(&self) -> u64;
+    /// The stored-state budget as a number.
+    fn state_budget(&self) -> usize;
+    /// The cost bound as a number.
+    fn cost_bound(&self) -> Cost;
+    /// Why a search started at `started` must stop now, if it must: the cancel flag, or the
+    /// time limit.
+    fn interrupted(&self, started: Instant) -> Option<Stop>;
 }
 
-impl Limits {
-    /// No limits.
-    pub fn new() -> Limits {
-        Limits::default()
-    }
-
-    /// Stops after `n` generated nodes ([`Stop::NodeLimit`]).
-    #[must_use]
-    pub fn max_nodes(mut self, n: u64) -> Limits {
-        self.max_nodes = Some(n);
-        self
-    }
-
-    /// Stops when more than `n` states would be stored ([`Stop::MemoryLimit`]): the memory
-    /// guard of BFS, bidirectional BFS and A* (IDA* and IDDFS store only the current path).
-    #[must_use]
-    pub fn max_states(mut self, n: usize) -> Limits {
-        self.max_states = Some(n);
-        self
-    }
-
-    /// IDA* and IDDFS stop deepening past this cost or depth ([`Stop::CostLimit`]); BFS and
-    /// bidirectional BFS stop past this many moves, A* past this f.
-    #[must_use]
-    pub fn max_cost(mut self, cost: Cost) -> Limits {
-        self.max_cost = Some(cost);
-        self
-    }
-
-    /// Stops soon after `flag` becomes true ([`Stop::Cancelled`]); it is polled every few
-    /// thousand nodes.
-    #[must_use]
-    pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Limits {
-        self.cancel = Some(flag);
-        self
-    }
-
-    /// The node budget, if any.
-    pub fn node_limit(&self) -> Option<u64> {
-        self.max_nodes
-    }
-
-    /// The stored-state budget, if any.
-    pub fn state_limit(&self) -> Option<usize> {
-        self.max_states
-    }
-
-    /// The cost bound, if any.
-    pub fn cost_limit(&self) -> Option<Cost> {
-        self.max_cost
-    }
-
-    /// Whether the cancel flag is set.
-    pub fn is_cancelled(&self) -> bool {
-        self.cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
-    }
-
-    /// The node budget as a number (`u64::MAX` when unlimited), for hot loops.
-    pub(crate) fn node_budget(&self) -> u64 {
+impl Bounds for Budget {
+    fn node_budget(&self) -> u64 {
         self.max_nodes.unwrap_or(u64::MAX)
     }
 
-    /// The stored-state budget as a number.
-    pub(crate) fn state_budget(&self) -> usize {
+    fn state_budget(&self) -> usize {
         self.max_states.unwrap_or(usize::MAX)
     }
 
-    /// The cost bound as a number.
-    pub(crate) fn cost_bound(&self) -> Cost {
+    fn cost_bound(&self) -> Cost {
         self.max_cost.unwrap_or(Cost::MAX)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn interrupted(&self, started: Instant) -> Option<Stop> {
+        if self.is_cancelled() {
+            Some(Stop::Cancelled)
+        } else if self.time_limit.is_some_and(|limit| started.elapsed() >= limit) {
+            Some(Stop::TimeLimit)
+        } else {
+            None
+        }
     }
 }
 
@@ -104,8 +69,8 @@ pub(crate) const POLL_MASK: u64 = (1 << 12) - 1;
 /// with the exact cover engine and the models). A heuristic search ends with
 /// [`Stop::Found`] (a goal was reached: the result holds an optimal path for the algorithm's
 /// measure), [`Stop::Exhausted`] (no goal is reachable), [`Stop::CostLimit`] (no goal within
-/// [`Limits::max_cost`]), [`Stop::NodeLimit`] ([`Limits::max_nodes`]), [`Stop::MemoryLimit`]
-/// ([`Limits::max_states`]) or [`Stop::Cancelled`]; [`Stop::is_answered`] says whether it
+/// [`Budget::max_cost`]), [`Stop::NodeLimit`] ([`Budget::max_nodes`]), [`Stop::MemoryLimit`]
+/// ([`Budget::max_states`]), [`Stop::TimeLimit`] or [`Stop::Cancelled`]; [`Stop::is_answered`] says whether it
 /// answered the question (the first three).
 pub use dancecard_budget::Stop;
 

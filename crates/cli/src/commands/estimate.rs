@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use dancecard_engine::{Config, MemoConfig, Solver};
+use dancecard_engine::{Budget, Config, MemoConfig, Solver};
 
 use crate::output::{self, OutputFormat};
 use crate::{exit, input, stop};
@@ -48,11 +48,10 @@ pub(crate) struct Args {
 /// 200,000 nodes, after a first short one that picks the kernel (the solver keeps its pick).
 fn speed(solver: &mut Solver) -> f64 {
     let saved = solver.config().clone();
-    solver.set_config(Config { max_nodes: Some(20_000), ..saved.clone() });
+    solver.set_config(Config { budget: saved.budget.clone().max_nodes(20_000), ..saved.clone() });
     let _ = solver.count();
     solver.set_config(Config {
-        max_nodes: Some(200_000),
-        time_limit: Some(Duration::from_millis(200)),
+        budget: saved.budget.clone().max_nodes(200_000).time_limit(Duration::from_millis(200)),
         ..saved.clone()
     });
     let started = Instant::now();
@@ -67,7 +66,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let doc = args.problem_format.load(args.file.as_deref())?;
     let config = Config {
         heuristic: args.heuristic.into(),
-        cancel: Some(stop::stop_flag()),
+        budget: Budget::new().cancel(stop::stop_flag()),
         ..Config::default()
     };
     // The engine's door for estimates checks the method against the problem.

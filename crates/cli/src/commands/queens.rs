@@ -6,14 +6,14 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use dancecard_engine::{Stats, Stop};
-use dancecard_models::queens::{self, ListLimits, Queens};
+use dancecard_models::queens::{self, Queens};
 use dancecard_models::Model;
 
+use crate::input;
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::Progress;
 use crate::search::{self};
-use crate::{input, stop};
 
 /// How to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -138,13 +138,11 @@ fn list(args: &Args, method: queens::Method) -> anyhow::Result<ExitCode> {
             let started = Instant::now();
             let mut found = 0u128;
             let mut stop = Stop::Exhausted;
-            let flag = stop::stop_flag();
             let nodes = if limit == Some(0) {
                 stop = Stop::SolutionLimit;
                 0
             } else {
-                let limits =
-                    ListLimits { cancel: Some(&flag), max_nodes: args.model.limits.node_limit };
+                let limits = args.model.limits.budget();
                 let listing = queens::solutions_limited(args.n, &limits, |p| {
                     found += 1;
                     if keep(p).is_break() {

@@ -14,7 +14,8 @@ use std::sync::Mutex;
 use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::pre::{self, PreConfig, PreError};
 use dancecard_engine::{
-    Config, CostError, LowerBound, MinCost, OptionId, Outcome, Solution, Solver, Stats, Visitor,
+    Budget, Config, CostError, LowerBound, MinCost, OptionId, Outcome, Solution, Solver, Stats,
+    Visitor,
 };
 use dancecard_format::Document;
 
@@ -171,10 +172,7 @@ fn load(args: &Args) -> anyhow::Result<Document> {
 fn config(args: &Args) -> Config {
     Config {
         heuristic: args.heuristic.into(),
-        max_solutions: args.limit,
-        max_nodes: args.limits.node_limit,
-        time_limit: None,
-        cancel: Some(stop_flag()),
+        budget: Budget { max_solutions: args.limit, ..args.limits.budget() },
         ..Config::default()
     }
 }
@@ -309,7 +307,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     debug_assert!(!args.count);
     if !args.all {
         // The first solution only (unless --limit asks for none).
-        config.max_solutions = Some(config.max_solutions.map_or(1, |l| l.min(1)));
+        config.budget.max_solutions = Some(config.budget.max_solutions.map_or(1, |l| l.min(1)));
     }
     let mut output = Output {
         doc: &doc,

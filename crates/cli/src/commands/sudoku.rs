@@ -4,7 +4,9 @@ use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use dancecard_models::sudoku::{self, Error, Grid, Method, Options, Puzzle, Report, Shape, Stop};
+use dancecard_models::sudoku::{
+    self, Budget, Error, Grid, Method, Options, Puzzle, Report, Shape, Stop,
+};
 use dancecard_models::Model;
 
 use crate::input::bad_input;
@@ -138,13 +140,13 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Mode::Solve
     };
-    let mut options = Options::new(args.method.into()).cancel(stop::stop_flag());
-    options.max_nodes = args.limits.node_limit;
-    options.limit = match mode {
+    let limit = match mode {
         Mode::Solve => Some(1),
         Mode::Count => None,
         Mode::Unique => Some(2),
     };
+    let budget = Budget { max_solutions: limit, ..args.limits.budget() };
+    let mut options = Options::new(args.method.into()).budget(budget);
     // Counts and uniqueness print no grid, except in JSON.
     options.skip_solution = mode != Mode::Solve && args.output.format == OutputFormat::Text;
     // Per-puzzle times are shown by `--stats` and in JSON only.

@@ -3,12 +3,12 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use dancecard_models::target::{Grid, TargetLimits, TargetMethod, TargetSudoku};
+use dancecard_models::target::{Grid, TargetMethod, TargetSudoku};
 use dancecard_models::Model;
 
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat};
-use crate::{exit, input, stop};
+use crate::{exit, input};
 
 /// `--method`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -96,11 +96,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // `--time-limit` raises the stop flag (armed here, once); `refine` names its cancel.
     args.limits.arm()?;
-    let cancel = stop::stop_flag();
     let started = Instant::now();
-    let limits =
-        TargetLimits { max_nodes: args.limits.node_limit, deadline: None, cancel: Some(&cancel) };
-    let result = puzzle.solve_by(args.method.into(), &limits);
+    let result = puzzle.solve_by(args.method.into(), &args.limits.budget());
     let seconds = started.elapsed().as_secs_f64();
     // -1 means "no solution": a search stopped before its first grid has no score at all.
     let score = (result.best.is_some() || result.is_complete()).then(|| result.score());

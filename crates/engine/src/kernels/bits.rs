@@ -387,12 +387,11 @@ impl<'b> Search<'b> {
         let words = bits.words;
         let slots = bits.n_primary + 1;
         let iw = bits.item_words;
-        let limits = Limits::new(config);
+        let limits = match Limits::open(config) {
+            Ok(limits) => limits,
+            Err(stop) => return stop,
+        };
         let (max_nodes, max_solutions) = (limits.max_nodes, limits.max_solutions);
-        if max_solutions == 0 {
-            // No solution wanted: nothing to search (as on the links).
-            return Stop::SolutionLimit;
-        }
         // The levels of the prefix are applied, not counted as nodes (as on the links).
         let floor = self.prefix.len();
         let mut level = 0usize;

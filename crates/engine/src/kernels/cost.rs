@@ -628,7 +628,7 @@ fn search_in<const COLORED: bool>(
                     if best.len() == k {
                         cutoff = best.peek().map_or(u64::MAX, |b| b.net);
                     }
-                    if config.max_solutions.is_some_and(|m| stats.solutions >= m) {
+                    if config.budget.max_solutions.is_some_and(|m| stats.solutions >= m) {
                         // Levels 0..level are applied, and this one but for its option.
                         a.uncover_others::<COLORED>(x, limit[level]);
                         a.uncover::<COLORED>(item, limit0[level]);

@@ -338,7 +338,7 @@ fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost 
                 if best.len() == k {
                     cutoff = best.peek().map_or(u64::MAX, |b| b.net);
                 }
-                if config.max_solutions.is_some_and(|m| stats.solutions >= m) {
+                if config.budget.max_solutions.is_some_and(|m| stats.solutions >= m) {
                     stop = Stop::SolutionLimit;
                     break 'search;
                 }

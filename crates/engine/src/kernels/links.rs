@@ -17,7 +17,7 @@ impl Solver {
         sink: &mut S,
         listing: bool,
     ) -> Outcome {
-        let cancel = self.config.cancel.clone();
+        let cancel = self.config.budget.cancel.clone();
         let limits = Limits::with_cancel(&self.config, cancel.as_deref());
         let (max_nodes, max_solutions) = (limits.max_nodes, limits.max_solutions);
         if max_solutions == 0 && self.phase == Phase::Fresh {

@@ -586,11 +586,11 @@ impl<'b, const W: usize> Search<'b, W> {
         tick: Tick<'_>,
     ) -> Stop {
         let bits = self.bits;
-        let limits = Limits::new(config);
+        let limits = match Limits::open(config) {
+            Ok(limits) => limits,
+            Err(stop) => return stop,
+        };
         let (max_nodes, max_solutions) = (limits.max_nodes, limits.max_solutions);
-        if max_solutions == 0 {
-            return Stop::SolutionLimit;
-        }
         // The levels of the prefix are applied, not counted as nodes (as on the links).
         let floor = self.prefix.len();
         let mut level = 0usize;

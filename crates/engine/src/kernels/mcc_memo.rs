@@ -77,7 +77,7 @@ impl Solver {
         let words = layout.words;
         let mut zdd = memo.zdd.then(Zdd::new);
         let mut stats = MemoStats::default();
-        let cancel = self.config.cancel.clone();
+        let cancel = self.config.budget.cancel.clone();
         let mut watch = Watch::new(&self.config, cancel.as_deref());
         let n = self.arena.n_items;
         let has_secondary = self.arena.n_items > self.arena.n_primary;

@@ -772,7 +772,7 @@ impl Solver {
         if memo.zdd {
             self.check(crate::gate::Method::Zdd)?;
         }
-        if self.config.max_solutions.is_some() {
+        if self.config.budget.max_solutions.is_some() {
             return Err(MemoError::SolutionLimit);
         }
         self.start();
@@ -883,7 +883,7 @@ impl Solver {
         store: &SharedTable,
         progress: &mut dyn FnMut(&Solver, &MemoStats) -> ControlFlow<()>,
     ) -> Result<MemoOutcome, MemoError> {
-        if self.config.max_solutions.is_some() {
+        if self.config.budget.max_solutions.is_some() {
             return Err(MemoError::SolutionLimit);
         }
         self.start();
@@ -908,7 +908,7 @@ impl Solver {
         let words = layout.words;
         let mut zdd = memo.zdd.then(Zdd::new);
         let stats = MemoStats::default();
-        let cancel = self.config.cancel.clone();
+        let cancel = self.config.budget.cancel.clone();
         let mut watch = Watch::new(&self.config, cancel.as_deref());
         let mut updates = 0u64;
 

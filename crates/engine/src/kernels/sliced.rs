@@ -341,12 +341,11 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
     #[inline(always)]
     fn run(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
         let sliced = self.sliced;
-        let limits = Limits::new(config);
+        let limits = match Limits::open(config) {
+            Ok(limits) => limits,
+            Err(stop) => return stop,
+        };
         let (max_nodes, max_solutions) = (limits.max_nodes, limits.max_solutions);
-        if max_solutions == 0 {
-            // No solution wanted: nothing to search (as on the links).
-            return Stop::SolutionLimit;
-        }
         let (mut nodes, mut updates, mut solutions) = (0u64, 0u64, 0u128);
         // Written back on every return.
         macro_rules! stop {

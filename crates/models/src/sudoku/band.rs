@@ -247,6 +247,18 @@ mod lanes {
         unsafe { [_mm_loadu_si128(p), _mm_loadu_si128(p.add(1)), _mm_loadu_si128(p.add(2))] }
     }
 
+    /// The digits `4 k` to `4 k + 3`, whose words are the lanes of `v`, that have a bit of
+    /// `m` (a bit set per digit, shifted to the digit's place).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn lanes_having(v: __m128i, m: __m128i, k: usize) -> u32 {
+        // SAFETY: SSE2 is part of the x86_64 baseline.
+        unsafe {
+            let miss = _mm_cmpeq_epi32(_mm_and_si128(v, m), _mm_setzero_si128());
+            (_mm_movemask_ps(_mm_castsi128_ps(miss)) as u32 ^ 0xF) << (4 * k)
+        }
+    }
+
     /// Removes the cells `s` from every digit's word; returns the digits that had one.
     #[inline(always)]
     pub(super) fn clear(row: &mut [u32; LANES], s: u32) -> u32 {
@@ -258,11 +270,9 @@ mod lanes {
             // 16-byte vectors of `row` (`k < 3`).
             unsafe {
                 let m = _mm_set1_epi32(s as i32);
-                let zero = _mm_setzero_si128();
                 let mut had = 0;
                 for (k, v) in x.into_iter().enumerate() {
-                    let miss = _mm_cmpeq_epi32(_mm_and_si128(v, m), zero);
-                    had |= (_mm_movemask_ps(_mm_castsi128_ps(miss)) as u32 ^ 0xF) << (4 * k);
+                    had |= lanes_having(v, m, k);
                     _mm_storeu_si128(p.add(k), _mm_andnot_si128(m, v));
                 }
                 had
@@ -286,16 +296,8 @@ mod lanes {
         {
             let x = load(row);
             // SAFETY: SSE2 is part of the x86_64 baseline.
-            unsafe {
-                let m = _mm_set1_epi32(s as i32);
-                let zero = _mm_setzero_si128();
-                let mut had = 0;
-                for (k, v) in x.into_iter().enumerate() {
-                    let miss = _mm_cmpeq_epi32(_mm_and_si128(v, m), zero);
-                    had |= (_mm_movemask_ps(_mm_castsi128_ps(miss)) as u32 ^ 0xF) << (4 * k);
-                }
-                had
-            }
+            let m = unsafe { _mm_set1_epi32(s as i32) };
+            x.into_iter().enumerate().fold(0, |had, (k, v)| had | lanes_having(v, m, k))
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -866,29 +868,17 @@ impl BandSolver {
     #[inline(always)]
     fn run<const BMI2: bool>(&mut self, grid: &Grid, options: &Options) -> Report {
         debug_assert_eq!(grid.shape(), Shape::CLASSIC);
-        let mut report =
-            Report { solutions: 0, solution: None, stop: Stop::Exhausted, nodes: 0, micros: 0 };
-        let limit = options.limit.unwrap_or(u64::MAX);
-        if limit == 0 {
-            report.stop = Stop::SolutionLimit;
-            return report;
-        }
+        let mut report = match options.start() {
+            Ok(report) => report,
+            Err(refused) => return refused,
+        };
+        let limit = options.solution_limit();
         let Some(mut st) = State::new(grid.values()) else {
             return report;
         };
-        let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
-        let check_cancel = options.cancel.is_some();
+        let guard = options.guard();
         self.stack.clear();
-        loop {
-            if report.nodes >= max_nodes {
-                report.stop = Stop::NodeLimit;
-                break;
-            }
-            report.nodes += 1;
-            if check_cancel && report.nodes % 1024 == 0 && options.cancelled() {
-                report.stop = Stop::Cancelled;
-                break;
-            }
+        while guard.enter(&mut report) {
             if st.propagate::<BMI2>().is_ok() {
                 #[cfg(test)]
                 if let Err(e) = st.check_invariants() {

@@ -171,15 +171,10 @@ impl Model for SudokuModel {
 pub(super) fn search(grid: &Grid, options: &Options) -> Report {
     let model = SudokuModel::new(grid);
     let problem = model.problem();
-    let config = Config {
-        max_solutions: options.limit.map(u128::from),
-        max_nodes: options.max_nodes,
-        cancel: options.cancel.clone(),
-        ..Config::default()
-    };
+    let config = Config::with_budget(options.budget.clone());
     let mut solver = Solver::with_config(&problem, config);
     let mut first = None;
-    let outcome = if options.limit == Some(0) {
+    let outcome = if options.budget.max_solutions == Some(0) {
         None
     } else {
         Some(solver.solve_with(|s| {
@@ -189,8 +184,8 @@ pub(super) fn search(grid: &Grid, options: &Options) -> Report {
             ControlFlow::Continue(())
         }))
     };
-    // The engine's stops are the sudoku's: no time limit and a visitor that never stops, so
-    // it ends exhausted, at the solution or node limit, or cancelled.
+    // The engine's stops are the sudoku's: a visitor that never stops, so it ends exhausted,
+    // at the solution, node or time limit, or cancelled.
     let stop = outcome.map_or(Stop::SolutionLimit, |o| o.stop);
     Report {
         solutions: u64::try_from(solver.stats().solutions).unwrap_or(u64::MAX),

@@ -154,13 +154,11 @@ impl Generic {
 
     fn search(&mut self, grid: &Grid, options: &Options) -> Report {
         let cells = self.shape.cells();
-        let mut report =
-            Report { solutions: 0, solution: None, stop: Stop::Exhausted, nodes: 0, micros: 0 };
-        let limit = options.limit.unwrap_or(u64::MAX);
-        if limit == 0 {
-            report.stop = Stop::SolutionLimit;
-            return report;
-        }
+        let mut report = match options.start() {
+            Ok(report) => report,
+            Err(refused) => return refused,
+        };
+        let limit = options.solution_limit();
         let mut state = vec![self.all; cells];
         state.resize(2 * cells, 0);
         self.queue.clear();
@@ -175,18 +173,9 @@ impl Generic {
                 }
             }
         }
-        let max_nodes = options.max_nodes.unwrap_or(u64::MAX);
+        let guard = options.guard();
         self.stack.clear();
-        loop {
-            if report.nodes >= max_nodes {
-                report.stop = Stop::NodeLimit;
-                break;
-            }
-            report.nodes += 1;
-            if report.nodes % 1024 == 0 && options.cancelled() {
-                report.stop = Stop::Cancelled;
-                break;
-            }
+        while guard.enter(&mut report) {
             if self.propagate(&mut state).is_ok() {
                 // Minimum remaining values: the unplaced cell with the fewest candidates.
                 let best = (0..cells)

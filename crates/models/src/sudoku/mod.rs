@@ -37,9 +37,11 @@
 //! ```
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
+
+pub use dancecard_engine::Budget;
 
 mod band;
 mod dlx;
@@ -406,7 +408,7 @@ impl Grid {
     /// Counts solutions with `method`, stopping at `limit` if given.
     pub fn count(&self, method: Method, limit: Option<u64>) -> Report {
         let mut options = Options::new(method);
-        options.limit = limit;
+        options.budget.max_solutions = limit.map(u128::from);
         search(self, &options)
     }
 
@@ -580,8 +582,8 @@ pub enum Method {
 
 /// Why a search ended: the project's one stop vocabulary (shared with the engine and the
 /// heuristic searches). A sudoku search ends with [`Stop::Exhausted`] (every solution was
-/// counted), [`Stop::SolutionLimit`], [`Stop::NodeLimit`] (the count is a lower bound) or
-/// [`Stop::Cancelled`] (the count is a lower bound).
+/// counted), [`Stop::SolutionLimit`], or cut short (the count is then a lower bound) by
+/// [`Stop::NodeLimit`], [`Stop::TimeLimit`] or [`Stop::Cancelled`].
 pub use dancecard_budget::Stop;
 
 /// Limits and method of a [`search`].
@@ -590,12 +592,10 @@ pub use dancecard_budget::Stop;
 pub struct Options {
     /// The solver.
     pub method: Method,
-    /// Stop after this many solutions.
-    pub limit: Option<u64>,
-    /// Stop after this many search-tree nodes.
-    pub max_nodes: Option<u64>,
-    /// Stop when this flag becomes true (looked at every thousand nodes or so).
-    pub cancel: Option<Arc<AtomicBool>>,
+    /// The limits of each search: a solution limit, a node limit, a time limit (from the
+    /// start of each puzzle's search) and a cancel flag (the last two looked at every
+    /// thousand nodes or so).
+    pub budget: Budget,
     /// Leave [`Report::solution`] empty: a count or a uniqueness check that shows no grid
     /// then builds none (one allocation less per puzzle).
     pub skip_solution: bool,
@@ -612,19 +612,25 @@ impl Options {
 
     /// With a solution limit.
     pub fn limit(mut self, limit: u64) -> Options {
-        self.limit = Some(limit);
+        self.budget.max_solutions = Some(u128::from(limit));
         self
     }
 
     /// With a node limit.
     pub fn max_nodes(mut self, nodes: u64) -> Options {
-        self.max_nodes = Some(nodes);
+        self.budget.max_nodes = Some(nodes);
         self
     }
 
     /// With a cancel flag.
     pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Options {
-        self.cancel = Some(flag);
+        self.budget.cancel = Some(flag);
+        self
+    }
+
+    /// With these limits.
+    pub fn budget(mut self, budget: Budget) -> Options {
+        self.budget = budget;
         self
     }
 
@@ -640,8 +646,78 @@ impl Options {
         self
     }
 
-    pub(crate) fn cancelled(&self) -> bool {
-        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+    /// An empty report to fill, or the report of a search that wants no solution
+    /// ([`Stop::SolutionLimit`]: nothing to search, no node).
+    pub(crate) fn start(&self) -> Result<Report, Report> {
+        let mut report =
+            Report { solutions: 0, solution: None, stop: Stop::Exhausted, nodes: 0, micros: 0 };
+        if self.budget.max_solutions == Some(0) {
+            report.stop = Stop::SolutionLimit;
+            return Err(report);
+        }
+        Ok(report)
+    }
+
+    /// The solution limit as a number (`u64::MAX`: none), for the search loops.
+    pub(crate) fn solution_limit(&self) -> u64 {
+        self.budget.max_solutions.map_or(u64::MAX, |m| u64::try_from(m).unwrap_or(u64::MAX))
+    }
+
+    /// The node, time and cancel limits of a search that starts now, as its loop reads them
+    /// (the clock is read only with a time limit).
+    pub(crate) fn guard(&self) -> Guard<'_> {
+        let deadline = self.budget.time_limit.and_then(|_| self.budget.deadline(Instant::now()));
+        Guard {
+            budget: &self.budget,
+            max_nodes: self.budget.max_nodes.unwrap_or(u64::MAX),
+            polls: self.budget.cancel.is_some() || deadline.is_some(),
+            deadline,
+        }
+    }
+}
+
+/// The node, time and cancel limits of one search of the sudoku solvers ([`Options::guard`]).
+pub(crate) struct Guard<'o> {
+    budget: &'o Budget,
+    /// The node limit (`u64::MAX`: none).
+    max_nodes: u64,
+    /// When the time limit passes.
+    deadline: Option<Instant>,
+    /// Whether there is a cancel flag or a deadline to look at.
+    polls: bool,
+}
+
+impl Guard<'_> {
+    /// Enters a node of the search: counts it in `report`, unless a limit stops the search
+    /// first (the node limit before the node, the cancel flag and the clock every 1024 nodes);
+    /// then it sets `report.stop` and returns `false`.
+    #[inline(always)]
+    pub(crate) fn enter(&self, report: &mut Report) -> bool {
+        if report.nodes >= self.max_nodes {
+            report.stop = Stop::NodeLimit;
+            return false;
+        }
+        report.nodes += 1;
+        if self.polls && report.nodes % 1024 == 0 {
+            if let Some(stop) = self.poll() {
+                report.stop = stop;
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Why the search must stop now, if it must: the cancel flag, or the time limit.
+    #[cold]
+    #[inline(never)]
+    fn poll(&self) -> Option<Stop> {
+        if self.budget.is_cancelled() {
+            Some(Stop::Cancelled)
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(Stop::TimeLimit)
+        } else {
+            None
+        }
     }
 }
 
@@ -732,7 +808,7 @@ pub const BATCH: usize = 1024;
 /// thread), in batches of [`BATCH`], calling `progress` with the number of puzzles done after
 /// each. The reports are in the order of `grids`.
 ///
-/// `options.cancel` stops the run: the first puzzle whose search it cut short keeps its
+/// The budget's cancel flag stops the run: the first puzzle whose search it cut short keeps its
 /// partial report ([`Stop::Cancelled`]) and every puzzle after it gets `None` (with threads,
 /// some later puzzles may have been solved: they are dropped, so that the reports stay a
 /// prefix of the input that a front end can print in step with it).
@@ -762,7 +838,7 @@ pub fn search_all(
         .then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok())
         .flatten();
     let mut solver = Solver::new();
-    let stopped = || options.cancel.as_ref().is_some_and(|f| f.load(Ordering::Relaxed));
+    let stopped = || options.budget.is_cancelled();
     for batch in grids.chunks(BATCH) {
         if stopped() {
             break;

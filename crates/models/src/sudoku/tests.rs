@@ -365,7 +365,9 @@ fn search_all_keeps_the_puzzles_before_a_cancel_and_drops_the_rest() {
     let flag = Arc::new(AtomicBool::new(false));
     let options = Options::new(Method::Fast).cancel(flag.clone());
     // Raised after the first batch: the second never starts.
-    let reports = search_all(&refs, &options, 1, &mut |_| flag.store(true, Ordering::Relaxed));
+    let reports = search_all(&refs, &options, 1, &mut |_| {
+        flag.store(true, std::sync::atomic::Ordering::Relaxed)
+    });
     assert_eq!(reports.len(), refs.len());
     assert!(reports[..BATCH].iter().all(|r| r.as_ref().is_some_and(Report::is_exact)));
     assert!(reports[BATCH..].iter().all(Option::is_none));

@@ -550,14 +550,19 @@ impl Tiling {
             Method::Dp if request.distinct => return Err(TilingError::Request(
                 "a count up to symmetry needs the dlx method: the profile DP counts all tilings",
             )),
-            Method::Dp if request.max_solutions.is_some() => {
+            Method::Dp if request.budget.max_solutions.is_some() => {
                 return Err(TilingError::Request(
                     "a solution limit needs the dlx method: the profile DP counts all tilings",
                 ))
             }
-            Method::Dp if request.max_nodes.is_some() => {
+            Method::Dp if request.budget.max_nodes.is_some() => {
                 return Err(TilingError::Request(
                     "a node limit needs the dlx method: the profile DP has no search nodes",
+                ))
+            }
+            Method::Dp if request.budget.time_limit.is_some() => {
+                return Err(TilingError::Request(
+                    "a time limit needs the dlx method: the profile DP has no partial count",
                 ))
             }
             Method::Dp if self.once => return Err(DpError::Once.into()),
@@ -571,7 +576,7 @@ impl Tiling {
         };
         if run_dp {
             let started = std::time::Instant::now();
-            match self.count_dp_bounded(request.cancel.as_deref(), dp.max_states) {
+            match self.count_dp_bounded(request.budget.cancel.as_deref(), dp.max_states) {
                 Ok(total) => {
                     let solutions = total.to_u128().unwrap_or(u128::MAX);
                     let stats =

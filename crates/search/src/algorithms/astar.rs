@@ -1,12 +1,13 @@
 //! A*: best-first search on f = g + h.
 
+use crate::stats::Bounds;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use super::{moves_to, Link, ROOT};
 use crate::space::{Cost, Space, Step};
-use crate::stats::{Limits, Path, SearchResult, Stats, Stop, POLL_MASK};
+use crate::stats::{Budget, Path, SearchResult, Stats, Stop, POLL_MASK};
 use crate::table::{StateIndex, MAX_STATES};
 
 /// An entry of the open list.
@@ -37,11 +38,11 @@ impl PartialOrd for Open {
 /// reached again by a cheaper path is updated and pushed again (*reopened*), so the result is
 /// optimal even when the heuristic is admissible but not consistent; stale heap entries are
 /// skipped when popped. The goal test is made when a node is expanded, as optimality
-/// requires. Every state reached is stored: bound the memory with [`Limits::max_states`].
-/// [`Limits::max_cost`] stops the search once the smallest f exceeds it.
+/// requires. Every state reached is stored: bound the memory with [`Budget::max_states`].
+/// [`Budget::max_cost`] stops the search once the smallest f exceeds it.
 ///
 /// ```
-/// use dancecard_search::{a_star, Cost, Limits, Space, Step};
+/// use dancecard_search::{a_star, Cost, Budget, Space, Step};
 ///
 /// // A weighted graph: 0 -> 1 costs 5, 0 -> 2 costs 1, 2 -> 1 costs 1.
 /// struct Graph;
@@ -60,10 +61,10 @@ impl PartialOrd for Open {
 ///         x == 1
 ///     }
 /// }
-/// let path = a_star(&Graph, 0, &Limits::new()).path.unwrap();
+/// let path = a_star(&Graph, 0, &Budget::new()).path.unwrap();
 /// assert_eq!((path.moves, path.cost), (vec![2, 1], 2));
 /// ```
-pub fn a_star<S: Space>(space: &S, start: S::State, limits: &Limits) -> SearchResult<S::Move> {
+pub fn a_star<S: Space>(space: &S, start: S::State, limits: &Budget) -> SearchResult<S::Move> {
     let started = Instant::now();
     let mut stats = Stats { iterations: 1, stored: 1, ..Stats::default() };
     let finish = |path, stop, stats| SearchResult::finish(path, stop, stats, started);
@@ -90,8 +91,10 @@ pub fn a_star<S: Space>(space: &S, start: S::State, limits: &Limits) -> SearchRe
             let moves = moves_to(&links, node);
             return finish(Some(Path { moves, cost: g }), Stop::Found, stats);
         }
-        if stats.expanded & POLL_MASK == 0 && limits.is_cancelled() {
-            return finish(None, Stop::Cancelled, stats);
+        if stats.expanded & POLL_MASK == 0 {
+            if let Some(stop) = limits.interrupted(started) {
+                return finish(None, stop, stats);
+            }
         }
         buf.clear();
         space.successors(index.key(node), &mut buf);

@@ -1,10 +1,11 @@
 //! Breadth-first search: shortest paths in number of moves.
 
+use crate::stats::Bounds;
 use std::time::Instant;
 
 use super::{moves_to, Link, ROOT};
 use crate::space::{Space, Step};
-use crate::stats::{Limits, Path, SearchResult, Stats, Stop, POLL_MASK};
+use crate::stats::{Budget, Path, SearchResult, Stats, Stop, POLL_MASK};
 use crate::table::{StateIndex, MAX_STATES};
 
 /// Breadth-first search from `start` to the nearest goal, in number of moves (move costs are
@@ -12,11 +13,11 @@ use crate::table::{StateIndex, MAX_STATES};
 ///
 /// Every state reached is stored (the table doubles as the queue), so the memory is
 /// proportional to the number of states within the answer's depth; bound it with
-/// [`Limits::max_states`]. A successor is tested for the goal when it is generated, which
-/// saves the last layer. [`Limits::max_cost`] bounds the depth.
+/// [`Budget::max_states`]. A successor is tested for the goal when it is generated, which
+/// saves the last layer. [`Budget::max_cost`] bounds the depth.
 ///
 /// ```
-/// use dancecard_search::{bfs, Limits, Space, Step, Stop};
+/// use dancecard_search::{bfs, Budget, Space, Step, Stop};
 ///
 /// // Knight moves on an unbounded board, from (0, 0) to (3, 3).
 /// struct Knight;
@@ -32,11 +33,11 @@ use crate::table::{StateIndex, MAX_STATES};
 ///         s == (3, 3)
 ///     }
 /// }
-/// let result = bfs(&Knight, (0, 0), &Limits::new());
+/// let result = bfs(&Knight, (0, 0), &Budget::new());
 /// assert_eq!(result.stop, Stop::Found);
 /// assert_eq!(result.path.unwrap().moves.len(), 2);
 /// ```
-pub fn bfs<S: Space>(space: &S, start: S::State, limits: &Limits) -> SearchResult<S::Move> {
+pub fn bfs<S: Space>(space: &S, start: S::State, limits: &Budget) -> SearchResult<S::Move> {
     let started = Instant::now();
     let mut stats = Stats { iterations: 1, stored: 1, ..Stats::default() };
     let finish = |path, stop, stats| SearchResult::finish(path, stop, stats, started);
@@ -62,8 +63,10 @@ pub fn bfs<S: Space>(space: &S, start: S::State, limits: &Limits) -> SearchResul
             stats.bound = depth;
             return finish(None, Stop::CostLimit, stats);
         }
-        if stats.expanded & POLL_MASK == 0 && limits.is_cancelled() {
-            return finish(None, Stop::Cancelled, stats);
+        if stats.expanded & POLL_MASK == 0 {
+            if let Some(stop) = limits.interrupted(started) {
+                return finish(None, stop, stats);
+            }
         }
         buf.clear();
         space.successors(index.key(head as u32), &mut buf);
@@ -117,7 +120,7 @@ impl Explored {
 /// `visit(state, depth)` once per state (the goal test is not used).
 ///
 /// ```
-/// use dancecard_search::{bfs_explore, Limits, Space, Step};
+/// use dancecard_search::{bfs_explore, Budget, Space, Step};
 ///
 /// // The integers mod 10 under +1 and +3.
 /// struct Ring;
@@ -133,14 +136,14 @@ impl Explored {
 ///         false
 ///     }
 /// }
-/// let explored = bfs_explore(&Ring, 0, &Limits::new(), |_, _| {});
+/// let explored = bfs_explore(&Ring, 0, &Budget::new(), |_, _| {});
 /// assert_eq!(explored.states(), 10);
 /// assert_eq!(explored.by_depth, [1, 2, 3, 3, 1]);
 /// ```
 pub fn bfs_explore<S: Space>(
     space: &S,
     start: S::State,
-    limits: &Limits,
+    limits: &Budget,
     mut visit: impl FnMut(&S::State, u32),
 ) -> Explored {
     let started = Instant::now();
@@ -167,8 +170,10 @@ pub fn bfs_explore<S: Space>(
         if u64::from(depth) >= max_depth {
             break Stop::CostLimit;
         }
-        if stats.expanded & POLL_MASK == 0 && limits.is_cancelled() {
-            break Stop::Cancelled;
+        if stats.expanded & POLL_MASK == 0 {
+            if let Some(stop) = limits.interrupted(started) {
+                break stop;
+            }
         }
         buf.clear();
         space.successors(index.key(head as u32), &mut buf);

@@ -1,10 +1,11 @@
 //! Bidirectional breadth-first search.
 
+use crate::stats::Bounds;
 use std::time::Instant;
 
 use super::{move_between, moves_to, Link, ROOT};
 use crate::space::{Reversible, Space, Step};
-use crate::stats::{Limits, Path, SearchResult, Stats, Stop, POLL_MASK};
+use crate::stats::{Budget, Path, SearchResult, Stats, Stop, POLL_MASK};
 use crate::table::{StateIndex, MAX_STATES};
 
 /// One direction of the search: the states it reached, layer by layer.
@@ -49,11 +50,11 @@ struct Meeting {
 ///
 /// The backward side runs the successor function from the goal, which is why the space must
 /// be [`Reversible`]; the moves of the second half of the path are recovered by regenerating
-/// successors. [`Limits::max_states`] bounds both sides together.
+/// successors. [`Budget::max_states`] bounds both sides together.
 pub fn bidirectional_bfs<S: Reversible>(
     space: &S,
     start: S::State,
-    limits: &Limits,
+    limits: &Budget,
 ) -> SearchResult<S::Move> {
     let started = Instant::now();
     let mut stats = Stats { iterations: 1, stored: 2, ..Stats::default() };
@@ -84,9 +85,11 @@ pub fn bidirectional_bfs<S: Reversible>(
         let mut met = None;
         let mut stop = None;
         'layer: for head in this.layer_start..layer_end {
-            if stats.expanded & POLL_MASK == 0 && limits.is_cancelled() {
-                stop = Some(Stop::Cancelled);
-                break;
+            if stats.expanded & POLL_MASK == 0 {
+                if let Some(why) = limits.interrupted(started) {
+                    stop = Some(why);
+                    break;
+                }
             }
             buf.clear();
             space.successors(this.index.key(head as u32), &mut buf);

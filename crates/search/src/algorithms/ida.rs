@@ -1,9 +1,10 @@
 //! IDA*: iterative deepening on f = g + h, and the depth-first core it shares with IDDFS.
 
+use crate::stats::Bounds;
 use std::time::Instant;
 
 use crate::space::{Cost, Space, Step};
-use crate::stats::{Limits, Path, SearchResult, Stats, Stop, POLL_MASK};
+use crate::stats::{Budget, Path, SearchResult, Stats, Stop, POLL_MASK};
 
 /// A node on the current path of the depth-first search.
 struct Frame<S> {
@@ -63,16 +64,16 @@ impl<S: Space> Measure<S> for CostPlusHeuristic {
 /// would otherwise double the tree of a reversible puzzle. The successors are stored in one
 /// shared buffer, so the search allocates nothing once the deepest path has been seen.
 ///
-/// [`Limits::max_cost`] bounds the bound ([`Stop::CostLimit`]); [`Limits::max_nodes`] counts
+/// [`Budget::max_cost`] bounds the bound ([`Stop::CostLimit`]); [`Budget::max_nodes`] counts
 /// generated nodes over all iterations.
 ///
 /// IDA* searches a tree, not a graph: it does not remember states, so on a finite space
-/// with no reachable goal it deepens forever unless [`Limits::max_cost`] stops it, and a
+/// with no reachable goal it deepens forever unless [`Budget::max_cost`] stops it, and a
 /// cycle of zero-cost moves makes one iteration endless. Give every move a positive cost,
 /// or a cost bound.
 ///
 /// ```
-/// use dancecard_search::{ida_star, Cost, Limits, Space, Step, Stop};
+/// use dancecard_search::{ida_star, Cost, Budget, Space, Step, Stop};
 ///
 /// // Reach 0 from a number by subtracting 1 (cost 1) or 7 (cost 3); h = 3x/7, rounded down,
 /// // is admissible since no move removes a unit for less than 3/7.
@@ -94,12 +95,12 @@ impl<S: Space> Measure<S> for CostPlusHeuristic {
 ///         Cost::from(x) * 3 / 7
 ///     }
 /// }
-/// let result = ida_star(&Coins, 16, &Limits::new());
+/// let result = ida_star(&Coins, 16, &Budget::new());
 /// assert_eq!(result.stop, Stop::Found);
 /// assert_eq!(result.path.unwrap().cost, 8); // 7 + 7 + 1 + 1
 /// assert!(result.stats.iterations >= 1);
 /// ```
-pub fn ida_star<S: Space>(space: &S, start: S::State, limits: &Limits) -> SearchResult<S::Move> {
+pub fn ida_star<S: Space>(space: &S, start: S::State, limits: &Budget) -> SearchResult<S::Move> {
     deepen(space, start, limits, &CostPlusHeuristic)
 }
 
@@ -107,7 +108,7 @@ pub fn ida_star<S: Space>(space: &S, start: S::State, limits: &Limits) -> Search
 pub(super) fn deepen<S: Space, M: Measure<S>>(
     space: &S,
     start: S::State,
-    limits: &Limits,
+    limits: &Budget,
     measure: &M,
 ) -> SearchResult<S::Move> {
     let started = Instant::now();
@@ -188,8 +189,10 @@ pub(super) fn deepen<S: Space, M: Measure<S>>(
             if stats.generated >= node_budget {
                 return finish(None, Stop::NodeLimit, stats);
             }
-            if stats.expanded & POLL_MASK == 0 && limits.is_cancelled() {
-                return finish(None, Stop::Cancelled, stats);
+            if stats.expanded & POLL_MASK == 0 {
+                if let Some(stop) = limits.interrupted(started) {
+                    return finish(None, stop, stats);
+                }
             }
         }
         if next_bound == Cost::MAX {

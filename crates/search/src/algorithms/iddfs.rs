@@ -2,7 +2,7 @@
 
 use super::ida::{deepen, Measure};
 use crate::space::{Cost, Space, Step};
-use crate::stats::{Limits, SearchResult};
+use crate::stats::{Budget, SearchResult};
 
 /// IDDFS's measure: g counts moves, f = g (no heuristic, costs ignored).
 struct Depth;
@@ -25,10 +25,10 @@ impl<S: Space> Measure<S> for Depth {
 /// It is [`ida_star`](crate::ida_star) with h = 0 and every move counted as 1 (the heuristic
 /// and the move costs are ignored; the path's cost is still the sum of its moves' costs).
 /// When a depth limit cuts nothing off, the reachable space is finite and has no goal
-/// ([`Stop::Exhausted`](crate::Stop::Exhausted)). [`Limits::max_cost`] bounds the depth.
+/// ([`Stop::Exhausted`](crate::Stop::Exhausted)). [`Budget::max_cost`] bounds the depth.
 ///
 /// ```
-/// use dancecard_search::{iddfs, Limits, Space, Step};
+/// use dancecard_search::{iddfs, Budget, Space, Step};
 ///
 /// // Words over {a, b}; the goal is "abba".
 /// struct Words;
@@ -46,9 +46,9 @@ impl<S: Space> Measure<S> for Depth {
 ///         w == "abba"
 ///     }
 /// }
-/// let path = iddfs(&Words, String::new(), &Limits::new()).path.unwrap();
+/// let path = iddfs(&Words, String::new(), &Budget::new()).path.unwrap();
 /// assert_eq!(path.moves, ['a', 'b', 'b', 'a']);
 /// ```
-pub fn iddfs<S: Space>(space: &S, start: S::State, limits: &Limits) -> SearchResult<S::Move> {
+pub fn iddfs<S: Space>(space: &S, start: S::State, limits: &Budget) -> SearchResult<S::Move> {
     deepen(space, start, limits, &Depth)
 }

@@ -1,5 +1,5 @@
 //! The generic algorithms. Each takes a [`crate::Space`], a start state and
-//! [`crate::Limits`], and returns a [`crate::SearchResult`].
+//! [`crate::Budget`], and returns a [`crate::SearchResult`].
 //!
 //! | algorithm | optimal for | memory | needs |
 //! | --- | --- | --- | --- |

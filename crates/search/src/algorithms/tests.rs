@@ -4,7 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::space::{Cost, Reversible, Space, Step};
-use crate::stats::{Limits, Stop};
+use crate::stats::{Budget, Stop};
 
 /// A graph with costs; the goal is the last node; `h` is an admissible heuristic table.
 #[derive(Debug, Clone)]
@@ -112,9 +112,9 @@ proptest! {
         let g = graph(n, &raw, false, false);
         let expected = costs_to_goal(&g.edges)[0];
         for (name, result) in [
-            ("a*", a_star(&g, 0, &Limits::new())),
+            ("a*", a_star(&g, 0, &Budget::new())),
             // Costs are 1 to 5: a cheapest path costs at most 5 (n - 1).
-            ("ida*", ida_star(&g, 0, &Limits::new().max_cost(5 * n as Cost))),
+            ("ida*", ida_star(&g, 0, &Budget::new().max_cost(5 * n as Cost))),
         ] {
             match expected {
                 Some(cost) => {
@@ -133,11 +133,11 @@ proptest! {
         let g = graph(n, &raw, true, true);
         let expected = costs_to_goal(&g.edges)[0];
         let results = [
-            ("bfs", bfs(&g, 0, &Limits::new())),
-            ("bidir", bidirectional_bfs(&g, 0, &Limits::new())),
+            ("bfs", bfs(&g, 0, &Budget::new())),
+            ("bidir", bidirectional_bfs(&g, 0, &Budget::new())),
             // A shortest path has at most n - 1 moves.
-            ("iddfs", iddfs(&g, 0, &Limits::new().max_cost(n as Cost - 1))),
-            ("ida*", ida_star(&g, 0, &Limits::new().max_cost(n as Cost - 1))),
+            ("iddfs", iddfs(&g, 0, &Budget::new().max_cost(n as Cost - 1))),
+            ("ida*", ida_star(&g, 0, &Budget::new().max_cost(n as Cost - 1))),
         ];
         for (name, result) in results {
             match expected {
@@ -166,7 +166,7 @@ proptest! {
             }
         }
         let mut seen = Vec::new();
-        let explored = bfs_explore(&g, 0, &Limits::new(), |&x, _| seen.push(x));
+        let explored = bfs_explore(&g, 0, &Budget::new(), |&x, _| seen.push(x));
         prop_assert_eq!(explored.states() as usize, reach.iter().filter(|&&r| r).count());
         seen.sort_unstable();
         seen.dedup();
@@ -197,7 +197,7 @@ impl Reversible for Line {
 
 #[test]
 fn limits_stop_every_algorithm() {
-    type Algorithm = fn(&Line, i64, &Limits) -> crate::stats::SearchResult<i64>;
+    type Algorithm = fn(&Line, i64, &Budget) -> crate::stats::SearchResult<i64>;
     let all: [(&str, Algorithm); 5] = [
         ("bfs", bfs),
         ("bidirectional_bfs", bidirectional_bfs),
@@ -207,19 +207,20 @@ fn limits_stop_every_algorithm() {
     ];
     let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
     // Each limit, its stop, and the algorithms it applies to (IDA* and IDDFS store no states;
-    // IDDFS is not checked for cancelling).
+    // IDDFS is not checked for cancelling or the time limit).
     let cases = [
-        (Limits::new().max_nodes(1000), Stop::NodeLimit, 5),
-        (Limits::new().max_states(100), Stop::MemoryLimit, 3),
-        (Limits::new().max_cost(10), Stop::CostLimit, 5),
-        (Limits::new().cancel(flag), Stop::Cancelled, 4),
+        (Budget::new().max_nodes(1000), Stop::NodeLimit, 5),
+        (Budget::new().max_states(100), Stop::MemoryLimit, 3),
+        (Budget::new().max_cost(10), Stop::CostLimit, 5),
+        (Budget::new().cancel(flag), Stop::Cancelled, 4),
+        (Budget::new().time_limit(std::time::Duration::ZERO), Stop::TimeLimit, 4),
     ];
     for (limits, stop, applies) in &cases {
         for (name, search) in &all[..*applies] {
             assert_eq!(search(&Line, 0, limits).stop, *stop, "{name}");
         }
     }
-    let explored = bfs_explore(&Line, 0, &Limits::new().max_cost(5), |_, _| {});
+    let explored = bfs_explore(&Line, 0, &Budget::new().max_cost(5), |_, _| {});
     assert_eq!((explored.stop, explored.states()), (Stop::CostLimit, 11));
 }
 
@@ -227,7 +228,7 @@ fn limits_stop_every_algorithm() {
 fn ida_star_bound_jumps_to_the_smallest_exceeding_f() {
     // 0 -> goal directly costs 10; with h = 0 the bounds go 0, 10: two iterations, not 11.
     let g = Graph { edges: vec![vec![(1, 10)], vec![]], h: vec![0, 0] };
-    let r = ida_star(&g, 0, &Limits::new());
+    let r = ida_star(&g, 0, &Budget::new());
     assert_eq!(r.path.unwrap().cost, 10);
     assert_eq!((r.stats.iterations, r.stats.bound), (2, 10));
 }

@@ -30,7 +30,7 @@
 //!
 //! IDA* stores one path. A*, BFS and bidirectional BFS store every state they reach, so
 //! they are bounded by a state budget ([`DEFAULT_MAX_STATES`] unless the
-//! [`crate::Limits`] give one): BFS and bidirectional BFS refuse up front a state
+//! [`crate::Budget`] give one): BFS and bidirectional BFS refuse up front a state
 //! whose lower bound already predicts more states than the budget (the 15-puzzle's
 //! branching factor is about 2.13, the 24-puzzle's 2.37), and every one of them stops with
 //! [`SlideError::Stopped`] and [`Stop::MemoryLimit`] when the budget runs out.
@@ -50,7 +50,7 @@ use self::pdb::PdbHeuristic;
 use self::space::{Geometry, LinearConflict, Manhattan, TileHeuristic, TileSpace};
 use crate::algorithms::{a_star, bfs, bidirectional_bfs, ida_star, iddfs};
 use crate::space::{Cost, Space};
-use crate::stats::{Limits, SearchResult, Stats, Stop};
+use crate::stats::{Budget, SearchResult, Stats, Stop};
 
 /// The state budget of A*, BFS and bidirectional BFS when the limits give none: 2^24 states,
 /// about 800 MB.
@@ -121,7 +121,7 @@ pub struct SolveOptions {
     goal: Goal,
     algorithm: Algorithm,
     heuristic: Heuristic,
-    limits: Limits,
+    limits: Budget,
     pdb: Option<Arc<Pdb>>,
 }
 
@@ -147,7 +147,7 @@ impl SolveOptions {
 
     /// Sets the limits (node budget, state budget, cancel flag).
     #[must_use]
-    pub fn limits(mut self, limits: Limits) -> SolveOptions {
+    pub fn limits(mut self, limits: Budget) -> SolveOptions {
         self.limits = limits;
         self
     }
@@ -360,10 +360,10 @@ fn run<W: Word, H: TileHeuristic<W>>(
     let lower_bound = space.heuristic(&start);
     let algorithm = options.algorithm;
     let mut limits = options.limits.clone();
-    if algorithm.stores_states() && limits.state_limit().is_none() {
+    if algorithm.stores_states() && limits.max_states.is_none() {
         limits = limits.max_states(DEFAULT_MAX_STATES);
     }
-    let limit = limits.state_limit().unwrap_or(usize::MAX);
+    let limit = limits.max_states.unwrap_or(usize::MAX);
     // The 8-puzzle's whole space (181,440 states) fits; larger boards are checked.
     if board.side() >= 4 {
         let b = branching(board.side());

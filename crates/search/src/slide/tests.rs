@@ -54,7 +54,7 @@ fn eight_puzzle_has_181440_states_and_every_depth_class_is_solved_optimally() {
         let space = TileSpace { geo: &geo, goal_cells: geo.goal_cells::<u64>(), heuristic: &h };
         let start = geo.pack::<u64, _>(&Board::goal(3, goal), &h);
         let mut by_depth: Vec<Vec<u64>> = Vec::new();
-        let explored = bfs_explore(&space, start, &crate::Limits::new(), |s: &State<u64>, d| {
+        let explored = bfs_explore(&space, start, &crate::Budget::new(), |s: &State<u64>, d| {
             let d = d as usize;
             if by_depth.len() <= d {
                 by_depth.push(Vec::new());
@@ -181,21 +181,21 @@ fn errors_and_limits() {
     // Manhattan distance says at least 41 moves: about 2 x 2.13^20.5 = 1.1e7 states.
     let o = SolveOptions::new(Goal::BlankFirst)
         .algorithm(Algorithm::Bidirectional)
-        .limits(crate::Limits::new().max_states(1_000_000));
+        .limits(crate::Budget::new().max_states(1_000_000));
     assert!(matches!(solve(&korf1, &o), Err(SlideError::TooMuchMemory { .. })));
     let o = SolveOptions::new(Goal::BlankFirst)
         .algorithm(Algorithm::AStar)
-        .limits(crate::Limits::new().max_states(10_000));
+        .limits(crate::Budget::new().max_states(10_000));
     let err = solve(&korf1, &o).unwrap_err();
     assert!(matches!(err, SlideError::Stopped { stop: crate::Stop::MemoryLimit, .. }), "{err}");
     assert!(err.to_string().contains("use IDA*"));
-    let o = SolveOptions::new(Goal::BlankFirst).limits(crate::Limits::new().max_nodes(1000));
+    let o = SolveOptions::new(Goal::BlankFirst).limits(crate::Budget::new().max_nodes(1000));
     assert!(matches!(
         solve(&korf1, &o),
         Err(SlideError::Stopped { stop: crate::Stop::NodeLimit, .. })
     ));
     let cancel = Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let o = SolveOptions::new(Goal::BlankFirst).limits(crate::Limits::new().cancel(cancel));
+    let o = SolveOptions::new(Goal::BlankFirst).limits(crate::Budget::new().cancel(cancel));
     assert!(matches!(
         solve(&korf1, &o),
         Err(SlideError::Stopped { stop: crate::Stop::Cancelled, .. })

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::reply::Finished;
-use super::search::{self, Budget, Need, SMALL_REPLY};
+use super::search::{self, Allowance, Need, SMALL_REPLY};
 use super::solve::Mode;
 use super::{json, ApiError, ApiQuery};
 use crate::AppState;
@@ -133,7 +133,7 @@ fn count(
     n: usize,
     method: MethodParam,
     limit: Option<u64>,
-    budget: &Budget,
+    budget: &Allowance,
 ) -> Result<Finished, ApiError> {
     let request = CountRequest { distinct: true, ..budget.count_request(limit) };
     let c = queens::count_by(n, Some(method.model()), &request).map_err(bad)?;
@@ -165,7 +165,7 @@ fn list(
     method: MethodParam,
     limit: u64,
     capped: bool,
-    budget: &Budget,
+    budget: &Allowance,
 ) -> Result<Finished, ApiError> {
     let mut reply = budget.reply();
     let tail = |_| ApiError::reply_too_large("the answer", budget.reply_cap);
@@ -215,7 +215,7 @@ fn list(
                 let model = Queens::new(n).map_err(bad)?;
                 let problem = model.problem();
                 let mut config = budget.config();
-                config.max_solutions = Some(u128::from(limit));
+                config.budget.max_solutions = Some(u128::from(limit));
                 let mut solver = Solver::with_config(&problem, config);
                 let outcome = solver.solve_with(|s| {
                     if boards.push(&model.decode(&s.to_vec())).is_err() {

@@ -13,9 +13,10 @@
 //! handler's future is dropped, and with it a guard that raises the search's cancel flag, so
 //! the slot comes back within [`Config::CHECK_INTERVAL`] nodes instead of at the budget.
 //!
-//! The engine enforces its own time limit. The puzzle solvers of `dancecard-models` take a
-//! cancel flag but no time limit: [`run_timed`] arms a timer that raises their flag when the
-//! time is up, and [`Budget::cancel_reason`] tells that apart from a client that left.
+//! The engine and the target sudoku take the time limit of their [`Budget`]. The model counts
+//! and the sudoku solvers run under [`run_timed`] instead, whose timer raises their cancel flag
+//! when the time is up (a time limit in a count's budget would turn the tilings' `auto` away
+//! from the profile DP); [`Allowance::cancel_reason`] tells that apart from a client that left.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -23,7 +24,7 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 use axum::response::Response;
-use dancecard_engine::{Config, Stop};
+use dancecard_engine::{Budget, Config, Stop};
 use tokio::time::Instant;
 
 use super::reply::{Finished, Reply};
@@ -64,7 +65,7 @@ impl Drop for AbortOnDrop {
 
 /// What a job may spend, and the flags that stop it.
 #[derive(Clone, Debug)]
-pub(crate) struct Budget {
+pub(crate) struct Allowance {
     /// Node budget ([`ServerConfig::max_nodes`](crate::ServerConfig)).
     pub(crate) max_nodes: u64,
     /// Time budget of this job.
@@ -77,7 +78,7 @@ pub(crate) struct Budget {
     pub(crate) reply_cap: usize,
 }
 
-impl Budget {
+impl Allowance {
     /// An empty JSON answer, capped as the search's [`Need`] said.
     pub(crate) fn reply(&self) -> Reply {
         Reply::json(self.reply_cap)
@@ -93,27 +94,35 @@ impl Budget {
             .map_err(|_| ApiError::reply_too_large("the answer", self.reply_cap))
     }
 
-    /// An engine configuration with this budget (the job sets the heuristic and its own
-    /// solution limit).
-    pub(crate) fn config(&self) -> Config {
-        Config {
-            max_nodes: Some(self.max_nodes),
-            time_limit: Some(self.time_limit),
-            cancel: Some(self.cancel.clone()),
-            ..Config::default()
-        }
+    /// The limits of a job under this allowance: its node and time budget and its cancel
+    /// flag (the job adds its own solution limit).
+    pub(crate) fn budget(&self) -> Budget {
+        Budget::new()
+            .max_nodes(self.max_nodes)
+            .time_limit(self.time_limit)
+            .cancel(self.cancel.clone())
     }
 
-    /// A model count's request under this budget (its nodes and its cancel flag, on the
-    /// job's one thread), stopping after `limit` solutions.
+    /// An engine configuration with this allowance's [`budget`](Allowance::budget) (the job
+    /// sets the heuristic and its own solution limit).
+    pub(crate) fn config(&self) -> Config {
+        Config::with_budget(self.budget())
+    }
+
+    /// A model count's request under this allowance, stopping after `limit` solutions: its
+    /// nodes and its cancel flag, on the job's one thread. Its time goes by the timer of
+    /// [`run_timed`], which raises the flag: a time limit would turn the tilings' `auto` away
+    /// from the profile DP, which has no partial count.
     pub(crate) fn count_request(
         &self,
         limit: Option<u64>,
     ) -> dancecard_models::count::CountRequest<'static> {
         dancecard_models::count::CountRequest {
-            max_solutions: limit.map(u128::from),
-            max_nodes: Some(self.max_nodes),
-            cancel: Some(self.cancel.clone()),
+            budget: Budget {
+                max_solutions: limit.map(u128::from),
+                time_limit: None,
+                ..self.budget()
+            },
             threads: 1,
             ..Default::default()
         }
@@ -144,13 +153,16 @@ impl Budget {
     }
 }
 
-/// A search's work: run once on a blocking thread with its [`Budget`], it gives the answer.
-pub(crate) trait Job: FnOnce(Budget) -> Result<Finished, ApiError> + Send + 'static {}
+/// A search's work: run once on a blocking thread with its [`Allowance`], it gives the answer.
+pub(crate) trait Job:
+    FnOnce(Allowance) -> Result<Finished, ApiError> + Send + 'static
+{
+}
 
-impl<F> Job for F where F: FnOnce(Budget) -> Result<Finished, ApiError> + Send + 'static {}
+impl<F> Job for F where F: FnOnce(Allowance) -> Result<Finished, ApiError> + Send + 'static {}
 
 /// Runs `job` on a blocking thread once its memory is reserved and a search slot is free,
-/// handing it a [`Budget`] that carries the server's time and node budget, a cancel flag and
+/// handing it a [`Allowance`] that carries the server's time and node budget, a cancel flag and
 /// the cap of its answer (the job sets the heuristic and its own limits).
 ///
 /// Answers `503` if the memory or a slot does not free up within the configured wait, `413`
@@ -175,7 +187,7 @@ where
 }
 
 /// Like [`run`], for solvers that stop on a cancel flag but have no time limit of their own:
-/// a timer raises the flag after `time_limit` (and [`Budget::cancel_reason`] then says
+/// a timer raises the flag after `time_limit` (and [`Allowance::cancel_reason`] then says
 /// `time-limit`).
 pub(crate) async fn run_timed(
     state: &AppState,
@@ -210,7 +222,7 @@ async fn run_budget(
                 ))
             }
         };
-    let budget = Budget {
+    let budget = Allowance {
         max_nodes: state.config.max_nodes,
         time_limit,
         cancel: Arc::new(AtomicBool::new(false)),

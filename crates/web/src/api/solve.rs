@@ -105,7 +105,7 @@ pub(super) async fn handle(
             (Mode::All, _) => (Some(cap), true),
             (Mode::Count, limit) => (limit, false),
         };
-        config.max_solutions = limit.map(u128::from);
+        config.budget.max_solutions = limit.map(u128::from);
         let mut reply = budget.reply();
         let tail = |_| ApiError::reply_too_large("the answer", budget.reply_cap);
         let mut list = reply.list("solutions").map_err(tail)?;

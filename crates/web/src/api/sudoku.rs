@@ -124,13 +124,12 @@ pub(super) async fn handle(
             MethodParam::Dlx => Method::Dlx,
             MethodParam::Fast => Method::Fast,
         };
-        let mut options =
-            Options::new(method).max_nodes(budget.max_nodes).cancel(budget.cancel.clone());
-        options.limit = match params.mode {
+        let limit = match params.mode {
             Mode::Solve => Some(1),
             Mode::Unique => Some(2),
             Mode::Count => None,
         };
+        let options = Options::new(method).budget(budget.count_request(limit).budget);
         let report = sudoku::search(&puzzle.grid, &options);
         let grid = &puzzle.grid;
         let value = json!({

@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use axum::extract::State;
 use axum::response::Response;
-use dancecard_engine::Config;
-use dancecard_models::target::{TargetLimits, TargetOutcome, TargetSudoku};
+use dancecard_engine::Budget;
+use dancecard_models::target::{TargetOutcome, TargetSudoku};
 use serde_json::json;
 
 use super::json::stop_name;
@@ -27,19 +27,15 @@ const WORK_BYTES: usize = 4 << 20;
 /// 1 MiB body of empty lines: 524,288 of them, 24 bytes each).
 const PARSE_BYTES_PER_BYTE: usize = 32;
 
-/// The branch and bound under `config`'s node and time budget and cancel flag, with the
-/// seconds it took and why it stopped (`exhausted`, `node-limit`, `time-limit` or
+/// The branch and bound within `budget` (its node and time limits and its cancel flag), with
+/// the seconds it took and why it stopped (`exhausted`, `node-limit`, `time-limit` or
 /// `cancelled`).
 pub(crate) fn best_completion(
     puzzle: &TargetSudoku,
-    config: &Config,
+    budget: &Budget,
 ) -> (TargetOutcome, f64, &'static str) {
     let started = Instant::now();
-    let outcome = puzzle.solve_limited(&TargetLimits {
-        max_nodes: config.max_nodes,
-        deadline: config.time_limit.and_then(|t| started.checked_add(t)),
-        cancel: config.cancel.as_deref(),
-    });
+    let outcome = puzzle.solve_limited(budget);
     let seconds = started.elapsed().as_secs_f64();
     let stop = stop_name(outcome.stop);
     (outcome, seconds, stop)
@@ -61,7 +57,7 @@ pub(super) async fn handle(
     search::run(&state, need, move |budget| {
         let puzzle = TargetSudoku::parse(body_text(&body)?)
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
-        let (found, seconds, stop) = best_completion(&puzzle, &budget.config());
+        let (found, seconds, stop) = best_completion(&puzzle, &budget.budget());
         budget.answer(&json!({
             "score": (found.best.is_some() || found.is_complete()).then(|| found.score()),
             "grid": found.best.as_ref().map(|b| b.grid),
@@ -89,7 +85,7 @@ mod tests {
     #[test]
     fn the_statements_samples_score_as_the_command_line() {
         for (name, expected) in [("sample1.in", 2829), ("sample2.in", 2852)] {
-            let (found, _, stop) = best_completion(&sample(name), &Config::default());
+            let (found, _, stop) = best_completion(&sample(name), &Budget::default());
             assert_eq!(stop, "exhausted", "{name}");
             let best = found.best.unwrap();
             assert_eq!(best.score, expected, "{name}");
@@ -100,8 +96,8 @@ mod tests {
     #[test]
     fn a_budget_stops_an_empty_grid_with_a_valid_completion() {
         let empty = TargetSudoku::from_grid([[0; 9]; 9]).unwrap();
-        let config = Config { max_nodes: Some(500), ..Config::default() };
-        let (found, _, stop) = best_completion(&empty, &config);
+        let budget = Budget::new().max_nodes(500);
+        let (found, _, stop) = best_completion(&empty, &budget);
         assert_eq!((found.is_complete(), stop), (false, "node-limit"));
         let best = found.best.expect("a completion comes early");
         assert!(target::is_valid_solution(&best.grid));
@@ -113,7 +109,7 @@ mod tests {
         // Two 5s in the first row.
         let text = format!("5.......5\n{}", ".........\n".repeat(8));
         let puzzle = TargetSudoku::parse(&text).unwrap();
-        let (found, _, stop) = best_completion(&puzzle, &Config::default());
+        let (found, _, stop) = best_completion(&puzzle, &Budget::default());
         assert_eq!((found.best, stop), (None, "exhausted"));
     }
 }

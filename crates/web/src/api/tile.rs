@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 
 use axum::extract::State;
 use axum::response::Response;
-use dancecard_engine::{OptionId, Stats, Stop};
+use dancecard_engine::{Budget, OptionId, Stats, Stop};
 use dancecard_models::count::CountRequest;
 use dancecard_models::tiling::{self, Board, DpError, DpLimits, Tiling, TilingError};
 use dancecard_models::Model;
@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::reply::{self, Finished, TAIL_ROOM};
-use super::search::{self, Budget, Need, SMALL_REPLY};
+use super::search::{self, Allowance, Need, SMALL_REPLY};
 use super::solve::{Mode, MEMO_BYTES};
 use super::{json, ApiError, ApiQuery};
 use crate::AppState;
@@ -231,7 +231,7 @@ fn count(
     method: MethodParam,
     dp: bool,
     limit: Option<u64>,
-    budget: &Budget,
+    budget: &Allowance,
 ) -> Result<Value, ApiError> {
     let request =
         CountRequest { memo_limit_bytes: Some(MEMO_BYTES), ..budget.count_request(limit) };
@@ -240,7 +240,10 @@ fn count(
         // The server's node budget bounds searches; the profile DP makes none (its states are
         // bounded instead), so it runs under the time budget and the cancel flag only. Auto
         // goes on with the engine, node budget and all, past the DP's states.
-        let states_only = CountRequest { max_nodes: None, ..request.clone() };
+        let states_only = CountRequest {
+            budget: Budget { max_nodes: None, ..request.budget.clone() },
+            ..request.clone()
+        };
         match tiling.count_by(tiling::Method::Dp, &states_only, limits) {
             Err(TilingError::Dp(DpError::TooManyStates { .. })) if method == MethodParam::Auto => {
                 tiling.count_by(tiling::Method::Dlx, &request, limits)
@@ -292,7 +295,12 @@ struct PlacementJson {
 /// Lists tilings as they are found: their drawings and their placements go into two lists
 /// (written apart, then into the answer), and a tiling that would not fit in the reply stops
 /// the search (`reply-limit`).
-fn list(tiling: &Tiling, limit: u64, capped: bool, budget: &Budget) -> Result<Finished, ApiError> {
+fn list(
+    tiling: &Tiling,
+    limit: u64,
+    capped: bool,
+    budget: &Allowance,
+) -> Result<Finished, ApiError> {
     // Room for both lists: the reply less the room for the end and the two keys.
     let room = budget.reply_cap.saturating_sub(TAIL_ROOM + 64);
     let mut art = b"[".to_vec();
@@ -303,7 +311,7 @@ fn list(tiling: &Tiling, limit: u64, capped: bool, budget: &Budget) -> Result<Fi
         (Stats::default(), Stop::SolutionLimit)
     } else {
         let mut config = budget.config();
-        config.max_solutions = Some(u128::from(limit));
+        config.budget.max_solutions = Some(u128::from(limit));
         let (outcome, stats) = tiling.solve_with(config, |options: &[OptionId]| {
             let answer = tiling.decode(options);
             let rows: Vec<String> = tiling.render(&answer).lines().map(str::to_owned).collect();

@@ -50,10 +50,10 @@ pub(super) async fn handle(
         let doc = parse_problem(&body)?;
         let mut config = budget.config();
         config.heuristic = params.heuristic.into();
-        config.max_solutions = params.solutions.map(u128::from);
-        let max_solutions = config.max_solutions;
-        let max_nodes = config.max_nodes;
-        let cancel = config.cancel.clone();
+        config.budget.max_solutions = params.solutions.map(u128::from);
+        let max_solutions = config.budget.max_solutions;
+        let max_nodes = config.budget.max_nodes;
+        let cancel = config.budget.cancel.clone();
         let mut solver = Solver::with_config(&doc.problem, config);
         let (events, complete) = solver.trace(max_events);
         let stats = *solver.stats();

@@ -62,10 +62,10 @@ fn request(args: &Args, config: Config, zdd: bool) -> CountRequest {
 pub(crate) fn run(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitCode> {
     let method = CountMethod::from(args.method);
     let wants_zdd = args.zdd.is_some();
-    if config.max_solutions.is_some() && method == CountMethod::Memo {
+    if config.budget.max_solutions.is_some() && method == CountMethod::Memo {
         return Err(bad_input("--method memo counts whole subtrees at once: it takes no --limit"));
     }
-    if wants_zdd && (method == CountMethod::Search || config.max_solutions.is_some()) {
+    if wants_zdd && (method == CountMethod::Search || config.budget.max_solutions.is_some()) {
         return Err(bad_input("--zdd needs the memoised count: --method memo or auto, no --limit"));
     }
     let request = request(args, config, wants_zdd);
@@ -145,7 +145,7 @@ pub(crate) fn sample(
     config: Config,
     k: u64,
 ) -> anyhow::Result<ExitCode> {
-    if config.max_solutions.is_some() || args.method == MethodArg::Search {
+    if config.budget.max_solutions.is_some() || args.method == MethodArg::Search {
         return Err(bad_input("--sample needs the memoised count: no --limit, no --method search"));
     }
     if args.threads != 1 {
