@@ -1,5 +1,5 @@
 //! Flag groups that several commands flatten into their `Args`: the input file, `--format`,
-//! and `--stats` with `--format` (`--node-limit` with `--time-limit` is
+//! both (`Cases`), and `--stats` with `--format` (`--node-limit` with `--time-limit` is
 //! [`crate::stop::Limits`]). A command words one for itself with `mut_arg` (as for
 //! [`crate::search::ModelArgs`]).
 
@@ -20,6 +20,16 @@ pub(crate) struct Format {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub(crate) format: OutputFormat,
+}
+
+/// The input file and `--format`: the arguments of a command that reads its cases from a
+/// file and prints their answers.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub(crate) struct Cases {
+    #[command(flatten)]
+    pub(crate) input: InputFile,
+    #[command(flatten)]
+    pub(crate) output: Format,
 }
 
 /// `--stats` and `--format`: the search's counters on stderr, text or JSON on stdout (a

@@ -71,6 +71,45 @@ pub(crate) struct CountJob<'a> {
     pub(crate) rest: Option<&'a mut Vec<Subtree>>,
 }
 
+/// Writes a bit-set kernel's `run_best`: its search compiled for the CPU. Where the CPU has
+/// the features of x86-64-v3 ([`has_v3`]: AVX2, POPCNT, BMI1 and BMI2; the population counts
+/// of the sets are most of the work), `run_v3`, the search compiled for them, else the
+/// baseline build. The search is the body, written as a closure of the kernel, the config,
+/// the start and the progress tick.
+macro_rules! run_for_the_cpu {
+    (|$s:ident, $config:ident, $started:ident, $tick:ident| $body:expr) => {
+        /// [`Search::run`] compiled for the CPU: with POPCNT, BMI and AVX2 where it has them.
+        fn run_best(
+            &mut self,
+            $config: &Config,
+            $started: std::time::Instant,
+            $tick: $crate::plumbing::Tick<'_>,
+        ) -> Stop {
+            #[cfg(target_arch = "x86_64")]
+            if $crate::plumbing::has_v3() {
+                // SAFETY: the CPU has every feature `run_v3` is compiled for.
+                return unsafe { self.run_v3($config, $started, $tick) };
+            }
+            let $s = self;
+            $body
+        }
+
+        /// [`Search::run`] for x86-64-v3 CPUs.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+        unsafe fn run_v3(
+            &mut self,
+            $config: &Config,
+            $started: std::time::Instant,
+            $tick: $crate::plumbing::Tick<'_>,
+        ) -> Stop {
+            let $s = self;
+            $body
+        }
+    };
+}
+pub(crate) use run_for_the_cpu;
+
 /// Whether the CPU has the features of x86-64-v3 the searches on bit sets are also compiled
 /// for (AVX2, POPCNT, BMI1 and BMI2).
 #[cfg(target_arch = "x86_64")]

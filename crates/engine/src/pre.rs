@@ -68,18 +68,19 @@
 //! Testing option `r` touches every entry of every option that clashes with `r`: a round
 //! costs about the sum, over the options, of the entries of their clashing options
 //! (DLX-PRE's method too; polynomial, not fast). [`PreConfig::max_rounds`] bounds the rounds
-//! and [`PreConfig::cancel`] stops between two tests; what was removed until then is sound.
+//! and [`PreConfig::budget`]'s cancel flag and time limit stop between two tests; what was
+//! removed until then is sound.
 //!
 //! # Bibliography
 //!
 //! D. E. Knuth, DLX-PRE (CWEB; its last bug fix is dated 2 January 2023), the preprocessor
 //! of his DLX programs.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::time::Instant;
 
 use crate::ids::{ItemId, OptionId};
 use crate::problem::{BuildError, Entry, ItemKind, Problem, ProblemBuilder};
+use crate::Budget;
 
 /// Why a problem was not preprocessed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -94,6 +95,15 @@ pub enum PreError {
     /// does not happen; kept for honesty rather than a panic).
     #[error("the reduced problem could not be built: {0}")]
     Build(#[from] BuildError),
+    /// The budget has a limit preprocessing cannot honour (it has no solutions, nodes,
+    /// states or costs to count): only its cancel flag and time limit stop it.
+    #[error(
+        "preprocessing has no {limit}: it stops by its rounds, its time limit or its cancel flag"
+    )]
+    Limit {
+        /// The limit, as its field of [`Budget`] names it.
+        limit: &'static str,
+    },
 }
 
 /// How far [`reduce_with`] may go.
@@ -101,8 +111,10 @@ pub enum PreError {
 pub struct PreConfig {
     /// At most this many rounds (`None`: until a round changes nothing). DLX-PRE's `t`.
     pub max_rounds: Option<u32>,
-    /// Stop at the next test when this flag is raised ([`Reduction::stopped`] tells).
-    pub cancel: Option<Arc<AtomicBool>>,
+    /// Its cancel flag and time limit stop the rounds at the next test
+    /// ([`Reduction::stopped`] tells). Preprocessing finds no solutions and walks no search
+    /// tree: a solution, node, state or cost limit is refused ([`PreError::Limit`]).
+    pub budget: Budget,
 }
 
 /// Why an item was removed.
@@ -157,8 +169,8 @@ pub struct Reduction {
     pub rounds: u32,
     /// A primary item found in no option: the problem has no solution.
     pub infeasible: Option<ItemId>,
-    /// Whether [`PreConfig::max_rounds`] or [`PreConfig::cancel`] stopped the rounds before
-    /// one changed nothing (the reduction is sound, maybe not complete).
+    /// Whether [`PreConfig::max_rounds`] or [`PreConfig::budget`] (its cancel flag or time
+    /// limit) stopped the rounds before one changed nothing (the reduction is sound, maybe not complete).
     pub stopped: bool,
 }
 
@@ -187,6 +199,16 @@ pub fn reduce(problem: &Problem) -> Result<Reduction, PreError> {
 /// Reduces `problem` within `config`'s limits.
 pub fn reduce_with(problem: &Problem, config: &PreConfig) -> Result<Reduction, PreError> {
     crate::gate::check(problem, crate::gate::Method::Pre)?;
+    let b = &config.budget;
+    let unread = [
+        ("max_solutions", b.max_solutions.is_some()),
+        ("max_nodes", b.max_nodes.is_some()),
+        ("max_states", b.max_states.is_some()),
+        ("max_cost", b.max_cost.is_some()),
+    ];
+    if let Some(&(limit, _)) = unread.iter().find(|(_, set)| *set) {
+        return Err(PreError::Limit { limit });
+    }
     let mut state = State::new(problem);
     state.run(config);
     state.finish()
@@ -262,7 +284,10 @@ impl<'p> State<'p> {
                 }
             }
         }
-        let cancelled = || config.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed));
+        // The clock is read only with a time limit.
+        let deadline = config.budget.deadline(Instant::now());
+        let cancelled =
+            || config.budget.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d);
         loop {
             if config.max_rounds.is_some_and(|m| self.rounds >= m) || cancelled() {
                 self.stopped = true;

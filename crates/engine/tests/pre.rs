@@ -2,7 +2,11 @@
 //! the instance files, the counts kept, and the solutions kept on random problems (oracle).
 
 use dancecard_engine::pre::{self, ItemRemoval, PreConfig, PreError};
-use dancecard_engine::{OptionId, ProblemBuilder, Solver};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use dancecard_engine::{Budget, OptionId, ProblemBuilder, Solver};
 use dancecard_testkit::{brute_force, raw_problem};
 use proptest::prelude::*;
 
@@ -53,6 +57,34 @@ fn pent6x10_removes_options_in_the_first_round() {
     let one =
         pre::reduce_with(&p, &PreConfig { max_rounds: Some(1), ..PreConfig::default() }).unwrap();
     assert_eq!((one.removed_options.len(), one.rounds, one.stopped), (144, 1, true));
+}
+
+/// The budget's cancel flag and time limit stop the rounds before the first test (what was
+/// removed is sound, and said to be maybe incomplete); limits that preprocessing has nothing
+/// to count by are refused.
+#[test]
+fn the_budget_stops_or_is_refused() {
+    let p = instance("pent6x10");
+    let stopped = |budget: Budget| {
+        let r = pre::reduce_with(&p, &PreConfig { max_rounds: None, budget }).unwrap();
+        (r.removed_options.len(), r.rounds, r.stopped)
+    };
+    let raised = Arc::new(AtomicBool::new(true));
+    assert_eq!(stopped(Budget::new().cancel(raised)), (0, 0, true));
+    assert_eq!(stopped(Budget::new().time_limit(Duration::ZERO)), (0, 0, true));
+    let lowered = Arc::new(AtomicBool::new(false));
+    let far = Duration::from_secs(3600);
+    assert_eq!(stopped(Budget::new().cancel(lowered).time_limit(far)), (144, 2, false));
+    for (budget, limit) in [
+        (Budget::new().max_solutions(1), "max_solutions"),
+        (Budget::new().max_nodes(1), "max_nodes"),
+        (Budget::new().max_states(1), "max_states"),
+        (Budget::new().max_cost(1), "max_cost"),
+    ] {
+        let refused = pre::reduce_with(&p, &PreConfig { max_rounds: None, budget }).unwrap_err();
+        assert_eq!(refused, PreError::Limit { limit });
+        assert!(refused.to_string().contains(limit), "{refused}");
+    }
 }
 
 #[test]

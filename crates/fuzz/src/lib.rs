@@ -44,6 +44,7 @@ mod engine;
 mod format;
 mod oracle;
 mod puzzles;
+mod requests;
 mod scale;
 mod sudoku;
 mod tiling;

@@ -141,7 +141,7 @@ fn langford(n: usize) {
     }
 }
 
-fn n_queens(n: usize) {
+pub(crate) fn n_queens(n: usize) {
     let model = match Queens::new(n) {
         Ok(model) => model,
         Err(e) => {
@@ -167,6 +167,14 @@ fn n_queens(n: usize) {
             ControlFlow::Continue(())
         });
         assert_eq!((dlx, visited), (counted, counted), "the three counts of {n}-queens");
+        let distinct = queens::count(n).map_or(0, |c| c.distinct);
+        for method in [None, Some(queens::Method::Bits), Some(queens::Method::Dlx)] {
+            let what = format!("{n}-queens by {method:?}");
+            let (total, distinct) = (u128::from(counted), u128::from(distinct));
+            crate::requests::check(&what, total, distinct, true, |request| {
+                queens::count_by(n, method, request)
+            });
+        }
     } else if n <= 32 {
         let max_nodes = crate::oracle::node_budget(&model.problem(), 3_000);
         let config = Config::with_budget(Budget::new().max_nodes(max_nodes));

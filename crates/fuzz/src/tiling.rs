@@ -113,7 +113,7 @@ fn check_piece(piece: &Piece, flips: bool) {
     }
 }
 
-fn check_tiling(t: &Tiling) {
+pub(crate) fn check_tiling(t: &Tiling) {
     let board = t.board();
     let problem = t.exact_cover();
     let piece_items = if t.is_once() { t.pieces().len() } else { 0 };
@@ -167,6 +167,19 @@ fn check_tiling(t: &Tiling) {
                 Ok(dp) => assert_eq!(dp, distinct.total, "the profile DP and DLX differ"),
                 Err(e) => assert!(!e.to_string().is_empty()),
             }
+        }
+        let (total, least) = (distinct.total, distinct.distinct);
+        for method in [tiling::Method::Auto, tiling::Method::Dlx, tiling::Method::Dp] {
+            // The DP takes full rectangles only, within its states.
+            let answers_all = method != tiling::Method::Dp;
+            let what = format!("a {}x{} board by {}", board.rows(), board.cols(), method.name());
+            crate::requests::check(&what, total, least, answers_all, |r| {
+                t.count_by(
+                    method,
+                    r,
+                    tiling::DpLimits { max_states: 1 << 14, ..Default::default() },
+                )
+            });
         }
     }
 }

@@ -20,7 +20,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dancecard_engine::pre::{self, PreConfig};
-use dancecard_engine::{LowerBound, Problem};
+use dancecard_engine::{Budget, LowerBound, Problem};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -185,7 +185,7 @@ pub(crate) fn reduce(
     wrap: impl FnOnce(Problem, Option<Labels>) -> PyResult<Py<PyAny>>,
 ) -> PyResult<PyReduction> {
     let cancel = Arc::new(AtomicBool::new(false));
-    let config = PreConfig { max_rounds, cancel: Some(cancel.clone()) };
+    let config = PreConfig { max_rounds, budget: Budget::new().cancel(cancel.clone()) };
     let reduced = run_interruptible(py, &cancel, || pre::reduce_with(problem, &config))?
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let name = |i| problem.item_name(i).to_owned();

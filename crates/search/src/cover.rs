@@ -183,27 +183,35 @@ impl Links {
         Ok(l)
     }
 
-    /// Unlinks every node of `x`'s item but `x` from its horizontal ring.
+    /// Unlinks every node of `x`'s item but `x` from its horizontal ring, top to bottom.
     #[inline]
     fn cover(&mut self, x: u32) {
-        let mut y = self.down[x as usize];
-        while y != x {
-            let (l, r) = (self.left[y as usize], self.right[y as usize]);
-            self.right[l as usize] = r;
-            self.left[r as usize] = l;
-            y = self.down[y as usize];
-        }
+        self.relink::<false>(x);
     }
 
-    /// Undoes [`cover`](Links::cover).
+    /// Undoes [`cover`](Links::cover): the nodes linked back, bottom to top.
     #[inline]
     fn uncover(&mut self, x: u32) {
-        let mut y = self.up[x as usize];
+        self.relink::<true>(x);
+    }
+
+    /// The nodes of `x`'s item but `x`, taken out of their horizontal rings down the item's
+    /// list, or (`BACK`) put back up it in the reverse order.
+    #[inline]
+    fn relink<const BACK: bool>(&mut self, x: u32) {
+        let next = |links: &Self, y: u32| {
+            if BACK {
+                links.up[y as usize]
+            } else {
+                links.down[y as usize]
+            }
+        };
+        let mut y = next(self, x);
         while y != x {
             let (l, r) = (self.left[y as usize], self.right[y as usize]);
-            self.right[l as usize] = y;
-            self.left[r as usize] = y;
-            y = self.up[y as usize];
+            self.right[l as usize] = if BACK { y } else { r };
+            self.left[r as usize] = if BACK { y } else { l };
+            y = next(self, y);
         }
     }
 

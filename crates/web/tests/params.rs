@@ -1,7 +1,8 @@
 //! Every parameter the OpenAPI description documents is honoured or refused with 400, never
 //! silently dropped (issue #22): for each one, a request that sets it is compared with the
 //! same request without it; the answers must differ (beyond timings) or the request must be
-//! refused. A parameter the description adds without a case here fails the coverage test.
+//! refused. A parameter the description adds without a case in `params.txt` fails the
+//! coverage test.
 
 use serde_json::Value;
 
@@ -33,58 +34,32 @@ struct Case {
     expect: Expect,
 }
 
-const fn post(
-    path: &'static str,
-    body: &'static str,
-    base: &'static str,
-    extra: &'static str,
-    expect: Expect,
-) -> Case {
-    Case { post: Some(body), path, base, extra, expect }
+/// The cases, read from `params.txt` (one a line: method, path, body, base, extra, expect).
+fn cases() -> Vec<Case> {
+    let word = |w: &'static str| if w == "-" { "" } else { w };
+    include_str!("params.txt")
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let f: Vec<&'static str> = line.split_whitespace().collect();
+            let [method, path, body, base, extra, expect] = f[..] else {
+                panic!("params.txt: six fields a line: {line}");
+            };
+            let post = match (method, body) {
+                ("GET", "-") => None,
+                ("POST", "TWO") => Some(TWO),
+                ("POST", "SIX") => Some(SIX),
+                _ => panic!("params.txt: method and body: {line}"),
+            };
+            let expect = match expect {
+                "differs" => Expect::Differs,
+                "refused" => Expect::Refused,
+                _ => panic!("params.txt: `differs` or `refused`: {line}"),
+            };
+            Case { post, path, base: word(base), extra: word(extra), expect }
+        })
+        .collect()
 }
-
-const fn get(path: &'static str, base: &'static str, extra: &'static str, expect: Expect) -> Case {
-    Case { post: None, path, base, extra, expect }
-}
-
-use Expect::{Differs, Refused};
-
-const CASES: &[Case] = &[
-    post("/api/solve", TWO, "", "mode=all", Differs),
-    post("/api/solve", TWO, "mode=all", "limit=1", Differs),
-    post("/api/solve", TWO, "mode=count", "limit=1", Differs),
-    post("/api/solve", TWO, "", "heuristic=leftmost", Differs),
-    post("/api/solve", TWO, "mode=count", "method=memo", Differs),
-    post("/api/solve", TWO, "mode=count", "method=memo&limit=1", Refused),
-    post("/api/solve", TWO, "mode=all", "method=memo", Refused),
-    post("/api/trace", TWO, "", "heuristic=leftmost", Differs),
-    post("/api/trace", TWO, "", "limit=3", Differs),
-    post("/api/trace", TWO, "", "solutions=1", Differs),
-    post("/api/sudoku", SIX, "box=2x3", "method=dlx", Differs),
-    post("/api/sudoku", SIX, "box=2x3", "mode=count", Differs),
-    post("/api/sudoku", SIX, "box=3x2", "box=2x3", Differs),
-    get("/api/queens", "n=6", "n=5", Differs),
-    get("/api/queens", "n=6", "mode=all", Differs),
-    get("/api/queens", "n=6", "method=bits", Differs),
-    get("/api/queens", "n=6&mode=all", "limit=1", Differs),
-    get("/api/queens", "n=10&mode=count", "limit=3", Differs),
-    get("/api/queens", "n=10&mode=count&method=dlx", "limit=3", Differs),
-    get("/api/queens", "n=10&mode=count", "method=bits&limit=3", Refused),
-    get("/api/queens/dlx", "n=4", "n=5", Differs),
-    get("/api/tile", "board=4x6&pieces=tetrominoes", "board=4x4", Differs),
-    get("/api/tile", "board=4x6&pieces=tetrominoes", "pieces=dominoes", Differs),
-    get("/api/tile", "board=4x5&pieces=tetrominoes&mode=count", "once=true", Differs),
-    get("/api/tile", "board=4x6&pieces=tetrominoes&mode=count", "flips=false", Differs),
-    get("/api/tile", "board=4x6&pieces=tetrominoes", "mode=count", Differs),
-    get("/api/tile", "board=4x6&pieces=tetrominoes&mode=count", "method=dlx", Differs),
-    get("/api/tile", "board=4x6&pieces=tetrominoes&mode=all", "limit=2", Differs),
-    get("/api/tile", "board=5x6&pieces=trominoes&mode=count", "limit=2", Differs),
-    get("/api/tile", "board=5x6&pieces=trominoes&mode=count", "method=dp&limit=2", Refused),
-    get("/api/tile/dlx", "board=4x6&pieces=tetrominoes", "board=4x4", Differs),
-    get("/api/tile/dlx", "board=4x6&pieces=tetrominoes", "pieces=dominoes", Differs),
-    get("/api/tile/dlx", "board=4x5&pieces=tetrominoes", "once=true", Differs),
-    get("/api/tile/dlx", "board=4x6&pieces=tetrominoes", "flips=false", Differs),
-];
 
 /// `base` with `extra`'s parameters replacing those of the same names.
 fn query(base: &str, extra: &str) -> String {
@@ -135,7 +110,7 @@ async fn send(server: &TestServer, case: &Case, query: &str) -> Reply {
 #[tokio::test]
 async fn every_parameter_is_honoured_or_refused() {
     let server = TestServer::start(Default::default()).await;
-    for case in CASES {
+    for case in &cases() {
         let base = send(&server, case, case.base).await;
         assert_eq!(base.status, 200, "{} ? {}: {}", case.path, case.base, base.text());
         let with = send(&server, case, &query(case.base, case.extra)).await;
@@ -177,16 +152,17 @@ async fn counts_stop_at_their_limit() {
     assert_eq!((&all["count"], &all["method"]), (&Value::from(8342), &Value::from("dp")), "{all}");
 }
 
-/// Every parameter of every operation in the OpenAPI description has a case above.
+/// Every parameter of every operation in the OpenAPI description has a case in `params.txt`.
 #[test]
 fn every_documented_parameter_has_a_case() {
     let doc: Value = serde_json::from_str(include_str!("../src/api/openapi.json")).expect("JSON");
+    let cases = cases();
     let mut missing = Vec::new();
     for (path, item) in doc["paths"].as_object().expect("paths") {
         for operation in item.as_object().expect("operations").values() {
             for parameter in operation["parameters"].as_array().into_iter().flatten() {
                 let name = parameter["name"].as_str().expect("a name");
-                let covered = CASES.iter().any(|c| {
+                let covered = cases.iter().any(|c| {
                     c.path == path
                         && c.extra.split('&').any(|p| p.split('=').next() == Some(name))
                         && matches!(c.expect, Expect::Differs)

@@ -23,13 +23,11 @@ Examples:
 ", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     #[command(flatten)]
-    pub(crate) input: crate::args::InputFile,
-    #[command(flatten)]
-    pub(crate) output: crate::args::Format,
+    pub(crate) cases: crate::args::Cases,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = input::read_nonempty_text(args.input.file.as_deref())?;
+    let (text, name) = input::read_nonempty_text(args.cases.input.file.as_deref())?;
     let cases = grid_pick::parse_cases(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let mut answers = Vec::with_capacity(cases.len());
     for (i, grid) in cases.iter().enumerate() {
@@ -39,7 +37,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    match args.output.format {
+    match args.cases.output.format {
         OutputFormat::Text => {
             for a in &answers {
                 writeln!(out, "{a}")?;

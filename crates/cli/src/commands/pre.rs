@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use dancecard_engine::pre::{self, ItemRemoval, PreConfig, Reduction};
-use dancecard_engine::Problem;
+use dancecard_engine::{Budget, Problem};
 
 use crate::exit::{FOUND, INTERRUPTED, LIMITED, NOT_FOUND};
 use crate::input::bad_input;
@@ -98,7 +98,7 @@ pub(crate) fn summary(original: &Problem, r: &Reduction) -> String {
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let doc = args.problem_format.load(args.file.as_deref())?;
     let p = &doc.problem;
-    let config = PreConfig { max_rounds: args.rounds, cancel: Some(stop_flag()) };
+    let config = PreConfig { max_rounds: args.rounds, budget: Budget::new().cancel(stop_flag()) };
     let r = pre::reduce_with(p, &config).map_err(|e| bad_input(e.to_string()))?;
     let text = dlx_text(p, &r, &doc.input_index, args.origins);
     let name = |i| p.item_name(i).to_owned();

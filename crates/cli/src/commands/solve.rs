@@ -365,7 +365,7 @@ fn check_min_cost_args(args: &Args) -> anyhow::Result<()> {
 /// `--time-limit`, armed by [`run`]).
 fn preprocess(args: &Args, doc: &Document) -> anyhow::Result<Document> {
     let original = &doc.problem;
-    let config = PreConfig { max_rounds: None, cancel: Some(stop_flag()) };
+    let config = PreConfig { max_rounds: None, budget: Budget::new().cancel(stop_flag()) };
     let r = pre::reduce_with(original, &config).map_err(|e| match e {
         // `--pre does not handle multiplicities (item `a` has bounds 2:2)`.
         PreError::Unsupported(refused) => bad_input(format!("--{refused}")),

@@ -21,16 +21,14 @@ Examples:
 ", crate::exit::exit_codes_help!()))]
 pub(crate) struct Args {
     #[command(flatten)]
-    pub(crate) input: crate::args::InputFile,
-    #[command(flatten)]
-    pub(crate) output: crate::args::Format,
+    pub(crate) cases: crate::args::Cases,
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (text, name) = input::read_text(args.input.file.as_deref())?;
+    let (text, name) = input::read_text(args.cases.input.file.as_deref())?;
     let (prices, budget) = subset::parse(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let count = subset::count_within(&prices, budget).map_err(|e| bad_input(e.to_string()))?;
-    match args.output.format {
+    match args.cases.output.format {
         OutputFormat::Text => output::print(&format!("{count}\n"))?,
         OutputFormat::Json => output::print_json(
             &serde_json::json!({ "count": count, "items": prices.len(), "budget": budget }),

@@ -44,8 +44,6 @@ use std::time::Instant;
 
 use crate::arena::Arena;
 use crate::config::{Config, Heuristic, Stop};
-#[cfg(target_arch = "x86_64")]
-use crate::plumbing::has_v3;
 use crate::plumbing::{
     counted, estimate, for_each, rest_of, take_first, CountJob, Counted, Limits, Tick,
 };
@@ -354,31 +352,11 @@ impl<'b> Search<'b> {
         )
     }
 
-    /// [`Search::run`] compiled for the CPU: with POPCNT, BMI and AVX2 where it has them
-    /// (the counts of `LEN` are most of the work).
-    fn run_best(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
-        #[cfg(target_arch = "x86_64")]
-        if has_v3() {
-            // SAFETY: the CPU has every feature `run_v3` is compiled for.
-            return unsafe { self.run_v3(config, started, tick) };
-        }
-        if self.bits.keep_len {
-            self.run::<true>(config, started, tick)
-        } else {
-            self.run::<false>(config, started, tick)
-        }
-    }
-
-    /// [`Search::run`] for x86-64-v3 CPUs.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-    unsafe fn run_v3(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
-        if self.bits.keep_len {
-            self.run::<true>(config, started, tick)
-        } else {
-            self.run::<false>(config, started, tick)
-        }
-    }
+    crate::plumbing::run_for_the_cpu!(|search, config, started, tick| if search.bits.keep_len {
+        search.run::<true>(config, started, tick)
+    } else {
+        search.run::<false>(config, started, tick)
+    });
 
     /// The search: Algorithm X's steps on the bit sets.
     #[inline(always)]

@@ -400,12 +400,7 @@ impl CostArena {
         let mut y = self.node(x).first;
         while self.node(y).top > 0 {
             if y != x {
-                let i = self.node(y).top as u32;
-                if !COLORED || self.arena.colors[y as usize] == 0 {
-                    self.cover::<COLORED>(i, limit);
-                } else if self.arena.colors[y as usize] > 0 {
-                    self.purify(y, limit);
-                }
+                self.cover_node::<COLORED, false>(y, limit);
             }
             y += 1;
         }
@@ -420,17 +415,33 @@ impl CostArena {
         }
         loop {
             if y != x {
-                let i = self.node(y).top as u32;
-                if !COLORED || self.arena.colors[y as usize] == 0 {
-                    self.uncover::<COLORED>(i, limit);
-                } else if self.arena.colors[y as usize] > 0 {
-                    self.unpurify(y, limit);
-                }
+                self.cover_node::<COLORED, true>(y, limit);
             }
             if y == first {
                 break;
             }
             y -= 1;
+        }
+    }
+
+    /// Covers the item of node `y` of a chosen option, or purifies it when `y` has a color;
+    /// with `BACK`, undoes that (uncovers, unpurifies).
+    #[inline(always)]
+    fn cover_node<const COLORED: bool, const BACK: bool>(&mut self, y: u32, limit: u32) {
+        let color = if COLORED { self.arena.colors[y as usize] } else { 0 };
+        if color == 0 {
+            let i = self.node(y).top as u32;
+            if BACK {
+                self.uncover::<COLORED>(i, limit);
+            } else {
+                self.cover::<COLORED>(i, limit);
+            }
+        } else if color > 0 {
+            if BACK {
+                self.unpurify(y, limit);
+            } else {
+                self.purify(y, limit);
+            }
         }
     }
 

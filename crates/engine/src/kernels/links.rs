@@ -61,6 +61,18 @@ impl Solver {
             }};
         }
 
+        // X6: take back the option of `level`, uncover its other items and go to the next
+        // option of its item `i`.
+        macro_rules! untry {
+            () => {{
+                x = self.choice[level];
+                i = self.arena.node(x).top as u32;
+                event!(Event::Untry { level, option: self.arena.option_of(x) });
+                self.arena.uncover_others::<COLORED>(x);
+                x = self.arena.node(x).down;
+            }};
+        }
+
         // X1: initialize, or resume.
         let mut resume = self.phase == Phase::AtSolution;
         match self.phase {
@@ -68,11 +80,7 @@ impl Solver {
                 self.phase = Phase::Fresh;
                 floor = self.floor;
                 level = self.level;
-                x = self.choice[level];
-                i = self.arena.node(x).top as u32;
-                event!(Event::Untry { level, option: self.arena.option_of(x) });
-                self.arena.uncover_others::<COLORED>(x);
-                x = self.arena.node(x).down;
+                untry!();
             }
             Phase::Fresh => {
                 match self.apply_prefix() {
@@ -136,11 +144,7 @@ impl Solver {
                         finish!(Stop::Exhausted, level);
                     }
                     level -= 1;
-                    x = self.choice[level];
-                    i = self.arena.node(x).top as u32;
-                    event!(Event::Untry { level, option: self.arena.option_of(x) });
-                    self.arena.uncover_others::<COLORED>(x);
-                    x = self.arena.node(x).down;
+                    untry!();
                 } else {
                     // X3: choose an item; X4: cover it.
                     i = self.choose();
@@ -163,12 +167,7 @@ impl Solver {
                             finish!(Stop::Exhausted, level);
                         }
                         level -= 1;
-                        x = self.choice[level];
-                        i = self.arena.node(x).top as u32;
-                        event!(Event::Untry { level, option: self.arena.option_of(x) });
-                        // X6: uncover the other items of the option, take the next one.
-                        self.arena.uncover_others::<COLORED>(x);
-                        x = self.arena.node(x).down;
+                        untry!();
                         if x != i {
                             break;
                         }

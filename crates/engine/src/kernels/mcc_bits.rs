@@ -552,30 +552,15 @@ impl<'b, const W: usize> Search<'b, W> {
         fraction + weight / 2.0
     }
 
-    /// [`Search::run`] compiled for the CPU: with POPCNT, BMI and AVX2 where it has them.
-    fn run_best(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
-        #[cfg(target_arch = "x86_64")]
-        if crate::plumbing::has_v3() {
-            // SAFETY: the CPU has every feature `run_v3` is compiled for.
-            return unsafe { self.run_v3(config, started, tick) };
-        }
-        if self.bits.slack.iter().any(|&s| s > 0) {
-            self.run::<true>(config, started, tick)
+    crate::plumbing::run_for_the_cpu!(|search, config, started, tick| {
+        // Items with slack need the two-word choice key.
+        let slack = search.bits.slack.iter().any(|&s| s > 0);
+        if slack {
+            search.run::<true>(config, started, tick)
         } else {
-            self.run::<false>(config, started, tick)
+            search.run::<false>(config, started, tick)
         }
-    }
-
-    /// [`Search::run`] for x86-64-v3 CPUs.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-    unsafe fn run_v3(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
-        if self.bits.slack.iter().any(|&s| s > 0) {
-            self.run::<true>(config, started, tick)
-        } else {
-            self.run::<false>(config, started, tick)
-        }
-    }
+    });
 
     /// The search: Algorithm M's steps on the sets (the labels of `mcc.rs`).
     #[inline(always)]

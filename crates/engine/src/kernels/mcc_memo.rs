@@ -216,24 +216,17 @@ impl Solver {
                                 }
                                 assert_eq!(scan, key, "(M5) the key's fields");
                             }
-                            let at = level * words;
-                            let state = &mut keys[at..at + words];
-                            state.copy_from_slice(&key);
-                            if has_secondary {
-                                self.secondary_key(&layout, state);
-                            }
-                            let hash = hash_key(state);
-                            if let Some(value) = table.find(hash, state) {
-                                stats.hits += 1;
-                                saved = saved.saturating_add(value.plain - 1);
-                                child = value;
+                            let (hash, found) =
+                                self.look_up(&layout, &key, &mut keys, level, table);
+                            if let Some(value) = found {
+                                child = stats.hit(&mut saved, value);
                                 step = Step::Return;
                                 continue;
                             }
                             let (best, least) = memo_choose(&self.arena, &m);
                             if least <= 0 {
                                 child = Value::DEAD;
-                                table.insert(hash, state, &child);
+                                table.insert(hash, &keys[level * words..][..words], &child);
                                 stats.entries += 1;
                                 step = Step::Return;
                                 continue;
@@ -277,8 +270,7 @@ impl Solver {
                         self.set_fields_of(&layout, &m, x, 1, &mut ahead);
                         if let Some(value) = table.find(hash_key(&ahead), &ahead) {
                             nodes += 1;
-                            stats.hits += 1;
-                            saved = saved.saturating_add(value.plain - 1);
+                            let value = stats.hit(&mut saved, value);
                             frames[level].add(&value);
                             if !value.count.is_zero() && zdd.is_some() {
                                 pending.push((self.arena.option_of(x), value.zdd));

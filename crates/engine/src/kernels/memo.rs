@@ -121,6 +121,17 @@ pub struct MemoStats {
     pub zdd_nodes: u64,
 }
 
+impl MemoStats {
+    /// Counts a hit whose entry is `value`, adding to `saved` the plain-search nodes it saves
+    /// (the plain search would have walked the whole subtree again); the value.
+    #[inline(always)]
+    pub(crate) fn hit(&mut self, saved: &mut u64, value: Value) -> Value {
+        self.hits += 1;
+        *saved = saved.saturating_add(value.plain - 1);
+        value
+    }
+}
+
 /// The result of [`Solver::count_memo`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemoOutcome {
@@ -828,6 +839,29 @@ impl Solver {
         }
     }
 
+    /// The look-up of the state of a node at `level`: its key (`fields`, the primary fields
+    /// kept move by move, with the secondary codes of the current state) written into the
+    /// level's slot of `keys`, for its entry when the level is done; the key's hash, and the
+    /// value the table has for it.
+    #[inline(always)]
+    pub(crate) fn look_up<S: Store>(
+        &self,
+        layout: &KeyLayout,
+        fields: &[u64],
+        keys: &mut [u64],
+        level: usize,
+        table: &mut S,
+    ) -> (u64, Option<Value>) {
+        let words = layout.words;
+        let state = &mut keys[level * words..][..words];
+        state.copy_from_slice(fields);
+        if self.arena.n_items > self.arena.n_primary {
+            self.secondary_key(layout, state);
+        }
+        let hash = hash_key(state);
+        (hash, table.find(hash, state))
+    }
+
     /// Checks (M1): the primary bits of `key` are exactly the active primary items.
     ///
     /// # Panics
@@ -936,7 +970,6 @@ impl Solver {
             toggle(&mut key, i - 1, true);
             i = self.arena.item(i).next;
         }
-        let has_secondary = self.arena.n_items > self.arena.n_primary;
         // `keys[l * words..]`: the key of level `l`'s state, for its entry when it is done.
         let depth = self.choice.len();
         let mut keys = vec![0u64; depth * words];
@@ -979,18 +1012,9 @@ impl Solver {
                         self.arena.check_invariants();
                         self.check_key(&key);
                     }
-                    let at = level * words;
-                    let state = &mut keys[at..at + words];
-                    state.copy_from_slice(&key);
-                    if has_secondary {
-                        self.secondary_key(&layout, state);
-                    }
-                    let hash = hash_key(state);
-                    if let Some(value) = table.find(hash, state) {
-                        stats.hits += 1;
-                        // The plain search would have walked the whole subtree again.
-                        saved = saved.saturating_add(value.plain - 1);
-                        child = value;
+                    let (hash, found) = self.look_up(&layout, &key, &mut keys, level, table);
+                    if let Some(value) = found {
+                        child = stats.hit(&mut saved, value);
                         step = Step::Return;
                         continue;
                     }

@@ -40,8 +40,6 @@ use std::time::Instant;
 
 use crate::arena::Arena;
 use crate::config::{Config, Heuristic, Stop, Subtree};
-#[cfg(target_arch = "x86_64")]
-use crate::plumbing::has_v3;
 use crate::plumbing::{
     counted, estimate, for_each, rest_of, take_first, CountJob, Counted, Limits, Tick,
 };
@@ -319,22 +317,9 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
         estimate(self.levels[self.prefix.len()..level].iter().map(|l| (l.total, &l.cand[..])))
     }
 
-    /// [`Search::run`] compiled for the CPU: with POPCNT and BMI where it has them.
-    fn run_best(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
-        #[cfg(target_arch = "x86_64")]
-        if has_v3() {
-            // SAFETY: the CPU has every feature `run_v3` is compiled for.
-            return unsafe { self.run_v3(config, started, tick) };
-        }
-        self.run(config, started, tick)
-    }
-
-    /// [`Search::run`] for x86-64-v3 CPUs.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-    unsafe fn run_v3(&mut self, config: &Config, started: Instant, tick: Tick<'_>) -> Stop {
-        self.run(config, started, tick)
-    }
+    crate::plumbing::run_for_the_cpu!(
+        |search, config, started, tick| search.run(config, started, tick)
+    );
 
     /// The search: Algorithm X's steps on the bit sets, the counters kept in registers and
     /// written to `self.counters` when it stops.

@@ -868,11 +868,10 @@ impl BandSolver {
     #[inline(always)]
     fn run<const BMI2: bool>(&mut self, grid: &Grid, options: &Options) -> Report {
         debug_assert_eq!(grid.shape(), Shape::CLASSIC);
-        let mut report = match options.start() {
-            Ok(report) => report,
+        let (mut report, limit) = match options.start() {
+            Ok(start) => start,
             Err(refused) => return refused,
         };
-        let limit = options.solution_limit();
         let Some(mut st) = State::new(grid.values()) else {
             return report;
         };

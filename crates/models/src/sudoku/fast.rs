@@ -154,11 +154,10 @@ impl Generic {
 
     fn search(&mut self, grid: &Grid, options: &Options) -> Report {
         let cells = self.shape.cells();
-        let mut report = match options.start() {
-            Ok(report) => report,
+        let (mut report, limit) = match options.start() {
+            Ok(start) => start,
             Err(refused) => return refused,
         };
-        let limit = options.solution_limit();
         let mut state = vec![self.all; cells];
         state.resize(2 * cells, 0);
         self.queue.clear();

@@ -646,21 +646,19 @@ impl Options {
         self
     }
 
-    /// An empty report to fill, or the report of a search that wants no solution
+    /// An empty report to fill and the solution limit as the search loops read it
+    /// (`u64::MAX`: none), or the report of a search that wants no solution
     /// ([`Stop::SolutionLimit`]: nothing to search, no node).
-    pub(crate) fn start(&self) -> Result<Report, Report> {
+    pub(crate) fn start(&self) -> Result<(Report, u64), Report> {
         let mut report =
             Report { solutions: 0, solution: None, stop: Stop::Exhausted, nodes: 0, micros: 0 };
-        if self.budget.max_solutions == Some(0) {
-            report.stop = Stop::SolutionLimit;
-            return Err(report);
+        match self.budget.max_solutions {
+            Some(0) => {
+                report.stop = Stop::SolutionLimit;
+                Err(report)
+            }
+            limit => Ok((report, limit.map_or(u64::MAX, |m| u64::try_from(m).unwrap_or(u64::MAX)))),
         }
-        Ok(report)
-    }
-
-    /// The solution limit as a number (`u64::MAX`: none), for the search loops.
-    pub(crate) fn solution_limit(&self) -> u64 {
-        self.budget.max_solutions.map_or(u64::MAX, |m| u64::try_from(m).unwrap_or(u64::MAX))
     }
 
     /// The node, time and cancel limits of a search that starts now, as its loop reads them

@@ -109,20 +109,25 @@ impl Allowance {
         Config::with_budget(self.budget())
     }
 
-    /// A model count's request under this allowance, stopping after `limit` solutions: its
-    /// nodes and its cancel flag, on the job's one thread. Its time goes by the timer of
+    /// The limits of a model's count (or sudoku solve) under this allowance, stopping after
+    /// `limit` solutions: its nodes and its cancel flag. Its time goes by the timer of
     /// [`run_timed`], which raises the flag: a time limit would turn the tilings' `auto` away
     /// from the profile DP, which has no partial count.
+    pub(crate) fn count_budget(&self, limit: Option<u64>) -> Budget {
+        Budget {
+            max_solutions: limit.map(u128::from),
+            ..Budget::new().max_nodes(self.max_nodes).cancel(self.cancel.clone())
+        }
+    }
+
+    /// A model count's request under this allowance ([`count_budget`](Self::count_budget)),
+    /// on the job's one thread.
     pub(crate) fn count_request(
         &self,
         limit: Option<u64>,
     ) -> dancecard_models::count::CountRequest<'static> {
         dancecard_models::count::CountRequest {
-            budget: Budget {
-                max_solutions: limit.map(u128::from),
-                time_limit: None,
-                ..self.budget()
-            },
+            budget: self.count_budget(limit),
             threads: 1,
             ..Default::default()
         }

@@ -129,7 +129,7 @@ pub(super) async fn handle(
             Mode::Unique => Some(2),
             Mode::Count => None,
         };
-        let options = Options::new(method).budget(budget.count_request(limit).budget);
+        let options = Options::new(method).budget(budget.count_budget(limit));
         let report = sudoku::search(&puzzle.grid, &options);
         let grid = &puzzle.grid;
         let value = json!({
