@@ -111,8 +111,9 @@ pub enum PreError {
 pub struct PreConfig {
     /// At most this many rounds (`None`: until a round changes nothing). DLX-PRE's `t`.
     pub max_rounds: Option<u32>,
-    /// Its cancel flag and time limit stop the rounds at the next test
-    /// ([`Reduction::stopped`] tells). Preprocessing finds no solutions and walks no search
+    /// Its cancel flag and time limit stop the rounds: both are looked at before each round
+    /// and before each item a round tests, the time limit counted from the start of the
+    /// rounds (once the tables are built); [`Reduction::stopped`] tells. Preprocessing finds no solutions and walks no search
     /// tree: a solution, node, state or cost limit is refused ([`PreError::Limit`]).
     pub budget: Budget,
 }
@@ -170,7 +171,8 @@ pub struct Reduction {
     /// A primary item found in no option: the problem has no solution.
     pub infeasible: Option<ItemId>,
     /// Whether [`PreConfig::max_rounds`] or [`PreConfig::budget`] (its cancel flag or time
-    /// limit) stopped the rounds before one changed nothing (the reduction is sound, maybe not complete).
+    /// limit) stopped the rounds before one changed nothing (the reduction is sound, maybe
+    /// not complete).
     pub stopped: bool,
 }
 
@@ -284,7 +286,7 @@ impl<'p> State<'p> {
                 }
             }
         }
-        // The clock is read only with a time limit.
+        // The clock is read here once, and at each test only with a time limit.
         let deadline = config.budget.deadline(Instant::now());
         let cancelled =
             || config.budget.is_cancelled() || deadline.is_some_and(|d| Instant::now() >= d);

@@ -1,11 +1,11 @@
 //! Preprocessing (`dancecard_engine::pre`, Knuth's DLX-PRE): the figures DLX-PRE prints on
 //! the instance files, the counts kept, and the solutions kept on random problems (oracle).
 
-use dancecard_engine::pre::{self, ItemRemoval, PreConfig, PreError};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
+use dancecard_engine::pre::{self, ItemRemoval, PreConfig, PreError};
 use dancecard_engine::{Budget, OptionId, ProblemBuilder, Solver};
 use dancecard_testkit::{brute_force, raw_problem};
 use proptest::prelude::*;

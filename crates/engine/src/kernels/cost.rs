@@ -425,7 +425,8 @@ impl CostArena {
     }
 
     /// Covers the item of node `y` of a chosen option, or purifies it when `y` has a color;
-    /// with `BACK`, undoes that (uncovers, unpurifies).
+    /// with `BACK`, undoes that (uncovers, unpurifies). A node whose color is negative (its
+    /// item purified already, by an option chosen earlier with the same color) needs neither.
     #[inline(always)]
     fn cover_node<const COLORED: bool, const BACK: bool>(&mut self, y: u32, limit: u32) {
         let color = if COLORED { self.arena.colors[y as usize] } else { 0 };

@@ -839,8 +839,8 @@ impl Solver {
         }
     }
 
-    /// The look-up of the state of a node at `level`: its key (`fields`, the primary fields
-    /// kept move by move, with the secondary codes of the current state) written into the
+    /// The look-up of the state of a node at `level`: its key (`fields`, the bit set of the
+    /// active primary items kept move by move, with the secondary codes of the current state) written into the
     /// level's slot of `keys`, for its entry when the level is done; the key's hash, and the
     /// value the table has for it.
     #[inline(always)]
