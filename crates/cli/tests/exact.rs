@@ -210,11 +210,13 @@ fn r28_counts_past_2_128_are_exact() {
     assert!(stderr(&out).contains(&format!("solutions {}", two_130.trim())), "{}", stderr(&out));
 }
 
-// See: #28. Methods that do not handle multiplicities refuse them, naming the place.
+// See: #28. Methods that do not handle multiplicities refuse them, naming the place; and #30:
+// min-cost handles them (every solution of this file costs 0).
 #[test]
 fn r28_refusals_name_the_method_and_the_place() {
-    let out = run_on(&["solve", "--min-cost"], "instances/mult_queens_12_6.dlx");
-    assert_fails(&out, 2, "--min-cost does not handle multiplicities (item `r0` has bounds 1:2)");
+    let out = run_on(&["solve", "--min-cost", "--best", "200"], "instances/mult_queens_12_6.dlx");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out).matches("cost 0\n").count(), 128, "{}", stdout(&out));
     let out = run_on(&["solve", "--count", "--pre"], "instances/mult_a001499_6.dlx");
     assert_fails(&out, 2, "--pre does not handle multiplicities (item `R0` has bounds 2:2)");
 }

@@ -202,13 +202,18 @@ fn flags_that_make_no_sense_with_min_cost_are_refused() {
     }
 }
 
+/// Multiplicities and costs together (#30): the three least costs of
+/// cost_mult_a001499_6.dlx are 20, 20, 25 (testdata/instances/README.md: all 67,950
+/// solutions listed with their costs).
 #[test]
-fn multiplicities_are_refused_naming_the_item() {
-    let out = solve(&["--min-cost"], "mult_queens_12_6.dlx");
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(stdout(&out), "");
-    let err = stderr(&out);
-    assert!(err.contains("`r0`") && err.contains("multiplicities"), "{err}");
+fn multiplicities_with_costs() {
+    let out = solve(&["--min-cost", "--best", "3", "--format", "json"], "cost_mult_a001499_6.dlx");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let costs: Vec<u64> =
+        v["solutions"].as_array().unwrap().iter().map(|s| s["cost"].as_u64().unwrap()).collect();
+    assert_eq!(costs, [20, 20, 25]);
+    assert_eq!(v["complete"], true);
 }
 
 #[test]

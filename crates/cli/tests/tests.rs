@@ -6,6 +6,7 @@ mod args;
 mod count;
 mod docs;
 mod exact;
+mod export;
 mod interrupt;
 mod langford;
 mod min_cost;

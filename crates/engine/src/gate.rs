@@ -20,7 +20,7 @@
 //! | threads | yes | yes | yes | yes (ignored) |
 //! | shards | yes | yes | yes | yes (ignored) |
 //! | pre | yes | yes | no | yes |
-//! | min-cost | yes | yes | no | yes |
+//! | min-cost | yes | yes | yes | yes |
 //!
 //! "Ignored" means the answer does not depend on the costs: a count counts every solution
 //! whatever it costs. The table is [`supports`]; `docs/capabilities.md` prints it, and a test
@@ -33,12 +33,12 @@
 //! let a = b.primary_with_bounds("a", 1, 2)?;
 //! b.option([a])?;
 //! let problem = b.build();
-//! assert!(gate::check(&problem, Method::Memo).is_ok());
-//! let refused = gate::check(&problem, Method::MinCost).unwrap_err();
+//! assert!(gate::check(&problem, Method::MinCost).is_ok());
+//! let refused = gate::check(&problem, Method::Pre).unwrap_err();
 //! assert_eq!(refused.feature, Feature::Multiplicities);
 //! assert_eq!(
 //!     refused.to_string(),
-//!     "min-cost does not handle multiplicities (item `a` has bounds 1:2)"
+//!     "pre does not handle multiplicities (item `a` has bounds 1:2)"
 //! );
 //! # Ok::<(), dancecard_engine::BuildError>(())
 //! ```
@@ -179,7 +179,7 @@ impl std::fmt::Display for Feature {
 /// Whether `method` gives exact answers on problems with `feature` (the capability table of
 /// the [module documentation](self)). `false` means it refuses them.
 pub const fn supports(method: Method, feature: Feature) -> bool {
-    !matches!((method, feature), (Method::Pre | Method::MinCost, Feature::Multiplicities))
+    !matches!((method, feature), (Method::Pre, Feature::Multiplicities))
 }
 
 /// A method asked to run on a kind of problem it does not handle.

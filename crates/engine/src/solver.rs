@@ -128,6 +128,16 @@ pub(crate) trait Sink {
     /// See [`Visitor::donate`].
     #[inline(always)]
     fn donate(&mut self, _units: Vec<Vec<u32>>, _fraction: f64) {}
+    /// Whether the loop of Algorithm M asks [`Sink::prune`] at every node (a constant, so
+    /// the call compiles away for the other sinks).
+    const PRUNES: bool = false;
+    /// Algorithm M's loop entering the node reached by `choice` (one move per level above
+    /// it), before it looks for a solution: `true` leaves the node at once, as a node with
+    /// too few options is left (the min-cost search's cutoff, `cost_mcc.rs`).
+    #[inline(always)]
+    fn prune(&mut self, _arena: &Arena, _m: &Mcc, _choice: &[u32]) -> bool {
+        false
+    }
     /// Whether the trace hooks below are wanted (a constant, so they compile away).
     const TRACE: bool = false;
     /// An event of the trace.
@@ -475,8 +485,9 @@ impl Solver {
     }
 
     /// The `k` best solutions by cost: Knuth's DLX5 (minimum-cost exact cover, branch and
-    /// bound with taxes and lists sorted by cost), with a stronger lower bound
-    /// ([`LowerBound::ItemShares`]; see [`Solver::min_cost_with`]).
+    /// bound with taxes and lists sorted by cost), with stronger lower bounds
+    /// ([`LowerBound::Auto`]: the linear relaxation's taxes where they are larger than
+    /// DLX5's, and the item shares; see [`Solver::min_cost_with`]).
     ///
     /// The cost of a solution is the sum of its options' costs
     /// ([`ProblemBuilder::option_with_cost`](crate::ProblemBuilder::option_with_cost); a
@@ -509,7 +520,8 @@ impl Solver {
     }
 
     /// [`Solver::min_cost`] with the given lower bound: [`LowerBound::Dlx5`] walks DLX5's own
-    /// tree (its nodes and updates), [`LowerBound::ItemShares`] cuts more of it.
+    /// tree (its nodes and updates), [`LowerBound::ItemShares`] cuts more of it, and
+    /// [`LowerBound::Relaxation`] starts from the linear relaxation's taxes.
     ///
     /// # Errors
     ///
@@ -524,16 +536,28 @@ impl Solver {
                 stats: Stats::default(),
             });
         }
-        let mut arena = cost::CostArena::new(&self.arena, &self.costs);
-        let bits = (bound == LowerBound::ItemShares
+        if self.mcc.is_some() {
+            // Bounds: Algorithm M with a cutoff (`cost_mcc.rs`); `bound` does not apply.
+            let started = std::time::Instant::now();
+            let mut result = self.min_cost_m(k);
+            result.stats.elapsed = started.elapsed();
+            self.stats = result.stats;
+            self.last_stop = result.stop;
+            return Ok(result);
+        }
+        // The taxes (the relaxation's ascent) count in the time.
+        let started = std::time::Instant::now();
+        let mut arena = cost::CostArena::new(&self.arena, &self.costs, bound, &self.config.budget);
+        let bits = (bound != LowerBound::Dlx5
             && self.config.kernel != Kernel::Links
             && arena.n_primary > 0)
             .then(|| CostBits::new(&arena))
             .flatten();
-        let result = match bits {
+        let mut result = match bits {
             Some(bits) => cost_bits::search(&arena, &bits, &self.config, k),
             None => cost::search(&mut arena, &self.config, k, bound),
         };
+        result.stats.elapsed = started.elapsed();
         self.stats = result.stats;
         self.last_stop = result.stop;
         Ok(result)

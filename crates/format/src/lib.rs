@@ -40,6 +40,7 @@
 
 #![deny(missing_docs, rustdoc::broken_intra_doc_links)]
 
+pub mod export;
 pub mod json;
 
 use std::fmt::Write as _;

@@ -39,17 +39,19 @@ pub(crate) fn read_k(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     args::usize_in(obj, "k", &args::WHOLE, 1, MAX_K)
 }
 
-/// Reads argument `lower_bound` of `Problem.min_cost`: `"shares"` or `"dlx5"` (see
-/// [`lower_bound`]).
+/// Reads argument `lower_bound` of `Problem.min_cost`: `"auto"`, `"relaxation"`, `"shares"`
+/// or `"dlx5"` (see [`lower_bound`]).
 pub(crate) fn read_lower_bound(obj: &Bound<'_, PyAny>) -> PyResult<&'static str> {
-    args::choice(obj, "lower_bound", &["shares", "dlx5"])
+    args::choice(obj, "lower_bound", &["auto", "relaxation", "shares", "dlx5"])
 }
 
 /// The lower bound of a name that [`read_lower_bound`] accepted.
 pub(crate) fn lower_bound(name: &str) -> LowerBound {
     match name {
         "dlx5" => LowerBound::Dlx5,
-        _ => LowerBound::ItemShares,
+        "shares" => LowerBound::ItemShares,
+        "relaxation" => LowerBound::Relaxation,
+        _ => LowerBound::Auto,
     }
 }
 

@@ -933,14 +933,16 @@ impl PyProblem {
     /// `costs`; fewer than `k` when the problem has fewer solutions, `[]` when it has none.
     /// Each cost is listed once per solution: two solutions of one cost are two pairs.
     ///
-    /// `lower_bound`: `"shares"` (the default: DLX5's rule, plus each remaining item's share
-    /// of its cheapest option, which cuts more of the tree) or `"dlx5"` (DLX5's rule alone:
-    /// its tree, nodes and updates). `max_nodes` (an int below 2**64) and `time_limit`
+    /// `lower_bound`: `"auto"` (the default: the taxes of DLX5 or of the linear relaxation,
+    /// whichever total is larger, and the item shares), `"relaxation"` (the relaxation's
+    /// taxes), `"shares"` (DLX5's rule, plus each remaining item's share of its cheapest
+    /// option, which cuts more of the tree) or `"dlx5"` (DLX5's rule alone: its tree, nodes
+    /// and updates). `max_nodes` (an int below 2**64) and `time_limit`
     /// (seconds >= 0) stop the search early: the pairs are then the best found, not proven
     /// least (`stats.complete` is false, `stats.stop` says why). `stats.solutions` counts the
-    /// solutions the search met (each better than the `k`-th best so far). A problem with
-    /// `bounds` is a `ValueError` (DLX3 and DLX5 together are not supported).
-    #[pyo3(signature = (k = 1, lower_bound = "shares", max_nodes = None, time_limit = None))]
+    /// solutions the search met (each better than the `k`-th best so far). With `bounds`,
+    /// Algorithm M's tree with a cutoff (`lower_bound` does not apply).
+    #[pyo3(signature = (k = 1, lower_bound = "auto", max_nodes = None, time_limit = None))]
     fn min_cost(
         &self,
         py: Python<'_>,

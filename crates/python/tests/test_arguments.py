@@ -250,7 +250,7 @@ BOUNDS = kind(
 K_BEST = kind("k best", ok=INTS_IN_RANGE,
               value=NEGATIVE | {"zero", "two_64", "two_200", "np_uint_max"},
               extra={"max": (2**20, OK), "past_max": (2**20 + 1, VALUE)})
-LOWER_BOUND = choice("shares", "dlx5")
+LOWER_BOUND = choice("auto", "relaxation", "shares", "dlx5")
 # Rounds of Problem.pre: 0 to 2**32 - 1, or None.
 MAX_ROUNDS = kind("max rounds", ok={"none", "zero"} | INTS_IN_RANGE,
                   value=NEGATIVE | {"two_64", "two_200", "np_uint_max"},
@@ -565,7 +565,7 @@ ROWS: Dict[str, Row] = {
     "dancecard.Problem.min_cost": problem_method(
         "min_cost", {"k": K_BEST, "lower_bound": LOWER_BOUND, "max_nodes": U64_OR_NONE,
                      "time_limit": SECONDS},
-        {"k": 1, "lower_bound": "shares", "max_nodes": None, "time_limit": None}),
+        {"k": 1, "lower_bound": "auto", "max_nodes": None, "time_limit": None}),
     "dancecard.Problem.pre": problem_method("pre", {"max_rounds": MAX_ROUNDS},
                                             {"max_rounds": None}),
     # dancecard.Reduction: made by Problem.pre only.

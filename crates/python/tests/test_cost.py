@@ -39,7 +39,7 @@ def check_pairs(p, pairs):
 # --- Ground truth ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lower_bound", ["shares", "dlx5"])
+@pytest.mark.parametrize("lower_bound", ["auto", "relaxation", "shares", "dlx5"])
 def test_cost_domino6x6_best_three(lower_bound):
     p = instance("cost_domino6x6")
     pairs = p.min_cost(3, lower_bound=lower_bound)
@@ -139,7 +139,7 @@ def test_random_problems_against_the_oracle(seed):
     solutions = solve_all(primary, secondary, options)
     expected = sorted(sum(costs[k] for k in s) for s in solutions)
     for k in (1, 2, 3, 7, 1000):
-        for lower_bound in ("shares", "dlx5"):
+        for lower_bound in ("auto", "relaxation", "shares", "dlx5"):
             pairs = p.min_cost(k, lower_bound=lower_bound)
             check_pairs(p, pairs)
             assert [c for c, _ in pairs] == expected[:k], (k, lower_bound)
@@ -167,7 +167,7 @@ def test_assignment_problems_against_every_permutation(seed):
         for perm in itertools.permutations(range(n))
     )
     k = rng.choice([1, 2, 5, 24])
-    for lower_bound in ("shares", "dlx5"):
+    for lower_bound in ("auto", "relaxation", "shares", "dlx5"):
         pairs = p.min_cost(k, lower_bound=lower_bound)
         check_pairs(p, pairs)
         assert [c for c, _ in pairs] == [c for c, _ in by_permutation[:k]]
@@ -202,11 +202,14 @@ def test_bounds_are_kept_and_counted():
     assert dancecard.Problem.from_dlx("2|a 0:3|b | x\na b\na x\n").bounds == {"a": (2, 2), "b": (0, 3)}
 
 
-def test_bounds_are_refused_by_min_cost_and_pre():
+def test_bounds_in_min_cost_and_pre():
     p = dancecard.Problem("a b", options=["a", "b", "a b"], costs=[1, 1, 1], bounds={"a": (1, 2)})
-    # The engine's capability table (#28): the method, the feature, the place.
-    with pytest.raises(ValueError, match=r"^min-cost does not handle multiplicities \(item `a` has bounds 1:2\)$"):
-        p.min_cost()
+    # Min-cost takes multiplicities (#30): {2} costs 1, {0, 1} and {0, 2} cost 2.
+    assert p.min_cost() == [(1, [2])]
+    pairs = p.min_cost(5)
+    assert [c for c, _ in pairs] == [1, 2, 2]
+    assert sorted(s for _, s in pairs) == [[0, 1], [0, 2], [2]]
+    # Pre does not: the engine's capability table (#28): the method, the feature, the place.
     with pytest.raises(ValueError, match=r"^pre does not handle multiplicities \(item `a` has bounds 1:2\)$"):
         p.pre()
     assert p.count() == 3
@@ -294,7 +297,7 @@ def test_bad_min_cost_arguments():
         p.min_cost(2**20 + 1)
     with pytest.raises(TypeError, match=r"^argument 'k': expected an int from 1 to 1048576, got bool$"):
         p.min_cost(True)
-    with pytest.raises(ValueError, match=r"^argument 'lower_bound': expected \"shares\" or \"dlx5\", got \"knuth\"$"):
+    with pytest.raises(ValueError, match=r"^argument 'lower_bound': expected \"auto\", \"relaxation\", \"shares\" or \"dlx5\", got \"knuth\"$"):
         p.min_cost(lower_bound="knuth")
     with pytest.raises(ValueError, match=r"^argument 'max_nodes': "):
         p.min_cost(max_nodes=-1)

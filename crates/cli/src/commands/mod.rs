@@ -4,6 +4,7 @@ pub(crate) mod constant_sum;
 pub(crate) mod dominate;
 pub(crate) mod egyptian;
 pub(crate) mod estimate;
+pub(crate) mod export;
 pub(crate) mod grid_pick;
 pub(crate) mod guard;
 pub(crate) mod knights;

@@ -131,7 +131,8 @@ pub(crate) struct Args {
     pub(crate) best: Option<usize>,
     /// With --min-cost: the lower bound on the cost left on a path. `dlx5` is DLX5's rule
     /// alone (its tree, nodes and updates); `shares` adds each item's share of its cheapest
-    /// option (fewer nodes, same answers).
+    /// option (fewer nodes, same answers); `relaxation` takes the taxes of the linear
+    /// relaxation first; `auto` those of DLX5 or of the relaxation, whichever total is larger.
     #[arg(long, value_enum, default_value_t, requires = "min_cost")]
     pub(crate) lower_bound: LowerBoundArg,
     /// Preprocess the problem first (as `dancecard pre`: remove the options no solution can
@@ -145,8 +146,13 @@ pub(crate) struct Args {
 /// `--lower-bound` of `solve --min-cost`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum LowerBoundArg {
-    /// DLX5's rule and each item's share of its cheapest option.
+    /// The taxes of DLX5 or of the linear relaxation, whichever total is larger, and the
+    /// item shares.
     #[default]
+    Auto,
+    /// The linear relaxation's taxes and the item shares.
+    Relaxation,
+    /// DLX5's rule and each item's share of its cheapest option.
     Shares,
     /// DLX5's rule alone: a path stops when one item's cheapest option reaches the cutoff.
     Dlx5,
@@ -155,6 +161,8 @@ pub(crate) enum LowerBoundArg {
 impl From<LowerBoundArg> for LowerBound {
     fn from(b: LowerBoundArg) -> LowerBound {
         match b {
+            LowerBoundArg::Auto => LowerBound::Auto,
+            LowerBoundArg::Relaxation => LowerBound::Relaxation,
             LowerBoundArg::Shares => LowerBound::ItemShares,
             LowerBoundArg::Dlx5 => LowerBound::Dlx5,
         }

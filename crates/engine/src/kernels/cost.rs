@@ -11,7 +11,11 @@
 //! - **Taxes.** Each primary item in turn is *taxed* the least cost of its options, and that
 //!   tax is taken off every option that contains it. Every solution's cost drops by the same
 //!   total tax, the options' *net costs* stay nonnegative, and every item has an option of net
-//!   cost 0 at the start.
+//!   cost 0 at the start. Beyond DLX5, [`LowerBound::Auto`] (the default) and
+//!   [`LowerBound::Relaxation`] first ascend the dual of the linear relaxation (`relax.rs`):
+//!   its taxes are in units of `1 / scale` and their total is near the relaxation's optimum,
+//!   so that on assignments and domino tilings (integral relaxations) the first solution
+//!   found is proven least. `Auto` keeps them when their total passes DLX5's.
 //! - **Sorted lists.** The options are laid out in order of net cost (ties in input order), so
 //!   every item's list runs from its cheapest option to its dearest, and a search that may
 //!   spend at most `b` more stops reading a list at the first option of net cost `b` or more:
@@ -34,8 +38,8 @@
 //!
 //! # Kernels
 //!
-//! [`LowerBound::Dlx5`] always searches on the links of this module. With the default
-//! [`LowerBound::ItemShares`], problems without colors, with at most 16,384 options and long
+//! [`LowerBound::Dlx5`] always searches on the links of this module. With the other bounds,
+//! problems without colors, with at most 16,384 options and long
 //! enough item lists for the sets to pay (a rough count of the work per node: the links'
 //! updates against the sets' word operations) are searched on bit sets (`cost_bits.rs`: one
 //! set of live options per level, whose items' affordable options are counted exactly),
@@ -67,8 +71,9 @@
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
+use super::relax::{self, Priced};
 use crate::arena::Arena;
-use crate::config::{Config, Heuristic, Stop};
+use crate::config::{Budget, Config, Heuristic, Stop};
 use crate::ids::OptionId;
 use crate::plumbing::Limits;
 use crate::stats::Stats;
@@ -76,8 +81,16 @@ use crate::stats::Stats;
 /// How [`Solver::min_cost`](crate::Solver::min_cost) bounds the cost of the rest of a path.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum LowerBound {
-    /// DLX5's rule and the item shares (see the module docs): fewer nodes, same answers.
+    /// The item shares on the taxes of DLX5 or of the linear relaxation, whichever total is
+    /// larger (see the module docs): the relaxation's ascent costs a pass over the options
+    /// per iteration, once, at the root.
     #[default]
+    Auto,
+    /// The item shares on the linear relaxation's taxes (`relax.rs`): reduced-cost fixing
+    /// with a bound near the relaxation's optimum.
+    Relaxation,
+    /// DLX5's rule and the item shares on DLX5's taxes (see the module docs): fewer nodes
+    /// than DLX5, same answers.
     ItemShares,
     /// DLX5's rule alone: a path stops when one item's cheapest option reaches the cutoff.
     /// The tree, its nodes and its updates are DLX5's.
@@ -157,14 +170,24 @@ pub(crate) struct CostArena {
     pub(crate) weights: Vec<u64>,
     /// The unit of the weights.
     pub(crate) scale: u64,
-    total_tax: u64,
+    total_tax: i128,
+    /// Costs are in units of `1 / unit` (the taxes' scale, `relax.rs`): a solution's cost is
+    /// its net cost plus the total tax, divided by `unit`.
+    pub(crate) unit: u64,
     updates: u64,
 }
 
 impl CostArena {
     /// The cost arena of the problem whose pristine arena is `arena`, with the options' costs
-    /// by option index (`costs` may be empty: every option costs 0).
-    pub(crate) fn new(arena: &Arena, costs: &[u64]) -> CostArena {
+    /// by option index (`costs` may be empty: every option costs 0), taxed as `bound` asks
+    /// (the relaxation's ascent stops early, on DLX5's taxes, when `budget` is cancelled or
+    /// out of time).
+    pub(crate) fn new(
+        arena: &Arena,
+        costs: &[u64],
+        bound: LowerBound,
+        budget: &Budget,
+    ) -> CostArena {
         let n = arena.n_items as usize;
         let n1 = arena.n_primary;
         let colored = !arena.colors.is_empty();
@@ -184,23 +207,37 @@ impl CostArena {
             }
             x += 1;
         }
-        // Taxes, item by item in order (DLX5): the least net cost of the item's options.
         let mut containing: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
         for (k, (_, items, _)) in options.iter().enumerate() {
             for &(i, _) in items {
                 containing[i as usize].push(k);
             }
         }
-        let mut total_tax = 0u64;
-        for list in &containing[1..=n1 as usize] {
-            let Some(tax) = list.iter().map(|&k| options[k].2).min() else { continue };
-            if tax > 0 {
-                total_tax += tax;
-                for &k in list {
-                    options[k].2 -= tax;
+        // Taxes (`relax.rs`): DLX5's, or the relaxation's where asked and (for `Auto`) larger.
+        let primary: Vec<Vec<u32>> = options
+            .iter()
+            .map(|(_, items, _)| items.iter().map(|&(i, _)| i).filter(|&i| i <= n1).collect())
+            .collect();
+        let priced: Vec<Priced<'_>> =
+            primary.iter().zip(&options).map(|(items, o)| Priced { items, cost: o.2 }).collect();
+        let dlx5 = relax::greedy(&priced, &containing, n1 as usize);
+        let taxes = match bound {
+            LowerBound::Dlx5 | LowerBound::ItemShares => dlx5,
+            LowerBound::Relaxation | LowerBound::Auto => {
+                match relax::relaxation(&priced, &containing, n1 as usize, &dlx5, budget) {
+                    Some(r) if bound == LowerBound::Relaxation => r,
+                    Some(r) if r.total > dlx5.total * i128::from(r.scale) => r,
+                    _ => dlx5,
                 }
             }
+        };
+        drop(priced);
+        for (o, items) in options.iter_mut().zip(&primary) {
+            // (R1): nonnegative, and within u64 (`relax.rs` checked the relaxation's).
+            let taxed: i128 = items.iter().map(|&i| taxes.per_item[i as usize]).sum();
+            o.2 = (i128::from(o.2) * i128::from(taxes.scale) - taxed) as u64;
         }
+        let (total_tax, unit) = (taxes.total, taxes.scale);
         // (K1): ranks in order of net cost, ties in input order.
         let mut order: Vec<usize> = (0..options.len()).collect();
         order.sort_by_key(|&k| options[k].2);
@@ -291,8 +328,16 @@ impl CostArena {
             weights,
             scale,
             total_tax,
+            unit,
             updates: 0,
         }
+    }
+
+    /// The cutoff when the `k`-th best solution has net cost `net`: a better solution costs a
+    /// whole unit less (costs are integers), so a path stops when its net cost reaches
+    /// `net - (unit - 1)`.
+    pub(crate) fn cutoff(&self, net: u64) -> u64 {
+        net.saturating_sub(self.unit - 1)
     }
 
     /// The first node of the options whose net cost is `budget` or more (those a path that may
@@ -515,7 +560,7 @@ fn search_in<const COLORED: bool>(
     }
     let limits = Limits::new(config);
     let leftmost = config.heuristic == Heuristic::Leftmost;
-    let shares = bound == LowerBound::ItemShares;
+    let shares = bound != LowerBound::Dlx5;
     a.updates = 0;
     let mut stats = Stats::default();
     let mut best: BinaryHeap<Kept> = BinaryHeap::with_capacity(k.min(1 << 10) + 1);
@@ -638,7 +683,7 @@ fn search_in<const COLORED: bool>(
                         best.pop();
                     }
                     if best.len() == k {
-                        cutoff = best.peek().map_or(u64::MAX, |b| b.net);
+                        cutoff = best.peek().map_or(u64::MAX, |b| a.cutoff(b.net));
                     }
                     if config.budget.max_solutions.is_some_and(|m| stats.solutions >= m) {
                         // Levels 0..level are applied, and this one but for its option.
@@ -712,7 +757,7 @@ pub(crate) fn finish(
         .into_sorted_vec()
         .into_iter()
         .map(|kept| CostSolution {
-            cost: kept.net + a.total_tax,
+            cost: ((i128::from(kept.net) + a.total_tax) / i128::from(a.unit)) as u64,
             options: kept.ranks.iter().map(|&r| a.option_ids[r as usize]).collect(),
         })
         .collect();

@@ -336,7 +336,7 @@ fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost 
                     let _ = best.pop();
                 }
                 if best.len() == k {
-                    cutoff = best.peek().map_or(u64::MAX, |b| b.net);
+                    cutoff = best.peek().map_or(u64::MAX, |b| a.cutoff(b.net));
                 }
                 if config.budget.max_solutions.is_some_and(|m| stats.solutions >= m) {
                     stop = Stop::SolutionLimit;

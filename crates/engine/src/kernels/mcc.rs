@@ -206,6 +206,11 @@ impl Solver {
                         self.arena.check_invariants();
                         check_path(&self.arena, &m, &self.choice[..level]);
                     }
+                    if S::PRUNES && sink.prune(&self.arena, &m, &self.choice[..level]) {
+                        // The min-cost cutoff: no completion of this path can be kept.
+                        step = Step::Backdown;
+                        continue;
+                    }
                     event!(Event::Enter { level });
                     if self.arena.item(0).next == 0 {
                         // No primary item is active: a solution (a node, counted above).

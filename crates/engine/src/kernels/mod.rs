@@ -10,6 +10,8 @@
 //! | `mcc_bits.rs` | M | bit sets | counts with bounds, without colors |
 //! | `cost.rs` | DLX5's branch and bound | the links, with costs | `min_cost` |
 //! | `cost_bits.rs` | DLX5's branch and bound | bit sets | `min_cost` without colors |
+//! | `cost_mcc.rs` | M with a cutoff | dancing links (`mcc.rs`'s loop) | `min_cost` with bounds |
+//! | `relax.rs` | the taxes of both: DLX5's, the linear relaxation's | the options' items and costs | `min_cost` |
 //! | `memo.rs` | X and C memoised (DLX6) | dancing links, a table of remaining problems | memo counts, the ZDD |
 //! | `mcc_memo.rs` | M memoised | dancing links, a table | memo counts with bounds |
 //!
@@ -22,10 +24,12 @@
 pub(crate) mod bits;
 pub(crate) mod cost;
 pub(crate) mod cost_bits;
+pub(crate) mod cost_mcc;
 pub(crate) mod links;
 pub(crate) mod mcc;
 pub(crate) mod mcc_bits;
 pub(crate) mod mcc_memo;
 pub(crate) mod mcc_state;
 pub(crate) mod memo;
+pub(crate) mod relax;
 pub(crate) mod sliced;

@@ -22,7 +22,7 @@ from typing import (
 __version__: str
 
 Heuristic = Literal["mrv", "leftmost"]
-LowerBound = Literal["shares", "dlx5"]
+LowerBound = Literal["auto", "relaxation", "shares", "dlx5"]
 Method = Literal["search", "memo", "auto"]
 # Items: a str of names, or an iterable of items of any hashable type (#21).
 Names = Union[str, Iterable[Hashable]]
@@ -344,7 +344,7 @@ class Problem:
     def min_cost(
         self,
         k: int = 1,
-        lower_bound: LowerBound = "shares",
+        lower_bound: LowerBound = "auto",
         max_nodes: Optional[int] = None,
         time_limit: Optional[float] = None,
     ) -> List[Tuple[int, Solution]]:
@@ -355,12 +355,14 @@ class Problem:
         ``k`` pairs when the problem has fewer solutions; ``[]`` when it has none. Two
         solutions of one cost are two pairs.
 
-        ``lower_bound``: ``"shares"`` (DLX5's rule plus each remaining item's share of its
-        cheapest option: fewer nodes, the same answers) or ``"dlx5"`` (DLX5's rule alone:
-        its tree, nodes and updates). ``max_nodes`` and ``time_limit`` as for :meth:`count`:
+        ``lower_bound``: ``"auto"`` (the taxes of DLX5 or of the linear relaxation, whichever
+        total is larger, and the item shares), ``"relaxation"`` (the relaxation's taxes),
+        ``"shares"`` (DLX5's rule plus each remaining item's share of its cheapest option:
+        fewer nodes, the same answers) or ``"dlx5"`` (DLX5's rule alone: its tree, nodes and
+        updates). ``max_nodes`` and ``time_limit`` as for :meth:`count`:
         a search they stop returns the best found, not proven least (``stats.complete`` is
         false). :attr:`stats` is set (``solutions``: the solutions met, each better than the
-        ``k``-th best at the time). A problem with ``bounds`` is a ``ValueError``.
+        ``k``-th best at the time). With ``bounds``, Algorithm M's tree with a cutoff.
         """
     def pre(self, max_rounds: Optional[int] = None) -> "Reduction":
         """Preprocessing, as Knuth's DLX-PRE and ``dancecard pre``: removes, in rounds until
