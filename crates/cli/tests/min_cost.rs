@@ -290,3 +290,25 @@ fn pre_refuses_bounds() {
     assert_eq!(stdout(&out), "");
     assert!(stderr(&out).contains("`r0`"), "{}", stderr(&out));
 }
+
+/// A limited run (#30) gives the best found, a proven lower bound and the gap in JSON, and
+/// says both on stderr in text; a complete one has the least cost as its bound and gap 0.
+#[test]
+fn a_limited_run_has_a_bound_and_a_gap() {
+    let args = ["--min-cost", "--lower-bound", "dlx5", "--node-limit", "20000", "--format", "json"];
+    let out = solve(&args, "cost_domino16x16.dlx");
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let best = v["solutions"][0]["cost"].as_u64().unwrap();
+    let bound = v["lower_bound"].as_u64().unwrap();
+    assert!(bound <= 319 && 319 <= best, "{bound} {best}");
+    let gap = v["gap"].as_f64().unwrap();
+    assert!((gap - (best - bound) as f64 / best as f64).abs() < 1e-12, "{gap}");
+    assert_eq!(v["complete"], false);
+    let out = solve(&args[..5], "cost_domino16x16.dlx");
+    let err = stderr(&out);
+    assert!(err.contains(&format!("none costs less than {bound} (gap ")), "{err}");
+    let out = solve(&["--min-cost", "--format", "json"], "cost_domino16x16.dlx");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!((v["lower_bound"].as_u64(), v["gap"].as_f64()), (Some(319), Some(0.0)));
+}

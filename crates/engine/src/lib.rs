@@ -93,7 +93,7 @@ pub use config::{Budget, Config, Heuristic, Kernel, Outcome, Progress, Stop, Sub
 pub use estimate::Estimate;
 pub use gate::{Feature, Method, Unsupported};
 pub use ids::{ColorId, ItemId, OptionId};
-pub use kernels::cost::{CostError, CostSolution, LowerBound, MinCost};
+pub use kernels::cost::{CostError, CostProgress, CostSolution, LowerBound, MinCost};
 pub use kernels::memo::{MemoConfig, MemoError, MemoOutcome, MemoStats};
 pub use number::{BigUint, Count, ParseCountError};
 pub use problem::{BuildError, Entry, ItemKind, Problem, ProblemBuilder, VerifyError};

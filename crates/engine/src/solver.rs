@@ -14,7 +14,7 @@ use crate::arena::Arena;
 use crate::config::{Budget, Config, Heuristic, Kernel, Outcome, Stop, Subtree};
 use crate::ids::{ItemId, OptionId};
 use crate::kernels::bits::Bits;
-use crate::kernels::cost::{self, CostError, LowerBound, MinCost};
+use crate::kernels::cost::{self, CostError, CostProgress, LowerBound, MinCost};
 use crate::kernels::cost_bits::{self, CostBits};
 use crate::kernels::mcc_state::Mcc;
 use crate::kernels::sliced::Sliced;
@@ -527,6 +527,26 @@ impl Solver {
     ///
     /// [`CostError::Unsupported`] for a problem with multiplicities.
     pub fn min_cost_with(&mut self, k: usize, bound: LowerBound) -> Result<MinCost, CostError> {
+        self.min_cost_with_progress(k, bound, |_| ControlFlow::Continue(()))
+    }
+
+    /// [`Solver::min_cost_with`], calling `progress` about every
+    /// [`Config::CHECK_INTERVAL`] nodes with the best cost so far and a proven lower bound
+    /// (their gap: [`CostProgress::gap`]); `Break` stops the search ([`Stop::Cancelled`]),
+    /// which returns the best found so far.
+    ///
+    /// # Errors
+    ///
+    /// As [`Solver::min_cost`].
+    pub fn min_cost_with_progress<F>(
+        &mut self,
+        k: usize,
+        bound: LowerBound,
+        mut progress: F,
+    ) -> Result<MinCost, CostError>
+    where
+        F: FnMut(&CostProgress) -> ControlFlow<()>,
+    {
         self.check(crate::gate::Method::MinCost)?;
         self.start();
         if k == 0 {
@@ -534,12 +554,14 @@ impl Solver {
                 best: Vec::new(),
                 stop: Stop::Exhausted,
                 stats: Stats::default(),
+                lower_bound: Some(0),
             });
         }
+        let tick: cost::CostTick<'_> = &mut progress;
         if self.mcc.is_some() {
             // Bounds: Algorithm M with a cutoff (`cost_mcc.rs`); `bound` does not apply.
             let started = std::time::Instant::now();
-            let mut result = self.min_cost_m(k);
+            let mut result = self.min_cost_m(k, tick);
             result.stats.elapsed = started.elapsed();
             self.stats = result.stats;
             self.last_stop = result.stop;
@@ -553,9 +575,10 @@ impl Solver {
             && arena.n_primary > 0)
             .then(|| CostBits::new(&arena))
             .flatten();
+        let job = cost::CostJob { config: &self.config, k, tick };
         let mut result = match bits {
-            Some(bits) => cost_bits::search(&arena, &bits, &self.config, k),
-            None => cost::search(&mut arena, &self.config, k, bound),
+            Some(bits) => cost_bits::search(&arena, &bits, job),
+            None => cost::search(&mut arena, job, bound),
         };
         result.stats.elapsed = started.elapsed();
         self.stats = result.stats;

@@ -375,3 +375,75 @@ fn small_and_odd_problems() {
     assert_eq!(costs, [0, 3, 4, 7]);
     assert!(result.best[0].options.is_empty());
 }
+
+/// Progress of a min-cost search (#30): the best cost only falls, the proven lower bound only
+/// rises and never passes the best nor the least cost; a complete search ends with the bound
+/// at the least cost; `Break` stops it with the best so far and a bound at most that.
+#[test]
+fn progress_brackets_the_least_cost() {
+    let cases = [
+        ("cost_pent6x10", 235, LowerBound::Dlx5, Kernel::Links),
+        ("cost_pent6x10", 235, LowerBound::ItemShares, Kernel::Auto),
+        ("cost_pent6x10", 235, LowerBound::Auto, Kernel::Links),
+        ("cost_mult_a001499_6", 20, LowerBound::Auto, Kernel::Auto),
+    ];
+    for (name, least, bound, kernel) in cases {
+        let p = instance(name);
+        let config = Config { kernel, ..Config::default() };
+        let mut seen = Vec::new();
+        let result = Solver::with_config(&p, config.clone())
+            .min_cost_with_progress(1, bound, |progress| {
+                seen.push(*progress);
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+        assert!(result.is_complete());
+        assert_eq!((result.best[0].cost, result.lower_bound), (least, Some(least)), "{name}");
+        assert_eq!(result.gap(), Some(0.0));
+        assert!(!seen.is_empty(), "{name} {bound:?}: no progress reported");
+        for w in seen.windows(2) {
+            assert!(w[0].lower_bound <= w[1].lower_bound, "{name}: {w:?}");
+            assert!(w[1].best.is_none() || w[0].best.is_none() || w[1].best <= w[0].best);
+            assert!(w[0].nodes < w[1].nodes && (0.0..=1.0).contains(&w[1].fraction));
+        }
+        for s in &seen {
+            assert!(s.lower_bound <= least, "{name} {bound:?}: {s:?}");
+            assert!(s.best.is_none_or(|b| b >= least && s.lower_bound <= b), "{s:?}");
+        }
+        // Stopped at the first report that has a solution.
+        let stopped = Solver::with_config(&p, config)
+            .min_cost_with_progress(1, bound, |progress| {
+                if progress.best.is_some() {
+                    std::ops::ControlFlow::Break(())
+                } else {
+                    std::ops::ControlFlow::Continue(())
+                }
+            })
+            .unwrap();
+        if stopped.stop == Stop::Cancelled {
+            let best = stopped.best[0].cost;
+            let bound = stopped.lower_bound.unwrap();
+            assert!(bound <= least && least <= best, "{name}: {bound} {best}");
+            assert!(stopped.gap().is_some_and(|g| (0.0..=1.0).contains(&g)));
+        } else {
+            assert!(stopped.is_complete(), "{name}: {:?}", stopped.stop);
+        }
+    }
+}
+
+/// A node limit leaves the best found and a proven bound below it: domino16x16 on DLX5's
+/// taxes (which prove nothing there in minutes), and the relaxation's bound from the start.
+#[test]
+fn a_limited_search_brackets_the_optimum() {
+    let p = instance("cost_domino16x16");
+    let config = Config { budget: Budget::new().max_nodes(20_000), ..Config::default() };
+    let result = Solver::with_config(&p, config).min_cost_with(1, LowerBound::Dlx5).unwrap();
+    assert_eq!(result.stop, Stop::NodeLimit);
+    let (best, bound) = (result.best[0].cost, result.lower_bound.unwrap());
+    assert!(bound <= 319 && 319 <= best, "{bound} {best}");
+    // The relaxation's bound alone, before any search: within a unit of 319.
+    let config = Config { budget: Budget::new().max_nodes(1), ..Config::default() };
+    let result = Solver::with_config(&p, config).min_cost_with(1, LowerBound::Relaxation).unwrap();
+    assert_eq!(result.lower_bound, Some(319));
+    assert!(result.best.is_empty() && result.gap().is_none());
+}

@@ -940,7 +940,9 @@ impl PyProblem {
     /// and updates). `max_nodes` (an int below 2**64) and `time_limit`
     /// (seconds >= 0) stop the search early: the pairs are then the best found, not proven
     /// least (`stats.complete` is false, `stats.stop` says why). `stats.solutions` counts the
-    /// solutions the search met (each better than the `k`-th best so far). With `bounds`,
+    /// solutions the search met (each better than the `k`-th best so far); `stats.lower_bound`
+    /// is a proven lower bound on the least cost and `stats.gap` its gap to the best found
+    /// (the least cost and 0.0 when the search is complete). With `bounds`,
     /// Algorithm M's tree with a cutoff (`lower_bound` does not apply).
     #[pyo3(signature = (k = 1, lower_bound = "auto", max_nodes = None, time_limit = None))]
     fn min_cost(
@@ -962,7 +964,11 @@ impl PyProblem {
         // A problem with bounds: the engine's message.
         let found = found.map_err(|e| PyValueError::new_err(e.to_string()))?;
         let seconds = started.elapsed().as_secs_f64();
-        record(&self.last, PyStats::new(&found.stats, seconds, Some(found.stop)));
+        let bound = Some((found.lower_bound, found.best.first().map(|s| s.cost)));
+        record(
+            &self.last,
+            PyStats { bound, ..PyStats::new(&found.stats, seconds, Some(found.stop)) },
+        );
         found
             .best
             .iter()

@@ -18,6 +18,8 @@ use pyo3::prelude::*;
 ///     complete: whether the whole tree was explored (a count is then exact).
 ///     stop: why the search ended.
 ///     method, reason, memo: how a count was made (the plain or the memoised search).
+///     lower_bound, gap: after min_cost, a proven lower bound on the least cost and its gap
+///         to the best found.
 ///
 /// Example:
 ///     >>> import dancecard
@@ -50,6 +52,8 @@ pub(crate) struct PyStats {
     pub(crate) reason: String,
     /// The memoised search's counters, when it made (or started) the count.
     pub(crate) memo: Option<MemoStats>,
+    /// After `min_cost`: a proven lower bound on the least cost, and the best cost found.
+    pub(crate) bound: Option<(Option<u64>, Option<u64>)>,
 }
 
 impl PyStats {
@@ -63,6 +67,7 @@ impl PyStats {
             method: CountMethod::Search,
             reason: String::new(),
             memo: None,
+            bound: None,
         }
     }
 
@@ -133,6 +138,26 @@ impl PyStats {
     #[getter]
     fn memo(&self) -> Option<PyMemoStats> {
         self.memo.map(PyMemoStats::from)
+    }
+
+    /// After `min_cost`: a proven lower bound on the least cost (no solution costs less):
+    /// the least cost itself when the search is complete (`None` when there is no
+    /// solution), at most the best found when a limit stopped it. `None` after other
+    /// searches.
+    #[getter]
+    fn lower_bound(&self) -> Option<u64> {
+        self.bound.and_then(|(bound, _)| bound)
+    }
+
+    /// After `min_cost`: the relative gap `(best - lower_bound) / best` between the best cost
+    /// found and the lower bound (0.0 when the search is complete); `None` when no solution
+    /// was found, and after other searches.
+    #[getter]
+    fn gap(&self) -> Option<f64> {
+        let (bound, best) = self.bound?;
+        let best = best?;
+        let bound = bound.unwrap_or(best);
+        Some(if best == 0 { 0.0 } else { best.saturating_sub(bound) as f64 / best as f64 })
     }
 
     fn __repr__(&self) -> String {

@@ -575,7 +575,7 @@ ROWS: Dict[str, Row] = {
     # dancecard.Stats and dancecard.SolutionIterator: made by searches only.
     "dancecard.Stats": Row(call=lambda *a, **kw: dancecard.Stats(*a, **kw)),
     **members("dancecard.Stats", stats, ["nodes", "updates", "solutions", "seconds",
-        "complete", "stop", "method", "reason", "memo", "__repr__"]),
+        "complete", "stop", "method", "reason", "memo", "lower_bound", "gap", "__repr__"]),
     # dancecard.MemoStats, dancecard.Zdd and dancecard.Estimate: made by the package only.
     "dancecard.MemoStats": Row(call=lambda *a, **kw: dancecard.MemoStats(*a, **kw)),
     **members("dancecard.MemoStats", memo_stats, ["nodes", "hits", "entries", "clears",

@@ -420,3 +420,20 @@ def test_pre_keeps_the_solutions_of_random_problems(seed):
     assert (r.infeasible is not None) <= (expected == [])
     # A reduced problem pickles as any other.
     assert pickle.loads(pickle.dumps(r.problem)).to_dlx() == r.problem.to_dlx()
+
+
+def test_a_limited_search_has_a_bound_and_a_gap():
+    # #30: the best found, a proven lower bound below the least cost (319), and their gap.
+    p = instance("cost_domino16x16")
+    pairs = p.min_cost(lower_bound="dlx5", max_nodes=20000)
+    s = p.stats
+    assert not s.complete and s.stop == "node_limit"
+    best = pairs[0][0]
+    assert s.lower_bound <= 319 <= best
+    assert s.gap == pytest.approx((best - s.lower_bound) / best)
+    # Complete: the bound is the least cost, the gap 0.
+    assert p.min_cost()[0][0] == 319
+    assert (p.stats.lower_bound, p.stats.gap) == (319, 0.0)
+    # Other searches leave them None.
+    p.count(max_nodes=10)
+    assert (p.stats.lower_bound, p.stats.gap) == (None, None)

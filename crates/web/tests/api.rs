@@ -139,6 +139,37 @@ async fn solve_reads_matrices_and_numbers_rows_as_the_input_does() {
     assert_eq!((none["count"].clone(), none["complete"].clone()), (json!(0), json!(true)));
 }
 
+/// `mode=min-cost` (#30): the `best` least costs with their solutions, a proven lower bound
+/// and the gap; a node budget leaves the best found, the bound below the least cost (319 for
+/// cost_domino16x16.dlx, proven in 129 nodes: the budget stops the search before) and the gap.
+#[tokio::test]
+async fn min_cost_answers_the_best_and_a_bound() {
+    let server = TestServer::start(ServerConfig::default()).await;
+    let file = testdata("instances/cost_domino6x6.dlx");
+    let reply = server.post("/api/solve?mode=min-cost&best=3", file).await.ok();
+    assert_eq!(reply["costs"], json!([43, 44, 46]));
+    assert_eq!(reply["solutions"].as_array().unwrap().len(), 3);
+    assert_eq!((reply["lower_bound"].clone(), reply["gap"].clone()), (json!(43), json!(0.0)));
+    assert_eq!((reply["complete"].clone(), reply["count"].clone()), (json!(true), json!(3)));
+
+    let server = TestServer::with(|c| c.max_nodes = 60).await;
+    let file = testdata("instances/cost_domino16x16.dlx");
+    let reply = server.post("/api/solve?mode=min-cost", file).await.ok();
+    assert_eq!(
+        (reply["complete"].clone(), reply["stop"].clone()),
+        (json!(false), json!("node-limit"))
+    );
+    let bound = reply["lower_bound"].as_u64().unwrap();
+    assert!(bound <= 319, "{reply}");
+    if let Some(best) = reply["costs"][0].as_u64() {
+        assert!(319 <= best, "{reply}");
+        let gap = reply["gap"].as_f64().unwrap();
+        assert!((gap - (best - bound) as f64 / best as f64).abs() < 1e-12, "{reply}");
+    } else {
+        assert_eq!(reply["gap"], json!(null), "{reply}");
+    }
+}
+
 #[tokio::test]
 async fn the_node_budget_answers_what_was_found_so_far() {
     let server = TestServer::with(|c| c.max_nodes = 100).await;

@@ -402,13 +402,25 @@ fn preprocess(args: &Args, doc: &Document) -> anyhow::Result<Document> {
 fn min_cost(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitCode> {
     let k = args.best.unwrap_or(1);
     let mut solver = Solver::with_config(&doc.problem, config);
-    let result = match solver.min_cost_with(k, args.lower_bound.into()) {
+    // The bar shows the best cost so far, the proven lower bound and their gap.
+    let mut progress = Progress::new(args.report.format);
+    let found = solver.min_cost_with_progress(k, args.lower_bound.into(), |p| {
+        progress.update(p.fraction, || match (p.best, p.gap()) {
+            (Some(best), Some(gap)) => {
+                format!("best {best}, bound {} (gap {:.2}%)", p.lower_bound, gap * 100.0)
+            }
+            _ => format!("no solution yet, bound {}", p.lower_bound),
+        });
+        ControlFlow::Continue(())
+    });
+    progress.finish();
+    let result = match found {
         Ok(result) => result,
         // `--min-cost does not handle multiplicities (item `a` has bounds 2:2)`.
         Err(CostError::Unsupported(refused)) => return Err(bad_input(format!("--{refused}"))),
         Err(other) => return Err(bad_input(format!("--min-cost: {other}"))),
     };
-    let MinCost { best, stop, stats } = &result;
+    let MinCost { best, stop, stats, lower_bound } = &result;
     let complete = result.is_complete();
     match args.report.format {
         OutputFormat::Text => {
@@ -429,7 +441,13 @@ fn min_cost(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitC
                     serde_json::json!({ "cost": s.cost, "options": options })
                 })
                 .collect();
-            let answer = serde_json::json!({ "solutions": solutions });
+            // The proven lower bound on the least cost and the gap to the best found (the
+            // bound is the least cost, and the gap 0, when the search is complete).
+            let answer = serde_json::json!({
+                "solutions": solutions,
+                "lower_bound": lower_bound,
+                "gap": result.gap(),
+            });
             output::print_json(&output::with_end(answer, *stop, stats))?;
         }
     }
@@ -440,8 +458,20 @@ fn min_cost(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitC
         eprintln!("no solution");
     }
     output::report_stop(*stop);
-    if !complete && !best.is_empty() {
-        eprintln!("not proven: the costs above are the best found so far; cheaper may exist");
+    match (complete, best.first(), lower_bound) {
+        (false, Some(first), Some(bound)) if *bound < first.cost => eprintln!(
+            "not proven: the costs above are the best found so far; none costs less than {bound} \
+             (gap {:.2}%)",
+            result.gap().unwrap_or(0.0) * 100.0
+        ),
+        (false, Some(_), _) => eprintln!(
+            "not proven: the costs above are the best found so far (the first is the least: no \
+             solution costs less)"
+        ),
+        (false, None, Some(bound)) => {
+            eprintln!("no solution found yet; none costs less than {bound}")
+        }
+        _ => {}
     }
     Ok(output::exit_code(!best.is_empty(), *stop))
 }

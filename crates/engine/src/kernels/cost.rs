@@ -69,6 +69,7 @@
 //! [`ProblemBuilder::option_with_cost`]: crate::ProblemBuilder::option_with_cost
 
 use std::collections::BinaryHeap;
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use super::relax::{self, Priced};
@@ -117,6 +118,51 @@ pub enum CostError {
     Unsupported(#[from] crate::gate::Unsupported),
 }
 
+/// A snapshot of a running minimum-cost search, for progress reports (see
+/// [`Solver::min_cost_with_progress`](crate::Solver::min_cost_with_progress)).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CostProgress {
+    /// The least cost found so far, if any.
+    pub best: Option<u64>,
+    /// A proven lower bound on the least cost: no solution costs less. It never passes
+    /// `best`, and it only grows as the search goes on.
+    pub lower_bound: u64,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// The estimated fraction of the tree explored (from the options of the root's item
+    /// tried so far).
+    pub fraction: f64,
+}
+
+impl CostProgress {
+    /// The relative gap between the best cost and the lower bound, `(best - bound) / best`
+    /// (0 when the best costs 0); `None` before a solution is found.
+    pub fn gap(&self) -> Option<f64> {
+        self.best.map(|b| gap(b, self.lower_bound))
+    }
+}
+
+/// `(best - bound) / best`, 0 when `best` is 0.
+pub(crate) fn gap(best: u64, bound: u64) -> f64 {
+    if best == 0 {
+        0.0
+    } else {
+        best.saturating_sub(bound) as f64 / best as f64
+    }
+}
+
+/// The progress callback of the min-cost searches: called every
+/// [`Config::CHECK_INTERVAL`] nodes; `Break` stops the search ([`Stop::Cancelled`]).
+pub(crate) type CostTick<'p> = &'p mut dyn FnMut(&CostProgress) -> ControlFlow<()>;
+
+/// What a min-cost search is asked: its configuration (limits, heuristic), how many best
+/// solutions, and whom to tell its progress.
+pub(crate) struct CostJob<'j> {
+    pub(crate) config: &'j Config,
+    pub(crate) k: usize,
+    pub(crate) tick: CostTick<'j>,
+}
+
 /// The result of [`Solver::min_cost`](crate::Solver::min_cost).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MinCost {
@@ -130,6 +176,10 @@ pub struct MinCost {
     /// better than the `k`-th best at the time). On bit sets (see the module docs),
     /// `updates` counts the options set aside, one per option and level, not link changes.
     pub stats: Stats,
+    /// A proven lower bound on the least cost: no solution costs less. When the search is
+    /// complete, the least cost itself (`None` when there is no solution; 0 for `k = 0`,
+    /// which searches nothing); when a limit stopped it, at most the best cost found.
+    pub lower_bound: Option<u64>,
 }
 
 impl MinCost {
@@ -137,6 +187,13 @@ impl MinCost {
     /// least).
     pub fn is_complete(&self) -> bool {
         self.stop.is_complete()
+    }
+
+    /// The relative gap between the best cost found and [`MinCost::lower_bound`]: 0 when the
+    /// search is complete; `None` when no solution was found.
+    pub fn gap(&self) -> Option<f64> {
+        let best = self.best.first()?.cost;
+        Some(gap(best, self.lower_bound.unwrap_or(best)))
     }
 }
 
@@ -331,6 +388,47 @@ impl CostArena {
             unit,
             updates: 0,
         }
+    }
+
+    /// How far the root's item has got when its option node `x` is being tried: the share of
+    /// its options before `x`.
+    fn fraction(&self, x: u32) -> f64 {
+        let item = self.node(x).top as u32;
+        let (mut before, mut y) = (0u32, self.node(item).down);
+        while y != x && y != item {
+            before += 1;
+            y = self.node(y).down;
+        }
+        f64::from(before) / f64::from(self.node(item).top.max(1) as u32)
+    }
+
+    /// The cost of a solution of net cost `net`.
+    pub(crate) fn cost_of(&self, net: u64) -> u64 {
+        ((i128::from(net) + self.total_tax) / i128::from(self.unit)) as u64
+    }
+
+    /// The least cost of a solution whose net cost is at least `net` (costs are integers).
+    pub(crate) fn at_least(&self, net: u64) -> u64 {
+        let t = i128::from(net) + self.total_tax;
+        if t <= 0 {
+            0
+        } else {
+            ((t + i128::from(self.unit) - 1) / i128::from(self.unit)) as u64
+        }
+    }
+
+    /// The progress of a search whose unexplored part has net cost `lb_net` or more, whose
+    /// best solution so far has net cost `least` (`u64::MAX`: none).
+    pub(crate) fn progress(
+        &self,
+        least: u64,
+        lb_net: u64,
+        nodes: u64,
+        fraction: f64,
+    ) -> CostProgress {
+        let best = (least != u64::MAX).then(|| self.cost_of(least));
+        let bound = self.at_least(lb_net);
+        CostProgress { best, lower_bound: best.map_or(bound, |b| bound.min(b)), nodes, fraction }
     }
 
     /// The cutoff when the `k`-th best solution has net cost `net`: a better solution costs a
@@ -537,26 +635,26 @@ pub(crate) fn enter_node(limits: &Limits, stats: &mut Stats) -> Option<Stop> {
 
 /// Runs the branch and bound for the `k` best solutions (`k >= 1`) on the links (the solver
 /// picks [`CostBits`](super::cost_bits::CostBits) instead where it takes the problem).
-pub(crate) fn search(a: &mut CostArena, config: &Config, k: usize, bound: LowerBound) -> MinCost {
+pub(crate) fn search(a: &mut CostArena, job: CostJob<'_>, bound: LowerBound) -> MinCost {
     if a.arena.colors.is_empty() {
-        search_in::<false>(a, config, k, bound)
+        search_in::<false>(a, job, bound)
     } else {
-        search_in::<true>(a, config, k, bound)
+        search_in::<true>(a, job, bound)
     }
 }
 
 fn search_in<const COLORED: bool>(
     a: &mut CostArena,
-    config: &Config,
-    k: usize,
+    job: CostJob<'_>,
     bound: LowerBound,
 ) -> MinCost {
+    let CostJob { config, k, tick } = job;
     let started = Instant::now();
     if a.n_primary == 0 {
         // Nothing to cover: the empty solution (a root node and a solution node).
         let stats = Stats { nodes: 2, solutions: 1, ..Stats::default() };
         let best = BinaryHeap::from([Kept { net: 0, found: 1, ranks: Vec::new() }]);
-        return finish(a, best, Stop::Exhausted, stats, started);
+        return finish(a, best, Stop::Exhausted, stats, started, 0);
     }
     let limits = Limits::new(config);
     let leftmost = config.heuristic == Heuristic::Leftmost;
@@ -587,12 +685,31 @@ fn search_in<const COLORED: bool>(
     let mut at = At::Forward;
     let mut item = 0u32;
     let mut next_cost = 0u64;
+    // The least net cost found (`u64::MAX`: none yet).
+    let mut least = u64::MAX;
+    // What is left unexplored costs at least the root option's net cost (K1: the root's
+    // options are tried in order of net cost).
+    let lb_net = |a: &CostArena, level: usize, choice: &[u32]| {
+        if level == 0 {
+            0
+        } else {
+            a.net_of(choice[0])
+        }
+    };
     loop {
         match at {
             At::Forward => {
                 if let Some(why) = enter_node(&limits, &mut stats) {
                     stop = why;
                     break;
+                }
+                if stats.nodes % Config::CHECK_INTERVAL == 0 {
+                    let fraction = if level == 0 { 0.0 } else { a.fraction(choice[0]) };
+                    let lb = lb_net(a, level, &choice);
+                    if tick(&a.progress(least, lb, stats.nodes, fraction)).is_break() {
+                        stop = Stop::Cancelled;
+                        break;
+                    }
                 }
                 #[cfg(feature = "check-invariants")]
                 a.check_invariants();
@@ -678,6 +795,7 @@ fn search_in<const COLORED: bool>(
                     stats.nodes += 1;
                     stats.solutions += 1;
                     let ranks = choice[..=level].iter().map(|&x| a.ranks[x as usize]).collect();
+                    least = least.min(next_cost);
                     best.push(Kept { net: next_cost, found: stats.solutions as u64, ranks });
                     if best.len() > k {
                         best.pop();
@@ -742,24 +860,34 @@ fn search_in<const COLORED: bool>(
         }
     }
     stats.updates = a.updates;
-    finish(a, best, stop, stats, started)
+    let lb = lb_net(a, level, &choice);
+    finish(a, best, stop, stats, started, lb)
 }
 
+/// The result of a search that stopped with `stop`, its unexplored part of net cost `lb_net`
+/// or more (irrelevant when it is complete).
 pub(crate) fn finish(
     a: &CostArena,
     best: BinaryHeap<Kept>,
     stop: Stop,
     mut stats: Stats,
     started: Instant,
+    lb_net: u64,
 ) -> MinCost {
     stats.elapsed = started.elapsed();
+    let least = best.iter().map(|kept| kept.net).min();
+    let lower_bound = if stop.is_complete() {
+        least.map(|n| a.cost_of(n))
+    } else {
+        Some(a.progress(least.unwrap_or(u64::MAX), lb_net, stats.nodes, 0.0).lower_bound)
+    };
     let best = best
         .into_sorted_vec()
         .into_iter()
         .map(|kept| CostSolution {
-            cost: ((i128::from(kept.net) + a.total_tax) / i128::from(a.unit)) as u64,
+            cost: a.cost_of(kept.net),
             options: kept.ranks.iter().map(|&r| a.option_ids[r as usize]).collect(),
         })
         .collect();
-    MinCost { best, stop, stats }
+    MinCost { best, stop, stats, lower_bound }
 }

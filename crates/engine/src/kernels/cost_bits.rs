@@ -28,7 +28,7 @@
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-use super::cost::{enter_node, finish, CostArena, Kept, MinCost};
+use super::cost::{enter_node, finish, CostArena, CostJob, Kept, MinCost};
 use crate::config::{Config, Heuristic, Stop};
 use crate::plumbing::Limits;
 use crate::stats::Stats;
@@ -128,24 +128,25 @@ fn rank_bound(net: &[u64], budget: u64) -> usize {
 /// primary item) with the lower bound of the items' shares (`LowerBound::ItemShares`, the
 /// only bound the sets run), compiled for the CPU: with POPCNT, BMI and AVX2 where it has
 /// them (the population counts of the item scan are most of the work), as `bits.rs` does.
-pub(crate) fn search(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost {
+pub(crate) fn search(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
     #[cfg(target_arch = "x86_64")]
     if crate::plumbing::has_v3() {
         // SAFETY: the CPU has every feature `search_v3` is compiled for.
-        return unsafe { search_v3(a, b, config, k) };
+        return unsafe { search_v3(a, b, job) };
     }
-    search_in(a, b, config, k)
+    search_in(a, b, job)
 }
 
 /// [`search`] for x86-64-v3 CPUs.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-unsafe fn search_v3(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost {
-    search_in(a, b, config, k)
+unsafe fn search_v3(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
+    search_in(a, b, job)
 }
 
 #[inline(always)]
-fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost {
+fn search_in(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
+    let CostJob { config, k, tick } = job;
     let started = Instant::now();
     let limits = Limits::new(config);
     let leftmost = config.heuristic == Heuristic::Leftmost;
@@ -178,12 +179,26 @@ fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost 
     let mut stop = Stop::Exhausted;
     let mut level = 0usize;
     bound_of[0] = b.options;
+    // The least net cost found (`u64::MAX`: none yet).
+    let mut least = u64::MAX;
     'search: loop {
         // A node: choose the item to branch on, or find that no completion can pay.
         {
             if let Some(why) = enter_node(&limits, &mut stats) {
                 stop = why;
                 break;
+            }
+            if stats.nodes % Config::CHECK_INTERVAL == 0 {
+                // What is left costs at least the root option's net cost (ranks in order).
+                let (lb, fraction) = if level == 0 {
+                    (0, 0.0)
+                } else {
+                    (cost[1], root_fraction(b, &live[..w], item[0], choice[0], bound_of[0]))
+                };
+                if tick(&a.progress(least, lb, stats.nodes, fraction)).is_break() {
+                    stop = Stop::Cancelled;
+                    break;
+                }
             }
             #[cfg(feature = "check-invariants")]
             check_level(
@@ -331,6 +346,7 @@ fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost 
                 stats.nodes += 1;
                 stats.solutions += 1;
                 let ranks = choice[..=l].to_vec();
+                least = least.min(next_cost);
                 best.push(Kept { net: next_cost, found: stats.solutions as u64, ranks });
                 if best.len() > k {
                     let _ = best.pop();
@@ -368,7 +384,28 @@ fn search_in(a: &CostArena, b: &CostBits, config: &Config, k: usize) -> MinCost 
         }
     }
     stats.updates = updates;
-    finish(a, best, stop, stats, started)
+    let lb = if level == 0 { 0 } else { cost[1] };
+    finish(a, best, stop, stats, started, lb)
+}
+
+/// The share of the root item's options (below the root's rank bound `r`) ranked before
+/// `rank`.
+fn root_fraction(b: &CostBits, live: &[u64], item: u32, rank: u32, r: usize) -> f64 {
+    let m = b.mask(item);
+    let (mut before, mut all) = (0u32, 0u32);
+    for (word, (&x, &y)) in live.iter().zip(m).enumerate() {
+        if word * 64 >= r {
+            break;
+        }
+        let z = x & y & below(r, word);
+        all += z.count_ones();
+        before += (z & below(rank as usize, word)).count_ones();
+    }
+    if all == 0 {
+        0.0
+    } else {
+        f64::from(before) / f64::from(all)
+    }
 }
 
 /// Checks (KB1) at a level: below `bound`, the live options are exactly those sharing no item

@@ -24,7 +24,7 @@
 use std::collections::BinaryHeap;
 use std::ops::ControlFlow;
 
-use super::cost::{CostSolution, MinCost};
+use super::cost::{CostProgress, CostSolution, CostTick, MinCost};
 use super::mcc_state::Mcc;
 use crate::arena::Arena;
 use crate::ids::OptionId;
@@ -43,7 +43,11 @@ struct Kept {
 }
 
 /// The branch and bound, as a sink of Algorithm M's loop.
-struct Cutoff<'c> {
+struct Cutoff<'c, 'p> {
+    /// The progress callback.
+    tick: CostTick<'p>,
+    /// A lower bound on every solution's cost: the shares of what each item must have.
+    root: u64,
     /// The options' costs by option index (empty: all 0).
     costs: &'c [u64],
     /// Per arena item: its share (P2); 0 for secondary items.
@@ -60,13 +64,13 @@ struct Cutoff<'c> {
     found: u64,
 }
 
-impl Cutoff<'_> {
+impl Cutoff<'_, '_> {
     fn cost(&self, option: OptionId) -> u64 {
         self.costs.get(option.index()).copied().unwrap_or(0)
     }
 }
 
-impl Sink for Cutoff<'_> {
+impl Sink for Cutoff<'_, '_> {
     const PRUNES: bool = true;
 
     #[inline]
@@ -99,6 +103,17 @@ impl Sink for Cutoff<'_> {
         u128::from(here) + rest >= u128::from(self.cutoff)
     }
 
+    fn tick(&mut self, solver: &Solver) -> ControlFlow<()> {
+        let best = self.best.iter().map(|kept| kept.cost).min();
+        let progress = CostProgress {
+            best,
+            lower_bound: best.map_or(self.root, |b| b.min(self.root)),
+            nodes: solver.stats().nodes,
+            fraction: solver.progress(),
+        };
+        (self.tick)(&progress)
+    }
+
     fn solution(&mut self, solution: Solution<'_>) -> ControlFlow<()> {
         // `prune` ran at this node: its path costs `here`, below the cutoff.
         let cost = self.here;
@@ -122,7 +137,7 @@ impl Sink for Cutoff<'_> {
 impl Solver {
     /// The `k` best solutions (`k >= 1`) of a problem with bounds, by Algorithm M with a
     /// cutoff (see the module docs).
-    pub(crate) fn min_cost_m(&mut self, k: usize) -> MinCost {
+    pub(crate) fn min_cost_m(&mut self, k: usize, tick: CostTick<'_>) -> MinCost {
         let n = self.arena.n_items;
         let n1 = self.arena.n_primary;
         // The shares (P2), from the pristine arena's options.
@@ -150,10 +165,20 @@ impl Solver {
                 *s = 0;
             }
         }
+        // Every solution covers each primary item at least `lo` times: `BOUND - SLACK` at
+        // the root.
+        let root = self.mcc.as_ref().map_or(0, |m| {
+            let need = (1..=n1 as usize)
+                .map(|i| u128::from(m.bound[i].saturating_sub(m.slack[i])) * share[i]);
+            let total = need.fold(0u128, u128::saturating_add).div_ceil(SCALE);
+            u64::try_from(total).unwrap_or(u64::MAX)
+        });
         let depth = self.mcc.as_ref().map_or(1, |m| m.depth) + 1;
         // The costs leave the solver while its loop runs (the sink reads them).
         let costs = std::mem::take(&mut self.costs);
         let mut sink = Cutoff {
+            tick,
+            root,
             costs: &costs,
             share,
             path: vec![0; depth],
@@ -165,12 +190,18 @@ impl Solver {
             found: 0,
         };
         let outcome = self.run_m(&mut sink, false);
-        let best = std::mem::take(&mut sink.best)
+        let best: Vec<CostSolution> = std::mem::take(&mut sink.best)
             .into_sorted_vec()
             .into_iter()
             .map(|kept| CostSolution { cost: kept.cost, options: kept.options })
             .collect();
         self.costs = costs;
-        MinCost { best, stop: outcome.stop, stats: self.stats }
+        let least = best.first().map(|s| s.cost);
+        let lower_bound = if outcome.stop.is_complete() {
+            least
+        } else {
+            Some(least.map_or(root, |b| b.min(root)))
+        };
+        MinCost { best, stop: outcome.stop, stats: self.stats, lower_bound }
     }
 }

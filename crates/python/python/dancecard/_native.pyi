@@ -72,6 +72,17 @@ class Stats:
     @property
     def memo(self) -> Optional["MemoStats"]:
         """The memoised search's counters when it made the count, else ``None``."""
+    @property
+    def lower_bound(self) -> Optional[int]:
+        """After :meth:`Problem.min_cost`: a proven lower bound on the least cost (no
+        solution costs less): the least cost when the search is complete (``None`` when
+        there is no solution), at most the best found when a limit stopped it. ``None``
+        after other searches."""
+    @property
+    def gap(self) -> Optional[float]:
+        """After :meth:`Problem.min_cost`: ``(best - lower_bound) / best``, the gap between
+        the best cost found and :attr:`lower_bound` (0.0 when complete); ``None`` when no
+        solution was found, and after other searches."""
 
 class MemoStats:
     """What a memoised count did besides counting (:attr:`Stats.memo`)."""

@@ -1,5 +1,5 @@
-//! `POST /api/solve?mode=first|all|count&limit=N&heuristic=mrv|leftmost&method=...`: the
-//! document of `dancecard solve --format json`.
+//! `POST /api/solve?mode=first|all|count|min-cost&limit=N&best=K&heuristic=mrv|leftmost&method=...`:
+//! the document of `dancecard solve --format json` (`--min-cost --best K` for `mode=min-cost`).
 
 use std::ops::ControlFlow;
 
@@ -23,6 +23,9 @@ pub(super) enum Mode {
     All,
     /// The number of solutions; none are listed.
     Count,
+    /// The `best` least-cost solutions, with a proven lower bound on the least cost.
+    #[serde(rename = "min-cost")]
+    MinCost,
 }
 
 /// The query string.
@@ -38,6 +41,8 @@ pub(super) struct Params {
     /// How a count counts (`mode=count` only): as `dancecard solve --count --method`; the
     /// plain search when not given.
     method: Option<MethodParam>,
+    /// How many least-cost solutions (`mode=min-cost` only; 1 when not given).
+    best: Option<u64>,
 }
 
 /// How to count, as `dancecard solve --method` names it.
@@ -82,6 +87,12 @@ pub(super) async fn handle(
     if params.method.is_some() && params.mode != Mode::Count {
         return Err(ApiError::bad_request("method applies to mode=count"));
     }
+    if params.mode == Mode::MinCost {
+        return min_cost(state, params, body).await;
+    }
+    if params.best.is_some() {
+        return Err(ApiError::bad_request("best applies to mode=min-cost"));
+    }
     // The plain search unless asked: a memoising count reserves its table's memory.
     let method = params.method.map_or(CountMethod::Search, CountMethod::from);
     if method == CountMethod::Memo && params.limit.is_some() {
@@ -103,7 +114,7 @@ pub(super) async fn handle(
             (Mode::First, limit) => (Some(limit.map_or(1, |l| l.min(1))), false),
             (Mode::All, Some(l)) if l <= cap => (Some(l), false),
             (Mode::All, _) => (Some(cap), true),
-            (Mode::Count, limit) => (limit, false),
+            (Mode::Count | Mode::MinCost, limit) => (limit, false),
         };
         config.budget.max_solutions = limit.map(u128::from);
         let mut reply = budget.reply();
@@ -175,6 +186,59 @@ pub(super) async fn handle(
         // The exact count: the stats' own field saturates at 2^128 - 1.
         stats["solutions"] = count.clone();
         reply.field("stats", &stats).map_err(tail)?;
+        Ok(reply.finish())
+    })
+    .await
+}
+
+/// `mode=min-cost`: `{"solutions": [...], "costs": [...], "count": N, "lower_bound": L,
+/// "gap": G, "complete": bool, "stop": "...", "stats": {...}}`, the `best` least-cost
+/// solutions (each one's options, and its cost at the same place in `costs`), as `dancecard
+/// solve --min-cost --best K --format json` finds them. When the budget stops the search,
+/// they are the best found, `lower_bound` a proven lower bound on the least cost and `gap`
+/// the relative gap (`null` before any solution); complete, the least cost and 0.
+async fn min_cost(
+    state: AppState,
+    params: Params,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let cap = state.config.max_listed_solutions;
+    if params.limit.is_some() {
+        return Err(ApiError::bad_request("limit does not apply to mode=min-cost: best does"));
+    }
+    let k = params.best.unwrap_or(1);
+    if k > cap {
+        return Err(ApiError::bad_request(format!(
+            "best is at most {cap} here (the server's cap on listed solutions)"
+        )));
+    }
+    let need =
+        Need { work: body.len() * PROBLEM_BYTES_PER_BYTE, reply: state.config.max_reply_bytes };
+    search::run(&state, need, move |budget| {
+        let doc = parse_problem(&body)?;
+        let mut config = budget.config();
+        config.heuristic = params.heuristic.into();
+        let mut solver = Solver::with_config(&doc.problem, config);
+        let found =
+            solver.min_cost(k as usize).map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let mut reply = budget.reply();
+        let tail = |_| ApiError::reply_too_large("the answer", budget.reply_cap);
+        let mut list = reply.list("solutions").map_err(tail)?;
+        let mut costs = Vec::new();
+        for s in &found.best {
+            let options: Vec<usize> =
+                s.options.iter().map(|&o| json::option_index(&doc, o)).collect();
+            list.push(&options).map_err(tail)?;
+            costs.push(s.cost);
+        }
+        list.close();
+        reply.field("costs", &costs).map_err(tail)?;
+        reply.field("count", &json::count(costs.len() as u128)).map_err(tail)?;
+        reply.field("lower_bound", &found.lower_bound).map_err(tail)?;
+        reply.field("gap", &found.gap()).map_err(tail)?;
+        reply.field("complete", &found.is_complete()).map_err(tail)?;
+        reply.field("stop", json::stop_name(found.stop)).map_err(tail)?;
+        reply.field("stats", &json::stats(&found.stats)).map_err(tail)?;
         Ok(reply.finish())
     })
     .await
