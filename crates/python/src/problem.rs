@@ -934,8 +934,8 @@ impl PyProblem {
     /// Each cost is listed once per solution: two solutions of one cost are two pairs.
     ///
     /// `lower_bound`: `"auto"` (the default: the taxes of DLX5 or of the linear relaxation,
-    /// whichever total is larger, and the item shares), `"relaxation"` (the relaxation's
-    /// taxes), `"shares"` (DLX5's rule, plus each remaining item's share of its cheapest
+    /// whichever gives the higher bound at the root, and the item shares), `"relaxation"`
+    /// (the relaxation's taxes), `"shares"` (DLX5's rule, plus each remaining item's share of its cheapest
     /// option, which cuts more of the tree) or `"dlx5"` (DLX5's rule alone: its tree, nodes
     /// and updates). `max_nodes` (an int below 2**64) and `time_limit`
     /// (seconds >= 0) stop the search early: the pairs are then the best found, not proven

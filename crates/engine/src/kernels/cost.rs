@@ -15,7 +15,7 @@
 //!   [`LowerBound::Relaxation`] first ascend the dual of the linear relaxation (`relax.rs`):
 //!   its taxes are in units of `1 / scale` and their total is near the relaxation's optimum,
 //!   so that on assignments and domino tilings (integral relaxations) the first solution
-//!   found is proven least. `Auto` keeps them when their total passes DLX5's.
+//!   found is proven least. `Auto` keeps them when the bound at the root is higher with them.
 //! - **Sorted lists.** The options are laid out in order of net cost (ties in input order), so
 //!   every item's list runs from its cheapest option to its dearest, and a search that may
 //!   spend at most `b` more stops reading a list at the first option of net cost `b` or more:
@@ -72,7 +72,7 @@ use std::collections::BinaryHeap;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use super::relax::{self, Priced};
+use super::relax::{self, Priced, Taxes};
 use crate::arena::Arena;
 use crate::config::{Budget, Config, Heuristic, Stop};
 use crate::ids::OptionId;
@@ -82,9 +82,10 @@ use crate::stats::Stats;
 /// How [`Solver::min_cost`](crate::Solver::min_cost) bounds the cost of the rest of a path.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum LowerBound {
-    /// The item shares on the taxes of DLX5 or of the linear relaxation, whichever total is
-    /// larger (see the module docs): the relaxation's ascent costs a pass over the options
-    /// per iteration, once, at the root.
+    /// The item shares on the taxes of DLX5 or of the linear relaxation, whichever gives
+    /// the higher bound at the root (the total tax plus the item shares of the net costs;
+    /// see the module docs): the relaxation's ascent costs a pass over the options per
+    /// iteration, once, at the root.
     #[default]
     Auto,
     /// The item shares on the linear relaxation's taxes (`relax.rs`): reduced-cost fixing
@@ -270,34 +271,6 @@ impl CostArena {
                 containing[i as usize].push(k);
             }
         }
-        // Taxes (`relax.rs`): DLX5's, or the relaxation's where asked and (for `Auto`) larger.
-        let primary: Vec<Vec<u32>> = options
-            .iter()
-            .map(|(_, items, _)| items.iter().map(|&(i, _)| i).filter(|&i| i <= n1).collect())
-            .collect();
-        let priced: Vec<Priced<'_>> =
-            primary.iter().zip(&options).map(|(items, o)| Priced { items, cost: o.2 }).collect();
-        let dlx5 = relax::greedy(&priced, &containing, n1 as usize);
-        let taxes = match bound {
-            LowerBound::Dlx5 | LowerBound::ItemShares => dlx5,
-            LowerBound::Relaxation | LowerBound::Auto => {
-                match relax::relaxation(&priced, &containing, n1 as usize, &dlx5, budget) {
-                    Some(r) if bound == LowerBound::Relaxation => r,
-                    Some(r) if r.total > dlx5.total * i128::from(r.scale) => r,
-                    _ => dlx5,
-                }
-            }
-        };
-        drop(priced);
-        for (o, items) in options.iter_mut().zip(&primary) {
-            // (R1): nonnegative, and within u64 (`relax.rs` checked the relaxation's).
-            let taxed: i128 = items.iter().map(|&i| taxes.per_item[i as usize]).sum();
-            o.2 = (i128::from(o.2) * i128::from(taxes.scale) - taxed) as u64;
-        }
-        let (total_tax, unit) = (taxes.total, taxes.scale);
-        // (K1): ranks in order of net cost, ties in input order.
-        let mut order: Vec<usize> = (0..options.len()).collect();
-        order.sort_by_key(|&k| options[k].2);
         let size = |k: usize| options[k].1.iter().filter(|&&(i, _)| i <= n1).count() as u64;
         let mut largest = vec![0u64; n + 1];
         for (k, (_, items, _)) in options.iter().enumerate() {
@@ -355,6 +328,55 @@ impl CostArena {
                     .unwrap_or(0)
             };
         }
+        // Taxes (`relax.rs`): DLX5's, or the relaxation's where asked and (for `Auto`) where
+        // the bound at the root is higher with them: the total tax plus the item shares (or
+        // the apart bound) of the net costs left.
+        let primary: Vec<Vec<u32>> = options
+            .iter()
+            .map(|(_, items, _)| items.iter().map(|&(i, _)| i).filter(|&i| i <= n1).collect())
+            .collect();
+        let priced: Vec<Priced<'_>> =
+            primary.iter().zip(&options).map(|(items, o)| Priced { items, cost: o.2 }).collect();
+        let dlx5 = relax::greedy(&priced, &containing, n1 as usize);
+        let taxes = match bound {
+            LowerBound::Dlx5 | LowerBound::ItemShares => dlx5,
+            LowerBound::Relaxation | LowerBound::Auto => {
+                let root = |t: &Taxes| -> f64 {
+                    // The least net cost of each item's options, in units of 1 / t.scale.
+                    let mut least = vec![i128::MAX; n1 as usize + 1];
+                    for (items, o) in primary.iter().zip(&options) {
+                        let taxed: i128 = items.iter().map(|&i| t.per_item[i as usize]).sum();
+                        let net = i128::from(o.2) * i128::from(t.scale) - taxed;
+                        for &i in items {
+                            least[i as usize] = least[i as usize].min(net);
+                        }
+                    }
+                    let sum = |w: &[u64]| -> f64 {
+                        (1..=n1 as usize)
+                            .filter(|&i| least[i] != i128::MAX)
+                            .map(|i| least[i] as f64 * w[i] as f64)
+                            .sum()
+                    };
+                    let rest = sum(&shares).max(sum(&weights)) / scale as f64;
+                    (t.total as f64 + rest) / t.scale as f64
+                };
+                match relax::relaxation(&priced, &containing, n1 as usize, &dlx5, budget) {
+                    Some(r) if bound == LowerBound::Relaxation => r,
+                    Some(r) if root(&r) > root(&dlx5) => r,
+                    _ => dlx5,
+                }
+            }
+        };
+        drop(priced);
+        for (o, items) in options.iter_mut().zip(&primary) {
+            // (R1): nonnegative, and within u64 (`relax.rs` checked the relaxation's).
+            let taxed: i128 = items.iter().map(|&i| taxes.per_item[i as usize]).sum();
+            o.2 = (i128::from(o.2) * i128::from(taxes.scale) - taxed) as u64;
+        }
+        let (total_tax, unit) = (taxes.total, taxes.scale);
+        // (K1): ranks in order of net cost, ties in input order.
+        let mut order: Vec<usize> = (0..options.len()).collect();
+        order.sort_by_key(|&k| options[k].2);
         let entries = order.iter().map(|&k| options[k].1.len()).sum();
         let laid_out = Arena::from_options(
             arena.item_ids.clone(),

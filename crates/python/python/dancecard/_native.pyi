@@ -367,7 +367,8 @@ class Problem:
         solutions of one cost are two pairs.
 
         ``lower_bound``: ``"auto"`` (the taxes of DLX5 or of the linear relaxation, whichever
-        total is larger, and the item shares), ``"relaxation"`` (the relaxation's taxes),
+        gives the higher bound at the root, and the item shares), ``"relaxation"`` (the
+        relaxation's taxes),
         ``"shares"`` (DLX5's rule plus each remaining item's share of its cheapest option:
         fewer nodes, the same answers) or ``"dlx5"`` (DLX5's rule alone: its tree, nodes and
         updates). ``max_nodes`` and ``time_limit`` as for :meth:`count`:
