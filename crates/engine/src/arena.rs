@@ -267,6 +267,17 @@ impl Arena {
         self.node(i).top as u32
     }
 
+    /// The options in order, each as the range of its nodes in `nodes` (between two spacers,
+    /// (I3)); the option of index `k` is the `k`-th.
+    pub(crate) fn option_nodes(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        let mut start = self.n_items as usize + 2;
+        (start..self.nodes.len()).filter(|&x| self.nodes[x].top <= 0).map(move |spacer| {
+            let range = start..spacer;
+            start = spacer + 1;
+            range
+        })
+    }
+
     /// The option of option node `x`: the spacer before its option ends option `k - 1` and
     /// has `TOP = -k` (the first spacer has `TOP = 0`), (I3).
     #[inline]

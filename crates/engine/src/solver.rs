@@ -486,8 +486,9 @@ impl Solver {
 
     /// The `k` best solutions by cost: Knuth's DLX5 (minimum-cost exact cover, branch and
     /// bound with taxes and lists sorted by cost), with stronger lower bounds
-    /// ([`LowerBound::Auto`]: the linear relaxation's taxes where they are larger than
-    /// DLX5's, and the item shares; see [`Solver::min_cost_with`]).
+    /// ([`LowerBound::Auto`]: the linear relaxation's taxes where they give a higher bound
+    /// at the root than DLX5's, and the item shares; see [`Solver::min_cost_with`]). With
+    /// multiplicities, Algorithm M's tree with a cutoff (`cost_mcc.rs`).
     ///
     /// The cost of a solution is the sum of its options' costs
     /// ([`ProblemBuilder::option_with_cost`](crate::ProblemBuilder::option_with_cost); a
@@ -514,7 +515,8 @@ impl Solver {
     ///
     /// # Errors
     ///
-    /// [`CostError::Unsupported`] for a problem with multiplicities.
+    /// [`CostError::Unsupported`] for a problem the [capability table](crate::gate) says
+    /// min-cost does not handle (today it handles every kind).
     pub fn min_cost(&mut self, k: usize) -> Result<MinCost, CostError> {
         self.min_cost_with(k, LowerBound::default())
     }
@@ -525,7 +527,8 @@ impl Solver {
     ///
     /// # Errors
     ///
-    /// [`CostError::Unsupported`] for a problem with multiplicities.
+    /// [`CostError::Unsupported`] for a problem the [capability table](crate::gate) says
+    /// min-cost does not handle (today it handles every kind).
     pub fn min_cost_with(&mut self, k: usize, bound: LowerBound) -> Result<MinCost, CostError> {
         self.min_cost_with_progress(k, bound, |_| ControlFlow::Continue(()))
     }

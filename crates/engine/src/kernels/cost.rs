@@ -113,8 +113,7 @@ pub struct CostSolution {
 #[non_exhaustive]
 pub enum CostError {
     /// The problem has a feature the minimum-cost search does not handle (see the
-    /// [capability table](crate::gate)): multiplicities and costs together (DLX3 and DLX5
-    /// at once).
+    /// [capability table](crate::gate); since multiplicities are handled, none is refused).
     #[error(transparent)]
     Unsupported(#[from] crate::gate::Unsupported),
 }
@@ -250,21 +249,16 @@ impl CostArena {
         let n1 = arena.n_primary;
         let colored = !arena.colors.is_empty();
         // The options as the arena holds them: items, colors, cost.
-        let mut options: Vec<ArenaOption> = Vec::new();
-        let mut x = n + 2;
-        let mut entries = Vec::new();
-        while x < arena.nodes.len() {
-            let node = arena.nodes[x];
-            if node.top <= 0 {
-                let k = (-node.top - 1) as usize;
-                let cost = costs.get(k).copied().unwrap_or(0);
-                options.push((OptionId::from_u32(k as u32), std::mem::take(&mut entries), cost));
-            } else {
-                let color = if colored { arena.colors[x] } else { 0 };
-                entries.push((node.top as u32, color));
-            }
-            x += 1;
-        }
+        let mut options: Vec<ArenaOption> = arena
+            .option_nodes()
+            .enumerate()
+            .map(|(k, nodes)| {
+                let entries = nodes
+                    .map(|x| (arena.nodes[x].top as u32, if colored { arena.colors[x] } else { 0 }))
+                    .collect();
+                (OptionId::from_u32(k as u32), entries, costs.get(k).copied().unwrap_or(0))
+            })
+            .collect();
         let mut containing: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
         for (k, (_, items, _)) in options.iter().enumerate() {
             for &(i, _) in items {

@@ -142,23 +142,14 @@ impl Solver {
         let n1 = self.arena.n_primary;
         // The shares (P2), from the pristine arena's options.
         let mut share = vec![u128::MAX; n as usize + 2];
-        let mut items: Vec<u32> = Vec::new();
-        let mut x = n as usize + 2;
-        while x < self.arena.nodes.len() {
-            let node = self.arena.nodes[x];
-            if node.top <= 0 {
-                let option = (-node.top - 1) as usize;
-                let cost = u128::from(self.costs.get(option).copied().unwrap_or(0));
-                let primary = items.iter().filter(|&&i| i <= n1).count() as u128;
-                for &i in items.iter().filter(|&&i| i <= n1) {
-                    let part = cost * SCALE / primary;
-                    share[i as usize] = share[i as usize].min(part);
-                }
-                items.clear();
-            } else {
-                items.push(node.top as u32);
+        for (option, nodes) in self.arena.option_nodes().enumerate() {
+            let cost = u128::from(self.costs.get(option).copied().unwrap_or(0));
+            let primary: Vec<u32> =
+                nodes.map(|x| self.arena.nodes[x].top as u32).filter(|&i| i <= n1).collect();
+            for &i in &primary {
+                let part = cost * SCALE / primary.len() as u128;
+                share[i as usize] = share[i as usize].min(part);
             }
-            x += 1;
         }
         for s in &mut share {
             if *s == u128::MAX {
