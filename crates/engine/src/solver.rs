@@ -558,6 +558,8 @@ impl Solver {
                 stop: Stop::Exhausted,
                 stats: Stats::default(),
                 lower_bound: Some(0),
+                bound,
+                reason: String::new(),
             });
         }
         let tick: cost::CostTick<'_> = &mut progress;
@@ -572,21 +574,129 @@ impl Solver {
         }
         // The taxes (the relaxation's ascent) count in the time.
         let started = std::time::Instant::now();
-        let mut arena = cost::CostArena::new(&self.arena, &self.costs, bound, &self.config.budget);
-        let bits = (bound != LowerBound::Dlx5
-            && self.config.kernel != Kernel::Links
-            && arena.n_primary > 0)
-            .then(|| CostBits::new(&arena))
-            .flatten();
-        let job = cost::CostJob { config: &self.config, k, tick };
-        let mut result = match bits {
-            Some(bits) => cost_bits::search(&arena, &bits, job),
-            None => cost::search(&mut arena, job, bound),
+        let mut result = if bound == LowerBound::Auto {
+            self.min_cost_auto(k, tick, cost::PROBE_NODES)
+        } else {
+            let arena =
+                cost::CostArena::new(&self.arena, &self.costs, bound, &self.config.budget, None);
+            self.min_cost_on(arena, &self.config, k, tick, None)
         };
         result.stats.elapsed = started.elapsed();
         self.stats = result.stats;
         self.last_stop = result.stop;
         Ok(result)
+    }
+
+    /// The search for the `k` best on `arena`'s taxes, on bit sets where they take the
+    /// problem, with `config`'s limits, searching no solution costlier than `ceiling`.
+    fn min_cost_on(
+        &self,
+        mut arena: cost::CostArena,
+        config: &Config,
+        k: usize,
+        tick: cost::CostTick<'_>,
+        ceiling: Option<u64>,
+    ) -> MinCost {
+        let bound = arena.taxed;
+        let bits =
+            (bound != LowerBound::Dlx5 && config.kernel != Kernel::Links && arena.n_primary > 0)
+                .then(|| CostBits::new(&arena))
+                .flatten();
+        let job = cost::CostJob { config, k, tick, ceiling };
+        let mut result = match bits {
+            Some(bits) => cost_bits::search(&arena, &bits, job),
+            None => cost::search(&mut arena, job, bound),
+        };
+        result.bound = bound;
+        result.reason = std::mem::take(&mut arena.reason);
+        result
+    }
+
+    /// [`LowerBound::Auto`]: the item shares on DLX5's taxes for the first `probe` nodes
+    /// ([`cost::PROBE_NODES`]); a search that ends there is the answer (the ascent is not
+    /// worth its cost on so small a tree). Otherwise, the first steps of the relaxation's
+    /// ascent are measured against the best cost that probe found: where they close at least
+    /// half of the gap at the root between DLX5's bound and that cost, the ascent goes on and
+    /// the search runs on the relaxation's taxes (if they raise the bound); elsewhere on
+    /// DLX5's. That search starts again from the root, needing no solution costlier than the
+    /// probe's (its cutoff starts there), with what is left of the limits.
+    fn min_cost_auto(&self, k: usize, tick: cost::CostTick<'_>, probe: u64) -> MinCost {
+        let started = std::time::Instant::now();
+        let budget = &self.config.budget;
+        // Progress across the two searches: the best cost only falls, the bound only rises,
+        // the nodes add up. `seen`: the best and the bound so far, the first search's nodes.
+        let mut seen: (Option<u64>, u64, u64) = (None, 0, 0);
+        let mut merged = |p: &CostProgress, seen: &mut (Option<u64>, u64, u64)| {
+            let best = match (p.best, seen.0) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let bound = p.lower_bound.max(seen.1).min(best.unwrap_or(u64::MAX));
+            (seen.0, seen.1) = (best, bound);
+            let nodes = p.nodes + seen.2;
+            tick(&CostProgress { best, lower_bound: bound, nodes, ..*p })
+        };
+        let user_nodes = budget.max_nodes.unwrap_or(u64::MAX);
+        let mut probe_config = self.config.clone();
+        probe_config.budget.max_nodes = Some(user_nodes.min(probe));
+        let shares =
+            cost::CostArena::new(&self.arena, &self.costs, LowerBound::ItemShares, budget, None);
+        let mut first =
+            self.min_cost_on(shares, &probe_config, k, &mut |p| merged(p, &mut seen), None);
+        if first.stop != Stop::NodeLimit || user_nodes <= probe {
+            first.reason = match first.stop {
+                Stop::NodeLimit => "the node limit came within the first nodes".to_owned(),
+                Stop::Exhausted => {
+                    format!("the search on DLX5's taxes ended within its first {probe} nodes")
+                }
+                _ => "stopped within the first nodes".to_owned(),
+            };
+            return first;
+        }
+        seen.2 = first.stats.nodes;
+        // What is left of the limits.
+        let mut config = self.config.clone();
+        let spent = started.elapsed();
+        if let Some(t) = budget.time_limit {
+            config.budget.time_limit = Some(t.saturating_sub(spent));
+        }
+        config.budget.max_nodes = budget.max_nodes.map(|n| n - first.stats.nodes);
+        config.budget.max_solutions =
+            budget.max_solutions.map(|m| m.saturating_sub(first.stats.solutions));
+        let ceiling = (first.best.len() == k).then(|| first.best[k - 1].cost);
+        let arena = cost::CostArena::new(
+            &self.arena,
+            &self.costs,
+            LowerBound::Auto,
+            &config.budget,
+            ceiling,
+        );
+        let mut result =
+            self.min_cost_on(arena, &config, k, &mut |p| merged(p, &mut seen), ceiling);
+        result.stats.nodes += first.stats.nodes;
+        result.stats.updates += first.stats.updates;
+        result.stats.solutions += first.stats.solutions;
+        if !result.is_complete() {
+            // The best of both searches, each cover once; the better bound.
+            for s in first.best {
+                if !result
+                    .best
+                    .iter()
+                    .any(|b| b.cost == s.cost && same_cover(&b.options, &s.options))
+                {
+                    result.best.push(s);
+                }
+            }
+            result.best.sort_by_key(|s| s.cost);
+            result.best.truncate(k);
+            let best = result.best.first().map(|s| s.cost);
+            result.lower_bound = match (result.lower_bound, first.lower_bound) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            }
+            .map(|l| l.min(best.unwrap_or(u64::MAX)));
+        }
+        result
     }
 
     /// Counts the solutions (all of them, unless a limit stops the search first).
@@ -1164,10 +1274,128 @@ impl Iterator for Solutions<'_> {
     }
 }
 
+/// Whether two lists of options are the same cover (the same options, in any order).
+fn same_cover(a: &[OptionId], b: &[OptionId]) -> bool {
+    let mut a = a.to_vec();
+    let mut b = b.to_vec();
+    a.sort_unstable();
+    b.sort_unstable();
+    a == b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ProblemBuilder;
+    use crate::{Entry, ProblemBuilder};
+
+    /// Random problems with costs (up to 12 options on up to 6 primary and 2 secondary
+    /// items, colored or not), their `k` least costs by brute force.
+    fn costed_problems() -> Vec<(Problem, Vec<u64>)> {
+        let mut rng = crate::SplitMix64::new(30);
+        let mut out = Vec::new();
+        for case in 0..300 {
+            let (n1, n2) = (1 + rng.next_u64() % 6, rng.next_u64() % 3);
+            let mut b = ProblemBuilder::new();
+            let primary: Vec<_> = (0..n1).map(|i| b.primary(&format!("p{i}")).unwrap()).collect();
+            let secondary: Vec<_> =
+                (0..n2).map(|i| b.secondary(&format!("s{i}")).unwrap()).collect();
+            let palette = [b.color("a").unwrap(), b.color("b").unwrap()];
+            let mut options = Vec::new();
+            for _ in 0..(1 + rng.next_u64() % 12) {
+                let mut items: Vec<(usize, u32)> = Vec::new();
+                for (j, _) in primary.iter().enumerate() {
+                    if rng.next_u64() % 3 == 0 {
+                        items.push((j, 0));
+                    }
+                }
+                for (j, _) in secondary.iter().enumerate() {
+                    if rng.next_u64() % 3 == 0 {
+                        let color = if case % 2 == 0 { 0 } else { 1 + (rng.next_u64() % 2) as u32 };
+                        items.push((primary.len() + j, color));
+                    }
+                }
+                if !items.iter().any(|&(j, _)| j < primary.len()) {
+                    items.insert(0, ((rng.next_u64() % n1) as usize, 0));
+                }
+                let cost = rng.next_u64() % 10;
+                let entries = items.iter().map(|&(j, c)| match (j < primary.len(), c) {
+                    (true, _) => Entry::plain(primary[j]),
+                    (false, 0) => Entry::plain(secondary[j - primary.len()]),
+                    (false, c) => {
+                        Entry::colored(secondary[j - primary.len()], palette[c as usize - 1])
+                    }
+                });
+                b.option_with_cost(entries, cost).unwrap();
+                options.push((items, cost));
+            }
+            // Brute force: every set of options covering each primary item once, no secondary
+            // item twice in two colors (or twice uncolored).
+            let mut costs = Vec::new();
+            for set in 0u32..(1 << options.len()) {
+                let mut times = vec![0; primary.len()];
+                let mut colors: Vec<Option<u32>> = vec![None; secondary.len()];
+                let mut ok = true;
+                let mut total = 0;
+                for (o, (items, cost)) in options.iter().enumerate() {
+                    if set >> o & 1 == 0 {
+                        continue;
+                    }
+                    total += cost;
+                    for &(j, c) in items {
+                        if j < primary.len() {
+                            times[j] += 1;
+                        } else {
+                            let seen = &mut colors[j - primary.len()];
+                            ok &= match *seen {
+                                Some(d) => c != 0 && c == d,
+                                None => true,
+                            };
+                            *seen = Some(c);
+                        }
+                    }
+                }
+                if ok && times.iter().all(|&t| t == 1) {
+                    costs.push(total);
+                }
+            }
+            costs.sort_unstable();
+            out.push((b.build(), costs));
+        }
+        out
+    }
+
+    /// `Auto` past its probe (of 0 to 3 nodes here, so that these small problems reach the
+    /// second search, its ceiling and the merge): the brute force's least costs, and a
+    /// progress whose best only falls and whose bound only rises, never past the least cost.
+    #[test]
+    fn auto_past_its_probe_finds_the_least_costs() {
+        for (problem, costs) in costed_problems() {
+            for k in 1..=3 {
+                for probe in 0..4 {
+                    let solver = Solver::new(&problem);
+                    let (mut best, mut bound) = (u64::MAX, 0);
+                    let least = costs.first().copied();
+                    let mut tick = |p: &CostProgress| {
+                        let b = p.best.unwrap_or(u64::MAX);
+                        assert!(b <= best && p.lower_bound >= bound, "{p:?}");
+                        assert!(least.is_none_or(|l| p.lower_bound <= l), "{p:?} {least:?}");
+                        (best, bound) = (b, p.lower_bound);
+                        ControlFlow::Continue(())
+                    };
+                    let result = solver.min_cost_auto(k, &mut tick, probe);
+                    let found: Vec<u64> = result.best.iter().map(|s| s.cost).collect();
+                    let want: Vec<u64> = costs.iter().copied().take(k).collect();
+                    assert_eq!(found, want, "k {k} probe {probe}: {problem:?}");
+                    assert!(result.is_complete());
+                    assert_ne!(result.bound, LowerBound::Auto);
+                    for s in &result.best {
+                        assert_eq!(problem.cost_of(&s.options), s.cost);
+                        problem.verify(&s.options).unwrap();
+                    }
+                }
+            }
+        }
+    }
 
     // See: #16 (found by the `matrix` fuzz target on the matrix `0 0`).
     #[test]

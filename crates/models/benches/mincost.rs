@@ -10,7 +10,8 @@
 //!
 //! Each row is the median of `DANCECARD_BENCH_RUNS` rounds (3); a round runs ours with the
 //! default bound ([`LowerBound::Auto`]), ours with the item shares on DLX5's taxes (the
-//! default before the relaxation's taxes), DLX5, then CP-SAT, each stopped after
+//! default before the relaxation's taxes), ours with the relaxation's taxes (the two that
+//! `Auto` chooses between), DLX5, then CP-SAT, each stopped after
 //! `DANCECARD_BENCH_LIMIT` seconds (60). Ours is timed in this process by the wall clock (one
 //! thread; the problem parsed beforehand, the taxes included); DLX5 by `/usr/bin/time` (user +
 //! system, reading the file included); CP-SAT by the wall clock of its solve (one worker, the
@@ -21,6 +22,9 @@
 //! DANCECARD_DLX5=/path/dlx5 cargo bench -p dancecard-models --bench mincost
 //! cargo bench -p dancecard-models --bench mincost -- domino16   (the rows whose name has it)
 //! ```
+//!
+//! `DANCECARD_BENCH_KEEP=DIR` writes each row's DLX file into `DIR` (`pent8x8-centre.dlx`, ...)
+//! to run by hand.
 //!
 //! The generated families (no target; recorded): dominoes on 20x20 and 24x24 with costs 0..9
 //! (seed 7, as `cost_domino*.dlx`), and the twelve pentominoes on 8x8 minus its centre with
@@ -239,10 +243,17 @@ fn main() {
         }
         let problem = dancecard_format::parse_dlx(case.text.as_bytes()).expect("parses").problem;
         let path = scratch_file(&case.text);
-        let (mut auto, mut shares, mut theirs5, mut sat) = (vec![], vec![], vec![], vec![]);
+        if let Ok(dir) = std::env::var("DANCECARD_BENCH_KEEP") {
+            let name: String = case.name.chars().take_while(|&c| c != ' ').collect();
+            let kept = std::path::Path::new(&dir).join(format!("{name}.dlx"));
+            std::fs::write(&kept, &case.text).expect("DANCECARD_BENCH_KEEP: a directory");
+        }
+        let (mut auto, mut shares, mut relaxed) = (vec![], vec![], vec![]);
+        let (mut theirs5, mut sat) = (vec![], vec![]);
         for _ in 0..runs {
             auto.push(ours(&problem, case.k, LowerBound::Auto, limit));
             shares.push(ours(&problem, case.k, LowerBound::ItemShares, limit));
+            relaxed.push(ours(&problem, case.k, LowerBound::Relaxation, limit));
             if let Some(p) = &dlx5_path {
                 theirs5.extend(dlx5(p, &path, case.k, limit));
             }
@@ -257,7 +268,7 @@ fn main() {
             }
         }
         // Every proven optimum is the same one.
-        let proven: Vec<u64> = [&auto, &shares, &theirs5, &sat]
+        let proven: Vec<u64> = [&auto, &shares, &relaxed, &theirs5, &sat]
             .iter()
             .flat_map(|rs| rs.iter().filter(|r| r.proven).filter_map(|r| r.cost))
             .collect();
@@ -278,6 +289,7 @@ fn main() {
         println!("\n{} (optimum {optimum})", case.name);
         println!("  ours, auto        {}", cell(&auto, limit));
         println!("  ours, shares      {}", cell(&shares, limit));
+        println!("  ours, relaxation  {}", cell(&relaxed, limit));
         println!("  DLX5              {}", cell(&theirs5, limit));
         let sat = if case.k == 1 { cell(&sat, limit) } else { "(k = 1 only)".into() };
         println!("  CP-SAT (1 worker) {sat}");

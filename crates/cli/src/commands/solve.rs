@@ -421,7 +421,7 @@ fn min_cost(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitC
         Err(CostError::Unsupported(refused)) => return Err(bad_input(format!("--{refused}"))),
         Err(other) => return Err(bad_input(format!("--min-cost: {other}"))),
     };
-    let MinCost { best, stop, stats, lower_bound } = &result;
+    let MinCost { best, stop, stats, lower_bound, .. } = &result;
     let complete = result.is_complete();
     match args.report.format {
         OutputFormat::Text => {
@@ -448,12 +448,18 @@ fn min_cost(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitC
                 "solutions": solutions,
                 "lower_bound": lower_bound,
                 "gap": result.gap(),
+                "bound": result.bound.name(),
+                "reason": result.reason,
             });
             output::print_json(&output::with_end(answer, *stop, stats))?;
         }
     }
     if args.report.stats {
         output::print_stats(stats);
+        eprintln!("bound {}", result.bound.name());
+        if !result.reason.is_empty() {
+            eprintln!("why: {}", result.reason);
+        }
     }
     if best.is_empty() && complete && args.report.format == OutputFormat::Text {
         eprintln!("no solution");

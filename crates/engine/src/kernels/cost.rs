@@ -15,7 +15,8 @@
 //!   [`LowerBound::Relaxation`] first ascend the dual of the linear relaxation (`relax.rs`):
 //!   its taxes are in units of `1 / scale` and their total is near the relaxation's optimum,
 //!   so that on assignments and domino tilings (integral relaxations) the first solution
-//!   found is proven least. `Auto` keeps them when the bound at the root is higher with them.
+//!   found is proven least. `Auto` weighs the ascent's cost against what it saves (see
+//!   [`LowerBound::Auto`]).
 //! - **Sorted lists.** The options are laid out in order of net cost (ties in input order), so
 //!   every item's list runs from its cheapest option to its dearest, and a search that may
 //!   spend at most `b` more stops reading a list at the first option of net cost `b` or more:
@@ -82,10 +83,21 @@ use crate::stats::Stats;
 /// How [`Solver::min_cost`](crate::Solver::min_cost) bounds the cost of the rest of a path.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum LowerBound {
-    /// The item shares on the taxes of DLX5 or of the linear relaxation, whichever gives
-    /// the higher bound at the root (the total tax plus the item shares of the net costs;
-    /// see the module docs): the relaxation's ascent costs a pass over the options per
-    /// iteration, once, at the root.
+    /// The item shares on the taxes of DLX5 or of the linear relaxation, decided from the run
+    /// (the ascent costs a pass over the options per step, 1,000 steps at most):
+    ///
+    /// 1. The search runs on DLX5's taxes for its first 2,048 nodes; if it ends there, that
+    ///    is the answer (the ascent would cost more than the whole tree).
+    /// 2. Otherwise 250 steps of the ascent are measured against the best cost that search
+    ///    found: if the bound at the root (the total tax plus the item shares of the net
+    ///    costs) is within 50% of it, the relaxation is near the optimum (assignments, domino
+    ///    tilings), and the whole ascent runs; beyond, its bound cannot prove the optimum,
+    ///    and the taxes of those 250 steps are kept (they order the search about as well).
+    ///    DLX5's taxes stay where the relaxation's do not raise the bound at the root.
+    /// 3. The search starts again on those taxes, needing no solution costlier than the
+    ///    ones found (its cutoff starts there).
+    ///
+    /// [`MinCost::bound`] and [`MinCost::reason`] say what it chose and why.
     #[default]
     Auto,
     /// The item shares on the linear relaxation's taxes (`relax.rs`): reduced-cost fixing
@@ -97,6 +109,18 @@ pub enum LowerBound {
     /// DLX5's rule alone: a path stops when one item's cheapest option reaches the cutoff.
     /// The tree, its nodes and its updates are DLX5's.
     Dlx5,
+}
+
+impl LowerBound {
+    /// `auto`, `relaxation`, `shares` or `dlx5` (the CLI's names).
+    pub fn name(self) -> &'static str {
+        match self {
+            LowerBound::Auto => "auto",
+            LowerBound::Relaxation => "relaxation",
+            LowerBound::ItemShares => "shares",
+            LowerBound::Dlx5 => "dlx5",
+        }
+    }
 }
 
 /// One of the best solutions: its cost and its options.
@@ -161,6 +185,9 @@ pub(crate) struct CostJob<'j> {
     pub(crate) config: &'j Config,
     pub(crate) k: usize,
     pub(crate) tick: CostTick<'j>,
+    /// The cost of the `k`-th best of `k` solutions known (costlier ones are not searched),
+    /// if any.
+    pub(crate) ceiling: Option<u64>,
 }
 
 /// The result of [`Solver::min_cost`](crate::Solver::min_cost).
@@ -180,6 +207,12 @@ pub struct MinCost {
     /// complete, the least cost itself (`None` when there is no solution; 0 for `k = 0`,
     /// which searches nothing); when a limit stopped it, at most the best cost found.
     pub lower_bound: Option<u64>,
+    /// The bound the search ran with: the one asked for, or for [`LowerBound::Auto`] the one
+    /// it chose ([`LowerBound::ItemShares`] or [`LowerBound::Relaxation`]; `Auto` itself with
+    /// multiplicities, where the bound does not apply).
+    pub bound: LowerBound,
+    /// For [`LowerBound::Auto`], why it chose [`MinCost::bound`] (empty otherwise).
+    pub reason: String,
 }
 
 impl MinCost {
@@ -200,6 +233,18 @@ impl MinCost {
 /// At most this many usable options are counted in an item's list when choosing the item to
 /// branch on (DLX5's `lenthresh`); past it the item's `LEN` stands for the count.
 const LEN_THRESHOLD: u32 = 10;
+
+/// [`LowerBound::Auto`] first searches this many nodes on DLX5's taxes (see
+/// `Solver::min_cost_auto`).
+pub(crate) const PROBE_NODES: u64 = 2_048;
+
+/// [`LowerBound::Auto`] with a solution known: the ascent's first steps, after which it goes
+/// on (from the start, to its full length) only if the gap between the bound at the root and
+/// that solution's cost is at most [`WIDEST_GAP`].
+const FIRST_ITERATIONS: usize = 250;
+
+/// See [`FIRST_ITERATIONS`].
+const WIDEST_GAP: f64 = 0.5;
 
 /// Largest common multiple of the option sizes under which the item shares are kept exact.
 const EXACT_SCALE: u64 = 1 << 20;
@@ -232,18 +277,24 @@ pub(crate) struct CostArena {
     /// its net cost plus the total tax, divided by `unit`.
     pub(crate) unit: u64,
     updates: u64,
+    /// The taxes laid on: [`LowerBound::Relaxation`]'s, or DLX5's (any other bound).
+    pub(crate) taxed: LowerBound,
+    /// For [`LowerBound::Auto`]: why these taxes.
+    pub(crate) reason: String,
 }
 
 impl CostArena {
     /// The cost arena of the problem whose pristine arena is `arena`, with the options' costs
     /// by option index (`costs` may be empty: every option costs 0), taxed as `bound` asks
     /// (the relaxation's ascent stops early, on DLX5's taxes, when `budget` is cancelled or
-    /// out of time).
+    /// out of time). For [`LowerBound::Auto`], `ceiling` is the cost of a solution known, if
+    /// any (see `Solver::min_cost_auto`).
     pub(crate) fn new(
         arena: &Arena,
         costs: &[u64],
         bound: LowerBound,
         budget: &Budget,
+        ceiling: Option<u64>,
     ) -> CostArena {
         let n = arena.n_items as usize;
         let n1 = arena.n_primary;
@@ -332,6 +383,8 @@ impl CostArena {
         let priced: Vec<Priced<'_>> =
             primary.iter().zip(&options).map(|(items, o)| Priced { items, cost: o.2 }).collect();
         let dlx5 = relax::greedy(&priced, &containing, n1 as usize);
+        let mut reason = String::new();
+        let mut taxed = bound;
         let taxes = match bound {
             LowerBound::Dlx5 | LowerBound::ItemShares => dlx5,
             LowerBound::Relaxation | LowerBound::Auto => {
@@ -354,13 +407,72 @@ impl CostArena {
                     let rest = sum(&shares).max(sum(&weights)) / scale as f64;
                     (t.total as f64 + rest) / t.scale as f64
                 };
-                match relax::relaxation(&priced, &containing, n1 as usize, &dlx5, budget) {
+                let ascend = |start: &Taxes, iterations| {
+                    relax::relaxation(&priced, &containing, n1 as usize, start, iterations, budget)
+                };
+                let (low, first) = (root(&dlx5), FIRST_ITERATIONS);
+                let chosen = match (bound, ceiling) {
+                    (LowerBound::Relaxation, _) => ascend(&dlx5, relax::MAX_ITERATIONS),
+                    // Auto with a solution known: the first steps of the ascent show whether
+                    // the relaxation comes near that solution's cost (the gap between them).
+                    (_, Some(high)) => match ascend(&dlx5, first) {
+                        Some(early) => {
+                            let gap = if high > 0 { 1.0 - root(&early) / high as f64 } else { 0.0 };
+                            reason = format!(
+                                "{first} steps of the ascent raised the bound at the root from \
+                                 {low:.1} to {:.1}, a gap of {:.0}% to the best cost found, {high}",
+                                root(&early),
+                                gap * 100.0
+                            );
+                            if gap <= WIDEST_GAP {
+                                // From the start again: the relaxation's own taxes (going on
+                                // from `early` with a fresh step size ended lower on dominoes
+                                // 24x24, and its tree was 27 times larger).
+                                ascend(&dlx5, relax::MAX_ITERATIONS).or(Some(early))
+                            } else {
+                                // The bound will not prove the optimum: the early taxes
+                                // order the search about as well, for a quarter of the
+                                // ascent (cost_pent6x10: 39,142 nodes against 35,145 after
+                                // the whole ascent and 54,250 on DLX5's).
+                                reason.push_str(&format!(
+                                    " (over {:.0}%: the ascent stops there)",
+                                    WIDEST_GAP * 100.0
+                                ));
+                                Some(early)
+                            }
+                        }
+                        None => None,
+                    },
+                    (_, None) => ascend(&dlx5, relax::MAX_ITERATIONS),
+                };
+                match chosen {
                     Some(r) if bound == LowerBound::Relaxation => r,
-                    Some(r) if root(&r) > root(&dlx5) => r,
-                    _ => dlx5,
+                    Some(r) if root(&r) > low => {
+                        if reason.is_empty() {
+                            reason = format!(
+                                "the relaxation's taxes raise the bound at the root from {low:.1} \
+                                 to {:.1}",
+                                root(&r)
+                            );
+                        }
+                        r
+                    }
+                    _ => {
+                        taxed = LowerBound::ItemShares;
+                        if !reason.is_empty() {
+                            reason.push_str("; then ");
+                        }
+                        reason.push_str(
+                            "the relaxation's taxes do not raise the bound at the root: DLX5's",
+                        );
+                        dlx5
+                    }
                 }
             }
         };
+        if taxed == LowerBound::Auto {
+            taxed = LowerBound::Relaxation;
+        }
         drop(priced);
         for (o, items) in options.iter_mut().zip(&primary) {
             // (R1): nonnegative, and within u64 (`relax.rs` checked the relaxation's).
@@ -403,6 +515,8 @@ impl CostArena {
             total_tax,
             unit,
             updates: 0,
+            taxed,
+            reason,
         }
     }
 
@@ -452,6 +566,15 @@ impl CostArena {
     /// `net - (unit - 1)`.
     pub(crate) fn cutoff(&self, net: u64) -> u64 {
         net.saturating_sub(self.unit - 1)
+    }
+
+    /// The cutoff for a search that needs no solution costing more than `ceiling` (a path
+    /// stops when its net cost reaches that of cost `ceiling + 1`); `u64::MAX` for none.
+    pub(crate) fn first_cutoff(&self, ceiling: Option<u64>) -> u64 {
+        ceiling.map_or(u64::MAX, |c| {
+            let net = (i128::from(c) + 1) * i128::from(self.unit) - self.total_tax;
+            net.clamp(0, i128::from(u64::MAX - 1)) as u64
+        })
     }
 
     /// The first node of the options whose net cost is `budget` or more (those a path that may
@@ -664,7 +787,7 @@ fn search_in<const COLORED: bool>(
     job: CostJob<'_>,
     bound: LowerBound,
 ) -> MinCost {
-    let CostJob { config, k, tick } = job;
+    let CostJob { config, k, tick, ceiling } = job;
     let started = Instant::now();
     if a.n_primary == 0 {
         // Nothing to cover: the empty solution (a root node and a solution node).
@@ -678,7 +801,7 @@ fn search_in<const COLORED: bool>(
     a.updates = 0;
     let mut stats = Stats::default();
     let mut best: BinaryHeap<Kept> = BinaryHeap::with_capacity(k.min(1 << 10) + 1);
-    let mut cutoff = u64::MAX;
+    let mut cutoff = a.first_cutoff(ceiling);
     // Per level: the node chosen, the cost before it, the limits of the item's cover and of
     // the other items' covers.
     let depth = a.n_primary as usize + 1;
@@ -905,5 +1028,5 @@ pub(crate) fn finish(
             options: kept.ranks.iter().map(|&r| a.option_ids[r as usize]).collect(),
         })
         .collect();
-    MinCost { best, stop, stats, lower_bound }
+    MinCost { best, stop, stats, lower_bound, bound: a.taxed, reason: String::new() }
 }

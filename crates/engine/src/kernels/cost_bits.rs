@@ -146,7 +146,7 @@ unsafe fn search_v3(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
 
 #[inline(always)]
 fn search_in(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
-    let CostJob { config, k, tick } = job;
+    let CostJob { config, k, tick, ceiling } = job;
     let started = Instant::now();
     let limits = Limits::new(config);
     let leftmost = config.heuristic == Heuristic::Leftmost;
@@ -175,10 +175,10 @@ fn search_in(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
     let mut stats = Stats::default();
     let mut updates = 0u64;
     let mut best: BinaryHeap<Kept> = BinaryHeap::with_capacity(k.min(1 << 10) + 1);
-    let mut cutoff = u64::MAX;
+    let mut cutoff = a.first_cutoff(ceiling);
     let mut stop = Stop::Exhausted;
     let mut level = 0usize;
-    bound_of[0] = b.options;
+    bound_of[0] = rank_bound(&a.net, cutoff).min(b.options);
     // The least net cost found (`u64::MAX`: none yet).
     let mut least = u64::MAX;
     'search: loop {

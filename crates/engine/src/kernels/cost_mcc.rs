@@ -24,7 +24,7 @@
 use std::collections::BinaryHeap;
 use std::ops::ControlFlow;
 
-use super::cost::{CostProgress, CostSolution, CostTick, MinCost};
+use super::cost::{CostProgress, CostSolution, CostTick, LowerBound, MinCost};
 use super::mcc_state::Mcc;
 use crate::arena::Arena;
 use crate::ids::OptionId;
@@ -193,6 +193,7 @@ impl Solver {
         } else {
             Some(least.map_or(root, |b| b.min(root)))
         };
-        MinCost { best, stop: outcome.stop, stats: self.stats, lower_bound }
+        let (bound, reason) = (LowerBound::Auto, String::new());
+        MinCost { best, stop: outcome.stop, stats: self.stats, lower_bound, bound, reason }
     }
 }

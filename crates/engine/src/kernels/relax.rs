@@ -89,7 +89,7 @@ fn finish_greedy(
 }
 
 /// Iterations of the subgradient ascent at most.
-const MAX_ITERATIONS: usize = 1_000;
+pub(crate) const MAX_ITERATIONS: usize = 1_000;
 
 /// Work of the ascent at most, in item entries read (an iteration reads each option's items).
 const MAX_WORK: u64 = 200_000_000;
@@ -97,23 +97,27 @@ const MAX_WORK: u64 = 200_000_000;
 /// Iterations without a better bound before the step halves.
 const PATIENCE: usize = 20;
 
-/// The relaxation's taxes (see the module docs), or `None` when the costs are too large to
-/// scale, or `budget` stops the ascent (its cancel flag or its time limit, looked at every
-/// iteration). `greedy` is DLX5's taxes, the start of the ascent.
+/// The relaxation's taxes (see the module docs) after at most `iterations` steps of the
+/// ascent (and at most [`MAX_WORK`] entries read in all), or `None` when the costs are too
+/// large to scale, or `budget` stops the ascent (its cancel flag or its time limit, looked at
+/// every iteration). The ascent starts from `start`: DLX5's taxes, or the taxes of an earlier
+/// ascent to go on from.
 pub(crate) fn relaxation(
     options: &[Priced<'_>],
     containing: &[Vec<usize>],
     n1: usize,
     start: &Taxes,
+    iterations: usize,
     budget: &Budget,
 ) -> Option<Taxes> {
     let scale = scale_for(options, n1)?;
     let entries: u64 = options.iter().map(|o| o.items.len() as u64).sum::<u64>().max(1);
-    let iterations = MAX_ITERATIONS.min((MAX_WORK / entries) as usize);
+    let iterations = iterations.min((MAX_WORK / entries) as usize);
     let deadline = budget.deadline(std::time::Instant::now());
-    let mut u: Vec<f64> = start.per_item.iter().map(|&t| t as f64).collect();
+    let unit = start.scale as f64;
+    let mut u: Vec<f64> = start.per_item.iter().map(|&t| t as f64 / unit).collect();
     let mut best = u.clone();
-    let mut best_value = start.total as f64;
+    let mut best_value = start.total as f64 / unit;
     let mut step_size = 2.0;
     let mut stalled = 0;
     let mut gradient = vec![0f64; n1 + 1];
@@ -227,8 +231,16 @@ mod tests {
             }
         }
         let g = greedy(&priced, &containing, n1);
-        let r = relaxation(&priced, &containing, n1, &g, &Budget::new()).expect("taxes");
-        for t in [&g, &r] {
+        let r = relaxation(&priced, &containing, n1, &g, MAX_ITERATIONS, &Budget::new())
+            .expect("taxes");
+        // Ten steps, then the rest from there: a warm start keeps (R1)-(R2), and its bound.
+        let early = relaxation(&priced, &containing, n1, &g, 10, &Budget::new()).expect("taxes");
+        let warm = relaxation(&priced, &containing, n1, &early, MAX_ITERATIONS, &Budget::new())
+            .expect("taxes");
+        // (Rounding to integers may lose less than a unit per item.)
+        assert_eq!(warm.scale, early.scale);
+        assert!(warm.total + n1 as i128 >= early.total, "{early:?} {warm:?}");
+        for t in [&g, &r, &early, &warm] {
             for (items, cost) in options {
                 let taxed: i128 = items.iter().map(|&i| t.per_item[i as usize]).sum();
                 assert!(taxed <= i128::from(cost * t.scale), "(R1) {t:?}");
