@@ -934,7 +934,8 @@ impl PyProblem {
     /// Each cost is listed once per solution: two solutions of one cost are two pairs.
     ///
     /// `lower_bound`: `"auto"` (the default: the taxes of DLX5 or of the linear relaxation,
-    /// whichever gives the higher bound at the root, and the item shares), `"relaxation"`
+    /// and the item shares, decided from the run; `stats.reason` says which and why, as
+    /// `"relaxation: ..."` or `"shares: ..."`), `"relaxation"`
     /// (the relaxation's taxes), `"shares"` (DLX5's rule, plus each remaining item's share of its cheapest
     /// option, which cuts more of the tree) or `"dlx5"` (DLX5's rule alone: its tree, nodes
     /// and updates). `max_nodes` (an int below 2**64) and `time_limit`
@@ -965,9 +966,14 @@ impl PyProblem {
         let found = found.map_err(|e| PyValueError::new_err(e.to_string()))?;
         let seconds = started.elapsed().as_secs_f64();
         let bound = Some((found.lower_bound, found.best.first().map(|s| s.cost)));
+        let reason = if found.reason.is_empty() {
+            String::new()
+        } else {
+            format!("{}: {}", found.bound.name(), found.reason)
+        };
         record(
             &self.last,
-            PyStats { bound, ..PyStats::new(&found.stats, seconds, Some(found.stop)) },
+            PyStats { bound, reason, ..PyStats::new(&found.stats, seconds, Some(found.stop)) },
         );
         found
             .best

@@ -128,7 +128,8 @@ impl PyStats {
         self.method.name()
     }
 
-    /// Why `count(method="auto")` chose the method (`""` when no choice was made).
+    /// Why `count(method="auto")` chose the method, or `min_cost(lower_bound="auto")` its
+    /// bound (`"relaxation: ..."`, `"shares: ..."`); `""` when no choice was made.
     #[getter]
     fn reason(&self) -> String {
         self.reason.clone()

@@ -56,6 +56,9 @@ def test_cost_pent6x10_best_three():
     check_pairs(p, pairs)
     shares = p.stats
     assert shares.complete and shares.stop == "exhausted"
+    # auto says what it chose and why: the ascent's first steps leave a wide gap here.
+    assert shares.reason.startswith("relaxation: 250 steps of the ascent"), shares.reason
+    assert "the ascent stops there" in shares.reason
     # DLX5's own tree, counted as DLX5 counts it.
     assert [c for c, _ in p.min_cost(3, lower_bound="dlx5")] == [235, 253, 259]
     assert (p.stats.nodes, p.stats.updates) == (204170, 67853551)

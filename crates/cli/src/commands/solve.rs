@@ -132,8 +132,8 @@ pub(crate) struct Args {
     /// With --min-cost: the lower bound on the cost left on a path. `dlx5` is DLX5's rule
     /// alone (its tree, nodes and updates); `shares` adds each item's share of its cheapest
     /// option (fewer nodes, same answers); `relaxation` takes the taxes of the linear
-    /// relaxation first; `auto` those of DLX5 or of the relaxation, whichever gives the higher
-    /// bound at the root.
+    /// relaxation first; `auto` those of DLX5 or of the relaxation, decided from the run
+    /// (--stats says which and why).
     #[arg(long, value_enum, default_value_t, requires = "min_cost")]
     pub(crate) lower_bound: LowerBoundArg,
     /// Preprocess the problem first (as `dancecard pre`: remove the options no solution can
@@ -147,8 +147,8 @@ pub(crate) struct Args {
 /// `--lower-bound` of `solve --min-cost`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum LowerBoundArg {
-    /// The taxes of DLX5 or of the linear relaxation, whichever gives the higher bound at the
-    /// root, and the item shares.
+    /// The taxes of DLX5 or of the linear relaxation, decided from the run, and the item
+    /// shares.
     #[default]
     Auto,
     /// The linear relaxation's taxes and the item shares.

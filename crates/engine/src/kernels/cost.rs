@@ -208,8 +208,8 @@ pub struct MinCost {
     /// which searches nothing); when a limit stopped it, at most the best cost found.
     pub lower_bound: Option<u64>,
     /// The bound the search ran with: the one asked for, or for [`LowerBound::Auto`] the one
-    /// it chose ([`LowerBound::ItemShares`] or [`LowerBound::Relaxation`]; `Auto` itself with
-    /// multiplicities, where the bound does not apply).
+    /// it chose ([`LowerBound::ItemShares`] or [`LowerBound::Relaxation`]). With
+    /// multiplicities, where the bound asked does not apply, [`LowerBound::ItemShares`].
     pub bound: LowerBound,
     /// For [`LowerBound::Auto`], why it chose [`MinCost::bound`] (empty otherwise).
     pub reason: String,

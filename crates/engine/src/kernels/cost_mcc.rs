@@ -193,7 +193,8 @@ impl Solver {
         } else {
             Some(least.map_or(root, |b| b.min(root)))
         };
-        let (bound, reason) = (LowerBound::Auto, String::new());
+        // The item shares (P2), whatever bound was asked.
+        let (bound, reason) = (LowerBound::ItemShares, String::new());
         MinCost { best, stop: outcome.stop, stats: self.stats, lower_bound, bound, reason }
     }
 }
