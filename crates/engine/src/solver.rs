@@ -660,7 +660,7 @@ impl Solver {
         if let Some(t) = budget.time_limit {
             config.budget.time_limit = Some(t.saturating_sub(spent));
         }
-        config.budget.max_nodes = budget.max_nodes.map(|n| n - first.stats.nodes);
+        config.budget.max_nodes = budget.max_nodes.map(|n| n.saturating_sub(first.stats.nodes));
         config.budget.max_solutions =
             budget.max_solutions.map(|m| m.saturating_sub(first.stats.solutions));
         let ceiling = (first.best.len() == k).then(|| first.best[k - 1].cost);

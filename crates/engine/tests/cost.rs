@@ -448,4 +448,29 @@ fn a_limited_search_brackets_the_optimum() {
     let result = Solver::with_config(&p, config).min_cost_with(1, LowerBound::Relaxation).unwrap();
     assert_eq!(result.lower_bound, Some(319));
     assert!(result.best.is_empty() && result.gap().is_none());
+    // Auto's two searches share the node limit: stopped in the first (2,048 nodes on DLX5's
+    // taxes), just past it, or in the second; the 3 best, ties and all.
+    let (least3, _, _) = best_costs(&p, 3, LowerBound::Relaxation);
+    for limit in [1, 2_000, 2_048, 2_049, 2_050, 2_060, 2_100, 2_200, 100_000] {
+        for k in [1, 3] {
+            let config = Config { budget: Budget::new().max_nodes(limit), ..Config::default() };
+            let result =
+                Solver::with_config(&p, config).min_cost_with(k, LowerBound::Auto).unwrap();
+            assert!(result.stats.nodes <= limit + 2 * k as u64, "{limit}: {:?}", result.stats);
+            let costs: Vec<u64> = result.best.iter().map(|s| s.cost).collect();
+            assert!(costs.windows(2).all(|w| w[0] <= w[1]) && costs.len() <= k, "{costs:?}");
+            for s in &result.best {
+                p.verify(&s.options).unwrap();
+                assert_eq!(p.cost_of(&s.options), s.cost);
+            }
+            if result.is_complete() {
+                let want: Vec<u64> = least3.iter().copied().take(k).collect();
+                assert_eq!(costs, want, "{limit}");
+            } else {
+                assert_eq!(result.stop, Stop::NodeLimit);
+                let bound = result.lower_bound.unwrap();
+                assert!(bound <= 319 && costs.first().is_none_or(|&b| bound <= b), "{limit}");
+            }
+        }
+    }
 }
