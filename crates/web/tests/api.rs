@@ -151,6 +151,9 @@ async fn min_cost_answers_the_best_and_a_bound() {
     assert_eq!(reply["solutions"].as_array().unwrap().len(), 3);
     assert_eq!((reply["lower_bound"].clone(), reply["gap"].clone()), (json!(43), json!(0.0)));
     assert_eq!((reply["complete"].clone(), reply["count"].clone()), (json!(true), json!(3)));
+    // A tree this small ends within auto's first search, on DLX5's taxes (the item shares).
+    assert_eq!(reply["bound"], json!("shares"), "{reply}");
+    assert!(reply["reason"].as_str().unwrap().contains("ended within its first"), "{reply}");
 
     let server = TestServer::with(|c| c.max_nodes = 60).await;
     let file = testdata("instances/cost_domino16x16.dlx");
@@ -161,6 +164,7 @@ async fn min_cost_answers_the_best_and_a_bound() {
     );
     let bound = reply["lower_bound"].as_u64().unwrap();
     assert!(bound <= 319, "{reply}");
+    assert_eq!(reply["reason"], json!("the node limit came within the first nodes"), "{reply}");
     if let Some(best) = reply["costs"][0].as_u64() {
         assert!(319 <= best, "{reply}");
         let gap = reply["gap"].as_f64().unwrap();

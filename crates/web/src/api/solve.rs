@@ -192,11 +192,13 @@ pub(super) async fn handle(
 }
 
 /// `mode=min-cost`: `{"solutions": [...], "costs": [...], "count": N, "lower_bound": L,
-/// "gap": G, "complete": bool, "stop": "...", "stats": {...}}`, the `best` least-cost
-/// solutions (each one's options, and its cost at the same place in `costs`), as `dancecard
-/// solve --min-cost --best K --format json` finds them. When the budget stops the search,
-/// they are the best found, `lower_bound` a proven lower bound on the least cost and `gap`
-/// the relative gap (`null` before any solution); complete, the least cost and 0.
+/// "gap": G, "bound": "...", "reason": "...", "complete": bool, "stop": "...", "stats":
+/// {...}}`, the `best` least-cost solutions (each one's options, and its cost at the same
+/// place in `costs`), as `dancecard solve --min-cost --best K --format json` finds them. When
+/// the budget stops the search, they are the best found, `lower_bound` a proven lower bound on
+/// the least cost and `gap` the relative gap (`null` before any solution); complete, the least
+/// cost and 0. `bound` names the lower bound the search pruned by and `reason` says why auto
+/// chose it (empty when the first search ended the run).
 async fn min_cost(
     state: AppState,
     params: Params,
@@ -236,6 +238,8 @@ async fn min_cost(
         reply.field("count", &json::count(costs.len() as u128)).map_err(tail)?;
         reply.field("lower_bound", &found.lower_bound).map_err(tail)?;
         reply.field("gap", &found.gap()).map_err(tail)?;
+        reply.field("bound", found.bound.name()).map_err(tail)?;
+        reply.field("reason", &found.reason).map_err(tail)?;
         reply.field("complete", &found.is_complete()).map_err(tail)?;
         reply.field("stop", json::stop_name(found.stop)).map_err(tail)?;
         reply.field("stats", &json::stats(&found.stats)).map_err(tail)?;
