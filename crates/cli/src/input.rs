@@ -36,6 +36,9 @@ pub(crate) enum HeuristicArg {
     Mrv,
     /// The leftmost active item.
     Leftmost,
+    /// Knuth's SSXCC: MRV with forced moves and dead options given up before a level is
+    /// entered; a whole count walks SSXCC's tree on sparse sets, node for node.
+    Ssxcc,
 }
 
 impl From<HeuristicArg> for Heuristic {
@@ -43,6 +46,7 @@ impl From<HeuristicArg> for Heuristic {
         match h {
             HeuristicArg::Mrv => Heuristic::Mrv,
             HeuristicArg::Leftmost => Heuristic::Leftmost,
+            HeuristicArg::Ssxcc => Heuristic::Ssxcc,
         }
     }
 }

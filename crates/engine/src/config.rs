@@ -17,6 +17,35 @@ pub enum Heuristic {
     Mrv,
     /// The first active primary item, whatever its number of options.
     Leftmost,
+    /// Knuth's SSXCC: the choice of [`Heuristic::Mrv`] (ties to the earliest item), but an
+    /// item left with one option while the clashing options are hidden is taken first (a
+    /// *forced move*), and an option that would leave a primary item with none is given up
+    /// before the next level is entered (no node for that dead end). A whole count
+    /// ([`Solver::count`](crate::Solver::count) with no prefix) runs on sparse sets
+    /// (`kernels/cells.rs`) and walks SSXCC's tree node for node, with its node and update
+    /// counts; every other search (the first solutions, subtrees, threads, the memoised
+    /// count, multiplicities, costs) branches as `Mrv` does.
+    Ssxcc,
+}
+
+impl Heuristic {
+    /// Every heuristic, in the order front ends list them.
+    pub const ALL: [Heuristic; 3] = [Heuristic::Mrv, Heuristic::Leftmost, Heuristic::Ssxcc];
+
+    /// The heuristic's name in every front end (`mrv`, `leftmost`, `ssxcc`), and in
+    /// checkpoints and shard fingerprints.
+    pub fn name(self) -> &'static str {
+        match self {
+            Heuristic::Mrv => "mrv",
+            Heuristic::Leftmost => "leftmost",
+            Heuristic::Ssxcc => "ssxcc",
+        }
+    }
+
+    /// The heuristic named `name` (see [`Heuristic::name`]), if there is one.
+    pub fn from_name(name: &str) -> Option<Heuristic> {
+        Heuristic::ALL.into_iter().find(|h| h.name() == name)
+    }
 }
 
 /// How to search, and within which limits.

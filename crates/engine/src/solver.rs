@@ -803,6 +803,15 @@ impl Solver {
         if self.mcc.is_some() {
             return self.count_fast_m(progress);
         }
+        if self.config.heuristic == Heuristic::Ssxcc
+            && self.prefix.is_empty()
+            && self.rest.is_none()
+        {
+            // SSXCC's tree on the sparse sets (a count that must name the subtrees it left
+            // runs on the links: subtrees are paths in their tree).
+            let cells = crate::kernels::cells::Cells::new(&self.arena);
+            return Some(self.count_outside(progress, |job| cells.count(job.config, job.tick)));
+        }
         let kernel = match self.config.kernel {
             Kernel::Auto => match self.picked {
                 Some(kernel) => kernel,
@@ -1112,7 +1121,7 @@ impl Solver {
         let first = self.arena.item(0).next;
         match self.config.heuristic {
             Heuristic::Leftmost => first,
-            Heuristic::Mrv => {
+            Heuristic::Mrv | Heuristic::Ssxcc => {
                 let mut best = first;
                 let mut t = u32::MAX;
                 let mut k = first;

@@ -338,6 +338,40 @@ fn bit_set_kernel_counts_like_the_links() {
     }
 }
 
+/// `Heuristic::Ssxcc`'s counts walk Knuth's SSXCC tree: the nodes and updates SSXCC
+/// reports on the same files (testdata/instances/README.md), on every kernel asked for.
+#[test]
+fn ssxcc_counts_are_knuths_ssxcc() {
+    for (name, solutions, nodes, updates) in [
+        ("queens8", 92, 857, 15_736),
+        ("queens12", 14_200, 172_166, 3_356_705),
+        ("sudoku_inkala", 1, 2_503, 46_667),
+        ("domino6x6", 6_728, 25_695, 95_296),
+        ("colors_costs", 114, 301, 2_341),
+        ("pent6x10", 9_356, 1_210_954, 1_040_447_865),
+    ] {
+        let p = instance(name);
+        // Every kernel asked for counts on the sparse sets: the big tree once.
+        let kernels: &[Kernel] = if nodes > 1_000_000 {
+            &[Kernel::Auto]
+        } else {
+            &[Kernel::Auto, Kernel::Links, Kernel::BitsKept]
+        };
+        for &kernel in kernels {
+            let config = Config { heuristic: Heuristic::Ssxcc, kernel, ..Config::default() };
+            let mut solver = Solver::with_config(&p, config);
+            let outcome = solver.count();
+            assert!(outcome.is_complete(), "{name}");
+            let stats = solver.stats();
+            assert_eq!(
+                (outcome.solutions, stats.nodes, stats.updates),
+                (solutions, nodes, updates),
+                "{name} {kernel:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn bit_set_kernel_limits_and_progress() {
     let p = instance("pent6x10");
@@ -484,6 +518,21 @@ proptest! {
                 prop_assert_eq!(count_on(&p, &config, kernel, &[]), links, "{:?}", kernel);
             }
         }
+    }
+
+    #[test]
+    fn ssxcc_counts_as_the_oracle(raw in raw_problem(true), limit in 1u64..40) {
+        let p = from_raw(&raw);
+        let want = brute_force(&raw).len() as u128;
+        let config = Config { heuristic: Heuristic::Ssxcc, ..Config::default() };
+        let mut solver = Solver::with_config(&p, config.clone());
+        prop_assert_eq!(solver.count().solutions, want);
+        let whole = solver.stats().nodes;
+        let limited = Config { budget: Budget::new().max_nodes(limit), ..config };
+        let mut solver = Solver::with_config(&p, limited);
+        let outcome = solver.count();
+        prop_assert!(solver.stats().nodes <= limit.min(whole));
+        prop_assert_eq!(outcome.is_complete(), whole <= limit);
     }
 
     #[test]

@@ -139,9 +139,9 @@ impl Context<'_> {
         }
     }
 
-    /// A count through the engine's one way in, for both heuristics; `Err` when refused.
+    /// A count through the engine's one way in, for every heuristic; `Err` when refused.
     fn counts(&self, method: CountMethod, threads: usize) -> Result<(), Unsupported> {
-        for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
+        for heuristic in Heuristic::ALL {
             let request = Self::request(method, threads, heuristic, false);
             let counted = match dancecard_engine::count(self.problem, &request, &|_| {}) {
                 Ok(counted) => counted,
@@ -189,10 +189,10 @@ impl Context<'_> {
         }
     }
 
-    /// The plain search: its solutions (each verified) and its count, for both heuristics.
+    /// The plain search: its solutions (each verified) and its count, for every heuristic.
     fn search(&self) -> Result<(), Unsupported> {
         self.counts(CountMethod::Search, 1)?;
-        for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
+        for heuristic in Heuristic::ALL {
             let mut solver = Solver::with_config(self.problem, Config::with_heuristic(heuristic));
             let found = self.sorted(solver.solutions(), "the plain search");
             if &found != self.expected {
@@ -209,7 +209,7 @@ impl Context<'_> {
 
     /// The ZDD: its count and its paths are the oracle's solutions.
     fn zdd(&self) -> Result<(), Unsupported> {
-        for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
+        for heuristic in Heuristic::ALL {
             let request = Self::request(CountMethod::Memo, 1, heuristic, true);
             let counted = match dancecard_engine::count(self.problem, &request, &|_| {}) {
                 Ok(counted) => counted,
@@ -266,6 +266,7 @@ impl Context<'_> {
     /// largest of them; the expectation over the paths is the tree's node count and its
     /// count (the estimate is unbiased); the arena is left as it was.
     fn estimate(&self) -> Result<(), Unsupported> {
+        // Ssxcc's estimate probes the tree of Mrv (its branching outside a whole count).
         for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
             let config = Config::with_heuristic(heuristic);
             let e =

@@ -90,7 +90,7 @@ pub(crate) fn check_against_oracle(problem: &Problem, knobs: Knobs) {
     let raw = raw_of(problem);
     let expected = brute_force(&raw);
     let total = expected.len() as u128;
-    for heuristic in [Heuristic::Mrv, Heuristic::Leftmost] {
+    for heuristic in Heuristic::ALL {
         let (found, stop) = all_solutions(problem, heuristic);
         assert_eq!(found, expected, "the solutions ({heuristic:?}) differ from the oracle's");
         assert_eq!(stop, Some(Stop::Exhausted), "solutions() ends exhausted");

@@ -124,17 +124,14 @@ pub(crate) struct PyProblem {
     last: LastStats,
 }
 
-/// Reads argument `heuristic`: `"mrv"` or `"leftmost"` (see [`heuristic`]).
+/// Reads argument `heuristic`: `"mrv"`, `"leftmost"` or `"ssxcc"` (see [`heuristic`]).
 pub(crate) fn read_heuristic(obj: &Bound<'_, PyAny>) -> PyResult<&'static str> {
-    args::choice(obj, "heuristic", &["mrv", "leftmost"])
+    args::choice(obj, "heuristic", &["mrv", "leftmost", "ssxcc"])
 }
 
 /// The heuristic of a name that [`read_heuristic`] accepted.
 fn heuristic(name: &str) -> Heuristic {
-    match name {
-        "leftmost" => Heuristic::Leftmost,
-        _ => Heuristic::Mrv,
-    }
+    Heuristic::from_name(name).unwrap_or_default()
 }
 
 /// Reads argument `max_nodes`.

@@ -25,7 +25,7 @@ const MAX_PREFIX: usize = 1 << 20;
 pub struct SearchId {
     /// [`problem_hash`] of the problem, in hex.
     pub problem: String,
-    /// `mrv` or `leftmost`.
+    /// The heuristic's name ([`Heuristic::name`]).
     pub heuristic: String,
     /// The version of dancecard (job prefixes name subtrees of its search tree).
     pub version: String,
@@ -36,11 +36,7 @@ impl SearchId {
     pub fn new(problem: &Problem, heuristic: Heuristic) -> SearchId {
         SearchId {
             problem: format!("{:032x}", problem_hash(problem)),
-            heuristic: match heuristic {
-                Heuristic::Mrv => "mrv",
-                Heuristic::Leftmost => "leftmost",
-            }
-            .to_owned(),
+            heuristic: heuristic.name().to_owned(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
         }
     }

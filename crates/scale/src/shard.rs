@@ -22,7 +22,7 @@ use crate::FileError;
 pub struct Fingerprint {
     /// [`problem_hash`] of the problem, in hex.
     pub problem: String,
-    /// `mrv` or `leftmost`.
+    /// The heuristic's name ([`Heuristic::name`]).
     pub heuristic: String,
     /// The depth D at which the tree was cut.
     pub split_depth: usize,
@@ -37,11 +37,7 @@ impl Fingerprint {
     pub fn new(problem: &Problem, heuristic: Heuristic, depth: usize, shards: u64) -> Self {
         Fingerprint {
             problem: format!("{:032x}", problem_hash(problem)),
-            heuristic: match heuristic {
-                Heuristic::Mrv => "mrv",
-                Heuristic::Leftmost => "leftmost",
-            }
-            .to_owned(),
+            heuristic: heuristic.name().to_owned(),
             split_depth: depth,
             shards,
             version: env!("CARGO_PKG_VERSION").to_owned(),

@@ -59,6 +59,17 @@ async fn solve_counts_nodes_as_dlx1_and_per_heuristic() {
 
     let knuth_left = server.post("/api/solve?mode=count&heuristic=leftmost", KNUTH).await.json();
     assert_eq!(knuth_left["stats"]["nodes"], 7);
+    // Knuth's SSXCC counts on this file (#31).
+    let ssxcc = server.post("/api/solve?mode=count&heuristic=ssxcc", &queens).await.json();
+    assert_eq!(ssxcc["count"], 92);
+    assert_eq!(
+        (&ssxcc["stats"]["nodes"], &ssxcc["stats"]["updates"]),
+        (&857.into(), &15736.into())
+    );
+    // The trace follows the links: it refuses SSXCC's tree, saying why.
+    let trace = server.post("/api/trace?heuristic=ssxcc", KNUTH).await;
+    assert_eq!(trace.status, 400, "{}", trace.text());
+    assert!(trace.text().contains("mrv or leftmost"), "{}", trace.text());
 }
 
 // See: #28. The web API runs the engine's one way in: the memoised count handles

@@ -22,6 +22,7 @@
 //! (`Solver::pick_kernel`); no kernel imports another's loop.
 
 pub(crate) mod bits;
+pub(crate) mod cells;
 pub(crate) mod cost;
 pub(crate) mod cost_bits;
 pub(crate) mod cost_mcc;

@@ -21,7 +21,9 @@ from typing import (
 
 __version__: str
 
-Heuristic = Literal["mrv", "leftmost"]
+# "ssxcc": Knuth's SSXCC (mrv with forced moves); a whole count walks SSXCC's smaller tree
+# on sparse sets, other searches branch as "mrv".
+Heuristic = Literal["mrv", "leftmost", "ssxcc"]
 LowerBound = Literal["auto", "relaxation", "shares", "dlx5"]
 Method = Literal["search", "memo", "auto"]
 # Items: a str of names, or an iterable of items of any hashable type (#21).

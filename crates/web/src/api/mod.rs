@@ -214,13 +214,15 @@ impl<P: DeserializeOwned + Send, S: Send + Sync> FromRequest<S> for ApiQueryBody
     }
 }
 
-/// The item-choice heuristic, as a query value: `mrv` (Knuth's "S") or `leftmost`.
+/// The item-choice heuristic, as a query value: `mrv` (Knuth's "S"), `leftmost` or `ssxcc`
+/// (Knuth's SSXCC tree, for counts; the trace refuses it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum HeuristicParam {
     #[default]
     Mrv,
     Leftmost,
+    Ssxcc,
 }
 
 impl From<HeuristicParam> for Heuristic {
@@ -228,6 +230,7 @@ impl From<HeuristicParam> for Heuristic {
         match h {
             HeuristicParam::Mrv => Heuristic::Mrv,
             HeuristicParam::Leftmost => Heuristic::Leftmost,
+            HeuristicParam::Ssxcc => Heuristic::Ssxcc,
         }
     }
 }

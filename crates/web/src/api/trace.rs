@@ -37,6 +37,12 @@ pub(super) async fn handle(
     State(state): State<AppState>,
     ApiQueryBody(params, body): ApiQueryBody<Params>,
 ) -> Result<Response, ApiError> {
+    if params.heuristic == HeuristicParam::Ssxcc {
+        return Err(ApiError::bad_request(
+            "heuristic: the trace follows the dancing links, which branch by mrv or leftmost \
+             (ssxcc counts on sparse sets, with no events)",
+        ));
+    }
     let max_events = params
         .limit
         .map_or(state.config.max_trace_events, |l| l.min(state.config.max_trace_events));
@@ -77,10 +83,7 @@ pub(super) async fn handle(
         json::problem(&mut reply, &doc).map_err(|_| {
             ApiError::reply_too_large("the problem's description", budget.reply_cap)
         })?;
-        let heuristic = match params.heuristic {
-            HeuristicParam::Mrv => "mrv",
-            HeuristicParam::Leftmost => "leftmost",
-        };
+        let heuristic = dancecard_engine::Heuristic::from(params.heuristic).name();
         let tail = |_| ApiError::reply_too_large("the trace", budget.reply_cap);
         reply.field("heuristic", heuristic).map_err(tail)?;
         let mut list = reply.list("events").map_err(tail)?;
