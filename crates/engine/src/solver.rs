@@ -671,6 +671,10 @@ impl Solver {
             &config.budget,
             ceiling,
         );
+        if let Some(t) = budget.time_limit {
+            // The ascent's time too (it stopped within what was left).
+            config.budget.time_limit = Some(t.saturating_sub(started.elapsed()));
+        }
         let mut result =
             self.min_cost_on(arena, &config, k, &mut |p| merged(p, &mut seen), ceiling);
         result.stats.nodes += first.stats.nodes;

@@ -72,7 +72,7 @@ fn costs_at_scale_by_the_relaxation() {
         ("cost_domino14x14", 247, 403, 2_451),
         ("cost_domino16x16", 319, 129, 2_177),
         ("cost_assign60", 204, 61, 2_109),
-        ("cost_assign100", 206, 1_969, 2_736),
+        ("cost_assign100", 206, 1_969, 2_613),
     ];
     for (name, least, relaxed, auto) in cases {
         let p = instance(name);
@@ -470,6 +470,103 @@ fn a_limited_search_brackets_the_optimum() {
                 assert_eq!(result.stop, Stop::NodeLimit);
                 let bound = result.lower_bound.unwrap();
                 assert!(bound <= 319 && costs.first().is_none_or(|&b| bound <= b), "{limit}");
+            }
+        }
+    }
+}
+
+/// `f` with its costs made huge: multiplied so that they add up to nearly `u64::MAX`, the
+/// rest added to the last costly option, so that all the option costs add up to `u64::MAX`
+/// exactly (as much as a problem may hold) and a solution may cost that much.
+fn with_huge_costs(f: &FamilyProblem) -> FamilyProblem {
+    let mut f = f.clone();
+    let total: u64 = f.costs.iter().sum();
+    if total == 0 {
+        return f;
+    }
+    let m = u64::MAX / total;
+    for c in &mut f.costs {
+        *c *= m;
+    }
+    let rest = u64::MAX - f.costs.iter().sum::<u64>();
+    if let Some(c) = f.costs.iter_mut().rev().find(|c| **c > 0) {
+        *c += rest;
+    }
+    f
+}
+
+/// Costs at the edge of `u64` (#30's review): a solution that costs `u64::MAX` exactly, or
+/// just under, is found like any other, on every bound and kernel, with and without
+/// multiplicities (the cutoffs are past every net cost, not `u64::MAX` itself).
+#[test]
+fn costs_at_the_edge_of_u64() {
+    const MAX: u64 = u64::MAX;
+    let mut b = ProblemBuilder::new();
+    let (x, y) = (b.primary("x").unwrap(), b.primary("y").unwrap());
+    b.option_with_cost([x], 0).unwrap();
+    b.option_with_cost([x], MAX).unwrap();
+    b.option_with_cost([y], 0).unwrap();
+    b.option_with_cost([y], 0).unwrap();
+    let p = b.build();
+    let mut b = ProblemBuilder::new();
+    let (x, y) = (b.primary("x").unwrap(), b.primary("y").unwrap());
+    b.option_with_cost([x], 1 << 63).unwrap();
+    b.option_with_cost([y], (1 << 63) - 2).unwrap();
+    b.option_with_cost([y], 1).unwrap();
+    let q = b.build();
+    let mut b = ProblemBuilder::new();
+    let a = b.primary_with_bounds("a", 0, 2).unwrap();
+    b.option_with_cost([a], MAX - 1).unwrap();
+    b.option_with_cost([a], 1).unwrap();
+    let m = b.build();
+    let cases: [(&Problem, usize, &[u64]); 4] = [
+        (&p, 4, &[0, 0, MAX, MAX]),
+        (&q, 3, &[(1 << 63) + 1, MAX - 1]),
+        (&q, 1, &[(1 << 63) + 1]),
+        (&m, 4, &[0, 1, MAX - 1, MAX]),
+    ];
+    for (problem, k, expected) in cases {
+        for bound in [LowerBound::Auto, LowerBound::Relaxation, LowerBound::ItemShares] {
+            for kernel in [Kernel::Links, Kernel::Auto] {
+                let config = Config { kernel, ..Config::default() };
+                let result = Solver::with_config(problem, config).min_cost_with(k, bound).unwrap();
+                assert!(result.is_complete());
+                let costs: Vec<u64> = result.best.iter().map(|s| s.cost).collect();
+                assert_eq!(costs, expected, "{bound:?} {kernel:?}");
+            }
+        }
+        let (costs, _, _) = best_costs(problem, k, LowerBound::Dlx5);
+        assert_eq!(costs, expected);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Huge costs, all of them adding up to `u64::MAX`: the k best are the brute force's on
+    /// every bound, with and without multiplicities.
+    #[test]
+    fn huge_costs_are_the_brute_force_ones(
+        f in family_problem(true, true),
+        k in 1usize..5,
+        exact in any::<bool>(),
+    ) {
+        let f = if exact { with_costs(&f).0 } else { f };
+        let f = with_huge_costs(&f);
+        let p = from_family(&f);
+        let expected = k_best_costs(&f, k);
+        for bound in [LowerBound::Dlx5, LowerBound::ItemShares, LowerBound::Relaxation, LowerBound::Auto] {
+            for kernel in [Kernel::Links, Kernel::Auto] {
+                let config = Config { kernel, ..Config::default() };
+                let mut solver = Solver::with_config(&p, config);
+                let result = solver.min_cost_with(k, bound).unwrap();
+                prop_assert!(result.is_complete());
+                let costs: Vec<u64> = result.best.iter().map(|s| s.cost).collect();
+                prop_assert_eq!(&costs, &expected, "{:?} {:?}", bound, kernel);
+                for s in &result.best {
+                    prop_assert_eq!(p.cost_of(&s.options), s.cost);
+                }
+                prop_assert!(solver.is_pristine(&p));
             }
         }
     }

@@ -249,6 +249,10 @@ const WIDEST_GAP: f64 = 0.5;
 /// Largest common multiple of the option sizes under which the item shares are kept exact.
 const EXACT_SCALE: u64 = 1 << 20;
 
+/// The cutoff of a search with none: past every path's net cost (net costs add up to at most
+/// the sum of all option costs, which the parser keeps within `u64`).
+pub(crate) const NO_CUTOFF: u128 = 1 << 64;
+
 /// An option as the arena holds it: its id, its items with their colors, its cost.
 type ArenaOption = (OptionId, Vec<(u32, i32)>, u64);
 
@@ -548,15 +552,15 @@ impl CostArena {
     }
 
     /// The progress of a search whose unexplored part has net cost `lb_net` or more, whose
-    /// best solution so far has net cost `least` (`u64::MAX`: none).
+    /// best solution so far has net cost `least` (if there is one).
     pub(crate) fn progress(
         &self,
-        least: u64,
+        least: Option<u64>,
         lb_net: u64,
         nodes: u64,
         fraction: f64,
     ) -> CostProgress {
-        let best = (least != u64::MAX).then(|| self.cost_of(least));
+        let best = least.map(|n| self.cost_of(n));
         let bound = self.at_least(lb_net);
         CostProgress { best, lower_bound: best.map_or(bound, |b| bound.min(b)), nodes, fraction }
     }
@@ -564,23 +568,28 @@ impl CostArena {
     /// The cutoff when the `k`-th best solution has net cost `net`: a better solution costs a
     /// whole unit less (costs are integers), so a path stops when its net cost reaches
     /// `net - (unit - 1)`.
-    pub(crate) fn cutoff(&self, net: u64) -> u64 {
-        net.saturating_sub(self.unit - 1)
+    pub(crate) fn cutoff(&self, net: u64) -> u128 {
+        u128::from(net.saturating_sub(self.unit - 1))
     }
 
-    /// The cutoff for a search that needs no solution costing more than `ceiling` (a path
-    /// stops when its net cost reaches that of cost `ceiling + 1`); `u64::MAX` for none.
-    pub(crate) fn first_cutoff(&self, ceiling: Option<u64>) -> u64 {
-        ceiling.map_or(u64::MAX, |c| {
-            let net = (i128::from(c) + 1) * i128::from(self.unit) - self.total_tax;
-            net.clamp(0, i128::from(u64::MAX - 1)) as u64
+    /// The cutoff for a search that needs no solution costing more than `ceiling`: a path
+    /// stops when its net cost passes that of cost `ceiling` (a solution's net cost is its
+    /// cost times `unit`, less the total tax); [`NO_CUTOFF`] for none.
+    pub(crate) fn first_cutoff(&self, ceiling: Option<u64>) -> u128 {
+        ceiling.map_or(NO_CUTOFF, |c| {
+            let net = i128::from(c) * i128::from(self.unit) - self.total_tax + 1;
+            net.clamp(0, NO_CUTOFF as i128) as u128
         })
     }
 
     /// The first node of the options whose net cost is `budget` or more (those a path that may
     /// spend less than `budget` can never take).
-    fn limit(&self, budget: u64) -> u32 {
-        let rank = self.net.partition_point(|&c| c < budget);
+    fn limit(&self, budget: u128) -> u32 {
+        // `c < budget` in `u64` (net costs are within it).
+        let rank = match u64::try_from(budget) {
+            Ok(budget) => self.net.partition_point(|&c| c < budget),
+            Err(_) => self.net.len(),
+        };
         match self.start.get(rank) {
             Some(&x) => x,
             None => self.arena.nodes.len() as u32,
@@ -824,8 +833,8 @@ fn search_in<const COLORED: bool>(
     let mut at = At::Forward;
     let mut item = 0u32;
     let mut next_cost = 0u64;
-    // The least net cost found (`u64::MAX`: none yet).
-    let mut least = u64::MAX;
+    // The least net cost found.
+    let mut least: Option<u64> = None;
     // What is left unexplored costs at least the root option's net cost (K1: the root's
     // options are tried in order of net cost).
     let lb_net = |a: &CostArena, level: usize, choice: &[u32]| {
@@ -853,12 +862,16 @@ fn search_in<const COLORED: bool>(
                 #[cfg(feature = "check-invariants")]
                 a.check_invariants();
                 // Choose the item (or find that no completion can beat the cutoff).
-                let budget = cutoff - cost;
+                let budget = cutoff - u128::from(cost);
+                // The most an option may add (`budget >= 1`: the path costs less than the
+                // cutoff), in `u64` for the scans: `net >= budget` is `net > over`.
+                let over = (budget - 1).min(u128::from(u64::MAX)) as u64;
+                let bounded = shares && cutoff != NO_CUTOFF;
                 let mut best_len = u32::MAX;
                 let mut best_min = 0u64;
                 let mut chosen = 0u32;
                 let (mut shares_sum, mut apart_sum): (u128, u128) = (0, 0);
-                let budget_scaled = u128::from(budget) * u128::from(a.scale);
+                let budget_scaled = budget * u128::from(a.scale);
                 let mut i = a.next_item(0);
                 while i != 0 {
                     let p = a.node(i).down;
@@ -867,11 +880,11 @@ fn search_in<const COLORED: bool>(
                         break;
                     }
                     let min = a.net_of(p);
-                    if min >= budget {
+                    if min > over {
                         chosen = 0;
                         break;
                     }
-                    if shares && cutoff != u64::MAX {
+                    if bounded {
                         shares_sum += u128::from(min) * u128::from(a.shares[i as usize]);
                         apart_sum += u128::from(min) * u128::from(a.weights[i as usize]);
                         if shares_sum.max(apart_sum) >= budget_scaled {
@@ -890,7 +903,7 @@ fn search_in<const COLORED: bool>(
                         let mut q = a.node(p).down;
                         let mut better = true;
                         loop {
-                            if q == i || a.net_of(q) >= budget {
+                            if q == i || a.net_of(q) > over {
                                 break;
                             }
                             if s == best_len {
@@ -921,26 +934,26 @@ fn search_in<const COLORED: bool>(
                 let x = a.node(item).down;
                 choice[level] = x;
                 next_cost = cost + a.net_of(x);
-                limit0[level] = a.limit(cutoff - next_cost);
+                limit0[level] = a.limit(cutoff - u128::from(next_cost));
                 a.cover::<COLORED>(item, limit0[level]);
                 at = At::Advance;
             }
             At::Advance => {
                 let x = choice[level];
-                limit[level] = a.limit(cutoff - next_cost);
+                limit[level] = a.limit(cutoff - u128::from(next_cost));
                 a.cover_others::<COLORED>(x, limit[level]);
                 if a.next_item(0) == 0 {
                     // A solution, better than the k-th best.
                     stats.nodes += 1;
                     stats.solutions += 1;
                     let ranks = choice[..=level].iter().map(|&x| a.ranks[x as usize]).collect();
-                    least = least.min(next_cost);
+                    least = Some(least.map_or(next_cost, |l| l.min(next_cost)));
                     best.push(Kept { net: next_cost, found: stats.solutions as u64, ranks });
                     if best.len() > k {
                         best.pop();
                     }
                     if best.len() == k {
-                        cutoff = best.peek().map_or(u64::MAX, |b| a.cutoff(b.net));
+                        cutoff = best.peek().map_or(NO_CUTOFF, |b| a.cutoff(b.net));
                     }
                     if config.budget.max_solutions.is_some_and(|m| stats.solutions >= m) {
                         // Levels 0..level are applied, and this one but for its option.
@@ -980,7 +993,7 @@ fn search_in<const COLORED: bool>(
                     continue;
                 }
                 next_cost = cost + a.net_of(y);
-                if next_cost >= cutoff {
+                if u128::from(next_cost) >= cutoff {
                     at = At::Backup;
                     continue;
                 }
@@ -1018,7 +1031,7 @@ pub(crate) fn finish(
     let lower_bound = if stop.is_complete() {
         least.map(|n| a.cost_of(n))
     } else {
-        Some(a.progress(least.unwrap_or(u64::MAX), lb_net, stats.nodes, 0.0).lower_bound)
+        Some(a.progress(least, lb_net, stats.nodes, 0.0).lower_bound)
     };
     let best = best
         .into_sorted_vec()
@@ -1029,4 +1042,42 @@ pub(crate) fn finish(
         })
         .collect();
     MinCost { best, stop, stats, lower_bound, bound: a.taxed, reason: String::new() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ProblemBuilder;
+
+    /// The first cutoff lets through every solution that costs the ceiling, and none that
+    /// costs more (#30's review: clamped below `u64::MAX`, it cut the solutions costing
+    /// `u64::MAX - 1` when that was the ceiling).
+    #[test]
+    fn the_first_cutoff_keeps_the_ceiling() {
+        let mut b = ProblemBuilder::new();
+        let (x, y) = (b.primary("x").unwrap(), b.primary("y").unwrap());
+        b.option([x]).unwrap();
+        b.option([x, y]).unwrap();
+        b.option([y]).unwrap();
+        b.option([y]).unwrap();
+        let arena = Arena::new(&b.build());
+        let huge = [0, 1, u64::MAX - 2, u64::MAX - 1, u64::MAX];
+        for (costs, ceilings) in
+            [([0, u64::MAX - 1, 0, 1], &huge[..]), ([3, 5, 2, 4], &[4, 5, 6, 7])]
+        {
+            for bound in [LowerBound::Dlx5, LowerBound::ItemShares, LowerBound::Relaxation] {
+                let a = CostArena::new(&arena, &costs, bound, &Budget::new(), None);
+                // A solution's net cost: its cost times the unit, less the total tax.
+                let net = |cost: u64| i128::from(cost) * i128::from(a.unit) - a.total_tax;
+                for &c in ceilings {
+                    let cutoff = a.first_cutoff(Some(c)) as i128;
+                    assert!(net(c) < cutoff, "{bound:?} {costs:?}: cost {c} cut");
+                    if c < u64::MAX {
+                        assert!(net(c + 1) >= cutoff, "{bound:?} {costs:?}: cost {} kept", c + 1);
+                    }
+                }
+                assert_eq!(a.first_cutoff(None), NO_CUTOFF);
+            }
+        }
+    }
 }

@@ -28,7 +28,7 @@
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-use super::cost::{enter_node, finish, CostArena, CostJob, Kept, MinCost};
+use super::cost::{enter_node, finish, CostArena, CostJob, Kept, MinCost, NO_CUTOFF};
 use crate::config::{Config, Heuristic, Stop};
 use crate::plumbing::Limits;
 use crate::stats::Stats;
@@ -120,8 +120,12 @@ fn pays(n1: usize, n: usize, options: usize, entries: usize) -> bool {
 }
 
 /// The ranks a path that may spend less than `budget` can take: those below the result.
-fn rank_bound(net: &[u64], budget: u64) -> usize {
-    net.partition_point(|&c| c < budget)
+fn rank_bound(net: &[u64], budget: u128) -> usize {
+    // `c < budget` in `u64` (net costs are within it).
+    match u64::try_from(budget) {
+        Ok(budget) => net.partition_point(|&c| c < budget),
+        Err(_) => net.len(),
+    }
 }
 
 /// Runs the branch and bound on bit sets for the `k` best solutions (`k >= 1`, at least one
@@ -179,8 +183,8 @@ fn search_in(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
     let mut stop = Stop::Exhausted;
     let mut level = 0usize;
     bound_of[0] = rank_bound(&a.net, cutoff).min(b.options);
-    // The least net cost found (`u64::MAX`: none yet).
-    let mut least = u64::MAX;
+    // The least net cost found.
+    let mut least: Option<u64> = None;
     'search: loop {
         // A node: choose the item to branch on, or find that no completion can pay.
         {
@@ -208,14 +212,15 @@ fn search_in(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
                 &choice[..level],
                 &active[level * n1..level * n1 + n_active[level]],
             );
-            let budget = cutoff - cost[level];
+            let budget = cutoff - u128::from(cost[level]);
+            let bounded = cutoff != NO_CUTOFF;
             // The level's bound was set for this cutoff when it was entered (KB2).
             let r = bound_of[level];
             debug_assert_eq!(r, rank_bound(&a.net, budget).min(r));
             let wl = r.div_ceil(64);
             let tail = below(r, wl.saturating_sub(1));
             let set = &live[level * w..level * w + wl];
-            let budget_scaled = u128::from(budget) * u128::from(a.scale);
+            let budget_scaled = budget * u128::from(a.scale);
             let (mut shares_sum, mut apart_sum): (u128, u128) = (0, 0);
             let mut best_len = u32::MAX;
             let mut best_min = 0u64;
@@ -251,7 +256,7 @@ fn search_in(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
                     break;
                 }
                 let min = a.net[first];
-                if cutoff != u64::MAX {
+                if bounded {
                     shares_sum += u128::from(min) * u128::from(a.shares[i as usize]);
                     apart_sum += u128::from(min) * u128::from(a.weights[i as usize]);
                     if shares_sum.max(apart_sum) >= budget_scaled {
@@ -320,7 +325,7 @@ fn search_in(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
                 word += 1;
             }
             let next_cost = if rank < r { cost[l] + a.net[rank] } else { u64::MAX };
-            if rank >= r || next_cost >= cutoff {
+            if rank >= r || u128::from(next_cost) >= cutoff {
                 if level == 0 {
                     break 'search;
                 }
@@ -346,13 +351,13 @@ fn search_in(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
                 stats.nodes += 1;
                 stats.solutions += 1;
                 let ranks = choice[..=l].to_vec();
-                least = least.min(next_cost);
+                least = Some(least.map_or(next_cost, |l| l.min(next_cost)));
                 best.push(Kept { net: next_cost, found: stats.solutions as u64, ranks });
                 if best.len() > k {
                     let _ = best.pop();
                 }
                 if best.len() == k {
-                    cutoff = best.peek().map_or(u64::MAX, |b| a.cutoff(b.net));
+                    cutoff = best.peek().map_or(NO_CUTOFF, |b| a.cutoff(b.net));
                 }
                 if config.budget.max_solutions.is_some_and(|m| stats.solutions >= m) {
                     stop = Stop::SolutionLimit;
@@ -362,7 +367,7 @@ fn search_in(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
             }
             // The child's live options: the parent's, but those clashing with `rank`, below
             // the child's bound (KB1, KB2).
-            let child_bound = rank_bound(&a.net, cutoff - next_cost).min(r);
+            let child_bound = rank_bound(&a.net, cutoff - u128::from(next_cost)).min(r);
             let wl = child_bound.div_ceil(64);
             let (head, tail) = live.split_at_mut((l + 1) * w);
             let parent = &head[l * w..l * w + wl];

@@ -24,7 +24,7 @@
 use std::collections::BinaryHeap;
 use std::ops::ControlFlow;
 
-use super::cost::{CostProgress, CostSolution, CostTick, LowerBound, MinCost};
+use super::cost::{CostProgress, CostSolution, CostTick, LowerBound, MinCost, NO_CUTOFF};
 use super::mcc_state::Mcc;
 use crate::arena::Arena;
 use crate::ids::OptionId;
@@ -60,7 +60,8 @@ struct Cutoff<'c, 'p> {
     here: u64,
     k: usize,
     best: BinaryHeap<Kept>,
-    cutoff: u64,
+    /// A path stops when its cost reaches the cutoff ([`NO_CUTOFF`]: none yet).
+    cutoff: u128,
     found: u64,
 }
 
@@ -86,10 +87,10 @@ impl Sink for Cutoff<'_, '_> {
         };
         self.path[level] = here;
         self.here = here;
-        if here >= self.cutoff {
+        if u128::from(here) >= self.cutoff {
             return true;
         }
-        if self.cutoff == u64::MAX {
+        if self.cutoff == NO_CUTOFF {
             return false;
         }
         let mut rest: u128 = 0;
@@ -100,7 +101,7 @@ impl Sink for Cutoff<'_, '_> {
             i = arena.item(i).next;
         }
         let rest = rest.div_ceil(SCALE);
-        u128::from(here) + rest >= u128::from(self.cutoff)
+        u128::from(here) + rest >= self.cutoff
     }
 
     fn tick(&mut self, solver: &Solver) -> ControlFlow<()> {
@@ -128,7 +129,7 @@ impl Sink for Cutoff<'_, '_> {
             self.best.pop();
         }
         if self.best.len() == self.k {
-            self.cutoff = self.best.peek().map_or(u64::MAX, |b| b.cost);
+            self.cutoff = self.best.peek().map_or(NO_CUTOFF, |b| u128::from(b.cost));
         }
         ControlFlow::Continue(())
     }
@@ -177,7 +178,7 @@ impl Solver {
             here: 0,
             k,
             best: BinaryHeap::new(),
-            cutoff: u64::MAX,
+            cutoff: NO_CUTOFF,
             found: 0,
         };
         let outcome = self.run_m(&mut sink, false);
