@@ -54,10 +54,13 @@ pub(crate) struct Cells {
     n_primary: u32,
     /// Item of each node.
     itm: Vec<u32>,
+    /// The next node of each node's option, cyclically.
+    next: Vec<u32>,
     /// Color of each node (0: none).
     clr: Vec<u32>,
     /// The option of node `y` is `opt_start[o]..opt_start[o + 1]` for `o = opt[y]`.
     opt: Vec<u32>,
+    #[cfg(any(test, feature = "check-invariants"))]
     opt_start: Vec<u32>,
     /// Each option's index in the arena (options without a primary item are left out).
     opt_index: Vec<u32>,
@@ -75,6 +78,7 @@ impl Cells {
         let n = arena.n_items;
         let n1 = arena.n_primary;
         let mut itm = Vec::new();
+        let mut next = Vec::new();
         let mut clr = Vec::new();
         let mut opt = Vec::new();
         let mut opt_start = vec![0u32];
@@ -94,6 +98,9 @@ impl Cells {
             }
             opt_start.push(itm.len() as u32);
             opt_index.push(k as u32);
+            let (first, last) = (opt_start[opt_index.len() - 1], itm.len() as u32);
+            next.extend(first + 1..last);
+            next.push(first);
         }
         let mut base = Vec::with_capacity(n as usize + 1);
         let mut at = 0u32;
@@ -107,8 +114,10 @@ impl Cells {
             n_items: n,
             n_primary: n1,
             itm,
+            next,
             clr,
             opt,
+            #[cfg(any(test, feature = "check-invariants"))]
             opt_start,
             opt_index,
             base,
@@ -147,6 +156,24 @@ impl Cells {
             search.run(&limits, started, &mut |_, _| std::ops::ControlFlow::Continue(()), visit);
         counted(stop, search.nodes, search.updates, search.solutions, started)
     }
+}
+
+/// `v[i]`, unchecked in release builds: every index the search reads is a node (below the
+/// number of nodes), an item (below `n_items`), a position in `set` or `item` (below their
+/// lengths) or a level (below `n_primary + 2`), by (S1) and the construction of [`Cells`].
+#[inline(always)]
+fn at(v: &[u32], i: u32) -> u32 {
+    debug_assert!((i as usize) < v.len(), "index {i} past {}", v.len());
+    // SAFETY: in bounds, as said above; debug builds check it.
+    unsafe { *v.get_unchecked(i as usize) }
+}
+
+/// `v[i] = x`, unchecked in release builds (see [`at`]).
+#[inline(always)]
+fn put(v: &mut [u32], i: u32, x: u32) {
+    debug_assert!((i as usize) < v.len(), "index {i} past {}", v.len());
+    // SAFETY: in bounds, as in `at`; debug builds check it.
+    unsafe { *v.get_unchecked_mut(i as usize) = x }
 }
 
 /// One search's state on [`Cells`].
@@ -211,12 +238,12 @@ impl<'c> Search<'c> {
     /// Swaps active item `x` out of the active items (to position `active - 1`).
     #[inline(always)]
     fn swap_out(&mut self, x: u32, to: u32) {
-        let from = self.pos[x as usize];
-        let other = self.item[to as usize];
-        self.item[to as usize] = x;
-        self.item[from as usize] = other;
-        self.pos[other as usize] = from;
-        self.pos[x as usize] = to;
+        let from = at(&self.pos, x);
+        let other = at(&self.item, to);
+        put(&mut self.item, to, x);
+        put(&mut self.item, from, other);
+        put(&mut self.pos, other, from);
+        put(&mut self.pos, x, to);
         self.updates += 1;
     }
 
@@ -227,38 +254,37 @@ impl<'c> Search<'c> {
     #[inline(always)]
     fn hide(&mut self, c: u32, color: u32, check: bool) -> bool {
         let cells = self.cells;
-        let start = cells.base[c as usize];
-        let end = start + self.size[c as usize];
+        let start = at(&cells.base, c);
+        let end = start + at(&self.size, c);
         for rr in start..end {
-            let tt = self.set[rr as usize];
-            if color != 0 && cells.clr[tt as usize] == color {
+            let tt = at(&self.set, rr);
+            if color != 0 && at(&cells.clr, tt) == color {
                 continue;
             }
-            let o = cells.opt[tt as usize] as usize;
-            let (first, last) = (cells.opt_start[o], cells.opt_start[o + 1]);
             // The other nodes of the option, cyclically from the one after `tt`.
-            for nn in (tt + 1..last).chain(first..tt) {
-                let uu = cells.itm[nn as usize];
-                let pu = self.pos[uu as usize];
-                if pu >= self.oactive {
-                    continue;
-                }
-                let ss = self.size[uu as usize] - 1;
-                if ss <= 1 && check && uu < cells.n_primary && pu < self.active {
-                    if ss == 0 {
-                        return false;
+            let mut nn = at(&cells.next, tt);
+            while nn != tt {
+                let uu = at(&cells.itm, nn);
+                let pu = at(&self.pos, uu);
+                if pu < self.oactive {
+                    let ss = at(&self.size, uu) - 1;
+                    if ss <= 1 && check && uu < cells.n_primary && pu < self.active {
+                        if ss == 0 {
+                            return false;
+                        }
+                        self.force.push(uu);
                     }
-                    self.force.push(uu);
+                    let b = at(&cells.base, uu);
+                    let vv = at(&self.loc, nn);
+                    let nnp = at(&self.set, b + ss);
+                    put(&mut self.size, uu, ss);
+                    put(&mut self.set, b + ss, nn);
+                    put(&mut self.set, vv, nnp);
+                    put(&mut self.loc, nn, b + ss);
+                    put(&mut self.loc, nnp, vv);
+                    self.updates += 1;
                 }
-                let b = cells.base[uu as usize];
-                let vv = self.loc[nn as usize];
-                let nnp = self.set[(b + ss) as usize];
-                self.size[uu as usize] = ss;
-                self.set[(b + ss) as usize] = nn;
-                self.set[vv as usize] = nnp;
-                self.loc[nn as usize] = b + ss;
-                self.loc[nnp as usize] = vv;
-                self.updates += 1;
+                nn = at(&cells.next, nn);
             }
         }
         true
@@ -334,11 +360,11 @@ impl<'c> Search<'c> {
                         // earliest); those with one go on the force stack, the last one first.
                         let mut t = u32::MAX;
                         for k in 0..self.active {
-                            let x = self.item[k as usize];
+                            let x = at(&self.item, k);
                             if x >= n1 {
                                 continue;
                             }
-                            let s = self.size[x as usize];
+                            let s = at(&self.size, x);
                             debug_assert!(s > 0, "(S3) active primary item {x} has no option");
                             if s <= 1 {
                                 self.force.push(x);
@@ -373,10 +399,9 @@ impl<'c> Search<'c> {
                     let saveptr = self.saved[level];
                     self.savestack.truncate(saveptr);
                     if !forced {
-                        for k in 0..self.active {
-                            let x = self.item[k as usize];
-                            self.savestack.push((x, self.size[x as usize]));
-                        }
+                        let size = &self.size;
+                        let active = &self.item[..self.active as usize];
+                        self.savestack.extend(active.iter().map(|&x| (x, at(size, x))));
                     }
                     self.saved[level + 1] = self.savestack.len();
                     Step::Advance
@@ -410,7 +435,7 @@ impl<'c> Search<'c> {
                         let (from, to) = (self.saved[level], self.saved[level + 1]);
                         self.active = (to - from) as u32;
                         for &(x, s) in &self.savestack[from..to] {
-                            self.size[x as usize] = s;
+                            put(&mut self.size, x, s);
                         }
                         cur += 1;
                         Step::Advance
@@ -426,29 +451,29 @@ impl<'c> Search<'c> {
     #[inline(always)]
     fn try_option(&mut self, node: u32) -> bool {
         let cells = self.cells;
-        let o = cells.opt[node as usize] as usize;
-        let (first, last) = (cells.opt_start[o], cells.opt_start[o + 1]);
         let mut p = self.active;
         self.oactive = p;
-        for q in (node + 1..last).chain(first..node) {
-            let c = cells.itm[q as usize];
-            if self.pos[c as usize] < p {
+        let mut q = at(&cells.next, node);
+        while q != node {
+            let c = at(&cells.itm, q);
+            if at(&self.pos, c) < p {
                 p -= 1;
                 self.swap_out(c, p);
             }
+            q = at(&cells.next, q);
         }
         self.active = p;
-        for q in (node + 1..last).chain(first..node) {
-            let c = cells.itm[q as usize];
+        let mut q = at(&cells.next, node);
+        while q != node {
+            let c = at(&cells.itm, q);
             if c < cells.n_primary {
                 if !self.hide(c, 0, true) {
                     return false;
                 }
-            } else if self.pos[c as usize] < self.oactive
-                && !self.hide(c, cells.clr[q as usize], true)
-            {
+            } else if at(&self.pos, c) < self.oactive && !self.hide(c, at(&cells.clr, q), true) {
                 return false;
             }
+            q = at(&cells.next, q);
         }
         true
     }
