@@ -216,21 +216,84 @@ pub fn reduce_with(problem: &Problem, config: &PreConfig) -> Result<Reduction, P
     state.finish()
 }
 
+/// The most memory the bit sets of [`Sets`] may take; a larger problem is tested by the
+/// traversals alone.
+const SETS_BYTES: usize = 64 << 20;
+
+/// The options of each item as bit sets, and the live options: the quick answer of the two
+/// tests (no for nearly every item and option), before the traversal that finds the item
+/// DLX-PRE would name. Only for problems without colors (where options clash by sharing an
+/// item).
+///
+/// Invariant (P1): bit `o` of `live` is set exactly when option `o` is live.
+struct Sets {
+    words: usize,
+    live: Vec<u64>,
+    /// Item `i`'s options are `has[i * words..(i + 1) * words]`.
+    has: Vec<u64>,
+    /// Scratch of a test.
+    ok: Vec<u64>,
+}
+
+impl Sets {
+    /// The sets of `problem`, every option live; `None` for colors or too much memory.
+    fn new(problem: &Problem, lists: &[Vec<u32>]) -> Option<Sets> {
+        let words = problem.option_count().div_ceil(64);
+        let bytes = words.checked_mul(lists.len())?.checked_mul(8)?;
+        if problem.has_colors() || bytes > SETS_BYTES {
+            return None;
+        }
+        let mut has = vec![0u64; words * lists.len()];
+        for (i, list) in lists.iter().enumerate() {
+            for &o in list {
+                has[i * words + o as usize / 64] |= 1 << (o % 64);
+            }
+        }
+        let mut live = vec![!0u64; words];
+        if let Some(last) = live.last_mut() {
+            let tail = problem.option_count() % 64;
+            if tail > 0 {
+                *last = (1 << tail) - 1;
+            }
+        }
+        Some(Sets { words, live, has, ok: vec![0; words] })
+    }
+
+    fn of(&self, i: usize) -> &[u64] {
+        &self.has[i * self.words..(i + 1) * self.words]
+    }
+}
+
+/// What the working copy knows of an item.
+#[derive(Clone, Copy, Debug)]
+struct ItemState {
+    /// The number of live options holding the item (Knuth's `LEN`).
+    len: u32,
+    /// Scratch of a test: how many of the item's options are hidden.
+    hidden_len: u32,
+    live: bool,
+    primary: bool,
+    /// Scratch of a test: the item is in the tested option.
+    stamp: bool,
+}
+
 /// The working copy: which options and items are still there, and the lists.
 struct State<'p> {
     problem: &'p Problem,
     /// `lists[i]`: the options holding item `i`, in order (dead ones skipped when read).
     lists: Vec<Vec<u32>>,
-    /// The number of live options holding each live item (Knuth's `LEN`).
-    len: Vec<u32>,
+    /// Per item: its `LEN`, its scratch and its flags, side by side (the tests read them
+    /// together for each entry they hide).
+    items: Vec<ItemState>,
     option_live: Vec<bool>,
-    item_live: Vec<bool>,
-    primary: Vec<bool>,
-    /// Scratch of a test: how many of an item's options are hidden.
-    hidden_len: Vec<u32>,
-    /// Scratch of a test: the options hidden (by mark), and the items in the tested option.
+    /// The bit sets of the quick answers, if the problem has them.
+    sets: Option<Sets>,
+    /// Scratch of a test: the options hidden (by mark).
     hidden: Vec<bool>,
-    stamp: Vec<bool>,
+    /// Scratch of a test: the items whose `hidden_len` it raised from 0, and the options it
+    /// hid (kept between tests for their room; empty outside one).
+    touched: Vec<u32>,
+    hidden_options: Vec<u32>,
     removed_options: Vec<RemovedOption>,
     removed_items: Vec<RemovedItem>,
     rounds: u32,
@@ -247,18 +310,25 @@ impl<'p> State<'p> {
                 lists[e.item.index()].push(o.index() as u32);
             }
         }
-        let len = lists.iter().map(|l| l.len() as u32).collect();
-        let primary = problem.items().map(|i| problem.item_kind(i) == ItemKind::Primary).collect();
+        let items = problem
+            .items()
+            .map(|i| ItemState {
+                len: lists[i.index()].len() as u32,
+                hidden_len: 0,
+                live: true,
+                primary: problem.item_kind(i) == ItemKind::Primary,
+                stamp: false,
+            })
+            .collect();
         Self {
             problem,
+            sets: Sets::new(problem, &lists),
             lists,
-            len,
+            items,
             option_live: vec![true; problem.option_count()],
-            item_live: vec![true; n],
-            primary,
-            hidden_len: vec![0; n],
             hidden: vec![false; problem.option_count()],
-            stamp: vec![false; n],
+            touched: Vec::new(),
+            hidden_options: Vec::new(),
             removed_options: Vec::new(),
             removed_items: Vec::new(),
             rounds: 0,
@@ -273,13 +343,13 @@ impl<'p> State<'p> {
             .option(OptionId::from_u32(o))
             .iter()
             .copied()
-            .filter(|e| self.item_live[e.item.index()])
+            .filter(|e| self.items[e.item.index()].live)
     }
 
     fn run(&mut self, config: &PreConfig) {
         // Items in no option to begin with.
-        for i in 0..self.len.len() {
-            if self.len[i] == 0 {
+        for i in 0..self.items.len() {
+            if self.items[i].len == 0 {
                 self.item_gone(i, 0);
                 if self.infeasible.is_some() {
                     return;
@@ -298,15 +368,15 @@ impl<'p> State<'p> {
             self.rounds += 1;
             let round = self.rounds;
             let mut change = false;
-            for c in 0..self.len.len() {
-                if !self.item_live[c] || self.len[c] == 0 {
+            for c in 0..self.items.len() {
+                if !self.items[c].live || self.items[c].len == 0 {
                     continue;
                 }
                 if cancelled() {
                     self.stopped = true;
                     return;
                 }
-                if let Some(p) = self.implier(c) {
+                if let Some(p) = self.may_imply(c).then(|| self.implier(c)).flatten() {
                     self.remove_implied(c, p, round);
                     change = true;
                 } else {
@@ -314,6 +384,9 @@ impl<'p> State<'p> {
                     for k in 0..self.lists[c].len() {
                         let r = self.lists[c][k];
                         if !self.option_live[r as usize] || self.first_item(r) != Some(c) {
+                            continue;
+                        }
+                        if !self.may_block(r) {
                             continue;
                         }
                         if let Some(p) = self.blocks(r) {
@@ -343,34 +416,87 @@ impl<'p> State<'p> {
         self.entries(r).next().map(|e| e.item.index())
     }
 
+    /// Whether [`State::implier`] may find an item (false only when it would find none): some
+    /// live primary item `p != c` has no live option without `c`.
+    fn may_imply(&self, c: usize) -> bool {
+        let Some(sets) = &self.sets else { return true };
+        let hc = sets.of(c);
+        self.items.iter().enumerate().any(|(p, it)| {
+            p != c
+                && it.live
+                && it.primary
+                && sets.of(p).iter().zip(hc).zip(&sets.live).all(|((&a, &b), &l)| a & l & !b == 0)
+        })
+    }
+
+    /// Whether [`State::blocks`] may find an item (false only when it would find none): some
+    /// live primary item not in `r` has no live option apart from those that share an item
+    /// with `r`.
+    fn may_block(&mut self, r: u32) -> bool {
+        let State { sets, items, problem, .. } = self;
+        let Some(sets) = sets else { return true };
+        let row = problem.option(OptionId::from_u32(r));
+        let mut ok = std::mem::take(&mut sets.ok);
+        ok.copy_from_slice(&sets.live);
+        for e in row {
+            let i = e.item.index();
+            if items[i].live {
+                items[i].stamp = true;
+                for (w, &h) in ok.iter_mut().zip(sets.of(i)) {
+                    *w &= !h;
+                }
+            }
+        }
+        let blocked = items.iter().enumerate().any(|(j, it)| {
+            it.live
+                && it.primary
+                && !it.stamp
+                && sets.of(j).iter().zip(&ok).all(|(&h, &w)| h & w == 0)
+        });
+        for e in row {
+            items[e.item.index()].stamp = false;
+        }
+        sets.ok = ok;
+        blocked
+    }
+
     /// A primary item `p != c` all of whose live options hold `c` uncolored: as DLX-PRE's
     /// `hide(c)`, the last item emptied while the options holding `c` uncolored are hidden
     /// (in list order, each option's items from the one after `c`, cyclically).
     fn implier(&mut self, c: usize) -> Option<usize> {
+        let problem = self.problem;
         let mut found = None;
-        let mut touched = Vec::new();
+        let mut touched = std::mem::take(&mut self.touched);
         for k in 0..self.lists[c].len() {
             let o = self.lists[c][k];
             if !self.option_live[o as usize] {
                 continue;
             }
-            let entries: Vec<Entry> = self.entries(o).collect();
+            let entries = problem.option(OptionId::from_u32(o));
             let at = entries.iter().position(|e| e.item.index() == c).expect("o holds c");
             if entries[at].color.is_some() {
                 continue;
             }
             for e in entries[at + 1..].iter().chain(&entries[..at]) {
                 let i = e.item.index();
-                self.hidden_len[i] += 1;
-                touched.push(i);
-                if self.hidden_len[i] == self.len[i] && self.primary[i] {
+                let it = &mut self.items[i];
+                if !it.live {
+                    continue;
+                }
+                if it.hidden_len == 0 {
+                    touched.push(i as u32);
+                }
+                it.hidden_len += 1;
+                if it.hidden_len == it.len && it.primary {
                     found = Some(i);
                 }
             }
         }
-        for i in touched {
-            self.hidden_len[i] = 0;
+        for &i in &touched {
+            self.items[i as usize].hidden_len = 0;
         }
+        touched.clear();
+        self.touched = touched;
         found
     }
 
@@ -391,13 +517,13 @@ impl<'p> State<'p> {
         self.lists[c] = list;
         let by = ItemId::from_u32(p as u32);
         if self.drop_item(c, round, ItemRemoval::Implied { by }) {
-            self.len[c] = 0;
+            self.items[c].len = 0;
         }
     }
 
     /// Records the removal of item `i` in `round`, if it is live; whether it was.
     fn drop_item(&mut self, i: usize, round: u32, reason: ItemRemoval) -> bool {
-        let live = std::mem::replace(&mut self.item_live[i], false);
+        let live = std::mem::replace(&mut self.items[i].live, false);
         if live {
             self.removed_items.push(RemovedItem {
                 item: ItemId::from_u32(i as u32),
@@ -411,6 +537,9 @@ impl<'p> State<'p> {
     /// Records the removal of option `o` in `round`, if it is live; whether it was.
     fn drop_option(&mut self, o: usize, round: u32, blocks: ItemId) -> bool {
         let live = std::mem::replace(&mut self.option_live[o], false);
+        if let Some(sets) = &mut self.sets {
+            sets.live[o / 64] &= !(1 << (o % 64));
+        }
         if live {
             let option = OptionId::from_u32(o as u32);
             self.removed_options.push(RemovedOption { option, round, blocks });
@@ -420,23 +549,28 @@ impl<'p> State<'p> {
 
     /// A primary item, not in live option `r`, that taking `r` leaves with no option.
     fn blocks(&mut self, r: u32) -> Option<usize> {
-        let entries: Vec<Entry> = self.entries(r).collect();
-        for e in &entries {
-            self.stamp[e.item.index()] = true;
+        let problem = self.problem;
+        let row = problem.option(OptionId::from_u32(r));
+        for e in row {
+            if self.items[e.item.index()].live {
+                self.items[e.item.index()].stamp = true;
+            }
         }
-        let mut hidden_options = Vec::new();
-        let mut touched = Vec::new();
+        let mut hidden_options = std::mem::take(&mut self.hidden_options);
+        let mut touched = std::mem::take(&mut self.touched);
         let mut found = None;
-        'items: for e in &entries {
+        'items: for e in row {
             let i = e.item.index();
+            if !self.items[i].live {
+                continue;
+            }
             for k in 0..self.lists[i].len() {
                 let o = self.lists[i][k];
                 if o == r || !self.option_live[o as usize] || self.hidden[o as usize] {
                     continue;
                 }
                 if let Some(x) = e.color {
-                    let theirs = self
-                        .problem
+                    let theirs = problem
                         .option(OptionId::from_u32(o))
                         .iter()
                         .find(|f| f.item.index() == i)
@@ -447,28 +581,34 @@ impl<'p> State<'p> {
                 }
                 self.hidden[o as usize] = true;
                 hidden_options.push(o);
-                for f in self.problem.option(OptionId::from_u32(o)) {
+                for f in problem.option(OptionId::from_u32(o)) {
                     let j = f.item.index();
-                    if !self.item_live[j] {
+                    let it = &mut self.items[j];
+                    if !it.live {
                         continue;
                     }
-                    self.hidden_len[j] += 1;
-                    touched.push(j);
-                    if self.primary[j] && !self.stamp[j] && self.hidden_len[j] == self.len[j] {
+                    if it.hidden_len == 0 {
+                        touched.push(j as u32);
+                    }
+                    it.hidden_len += 1;
+                    if it.primary && !it.stamp && it.hidden_len == it.len {
                         found = Some(j);
                         break 'items;
                     }
                 }
             }
         }
-        for o in hidden_options {
+        for &o in &hidden_options {
             self.hidden[o as usize] = false;
         }
-        for j in touched {
-            self.hidden_len[j] = 0;
+        for &j in &touched {
+            self.items[j as usize].hidden_len = 0;
         }
-        for e in &entries {
-            self.stamp[e.item.index()] = false;
+        hidden_options.clear();
+        touched.clear();
+        (self.hidden_options, self.touched) = (hidden_options, touched);
+        for e in row {
+            self.items[e.item.index()].stamp = false;
         }
         found
     }
@@ -480,8 +620,8 @@ impl<'p> State<'p> {
         }
         let items: Vec<usize> = self.entries(r).map(|e| e.item.index()).collect();
         for i in items {
-            self.len[i] -= 1;
-            if self.len[i] == 0 {
+            self.items[i].len -= 1;
+            if self.items[i].len == 0 {
                 self.item_gone(i, round);
                 if self.infeasible.is_some() {
                     return;
@@ -493,15 +633,15 @@ impl<'p> State<'p> {
     /// Item `i` is in no option any more.
     fn item_gone(&mut self, i: usize, round: u32) {
         let item = ItemId::from_u32(i as u32);
-        self.item_live[i] = false;
+        self.items[i].live = false;
         self.removed_items.push(RemovedItem { item, round, reason: ItemRemoval::Unused });
-        if self.primary[i] {
+        if self.items[i].primary {
             self.infeasible = Some(item);
             // Nothing can be solved: every option and every other item goes.
             for o in 0..self.option_live.len() {
                 let _ = self.drop_option(o, round, item);
             }
-            for j in 0..self.item_live.len() {
+            for j in 0..self.items.len() {
                 let _ = self.drop_item(j, round, ItemRemoval::Unused);
             }
         }
@@ -513,7 +653,7 @@ impl<'p> State<'p> {
         let mut new_item = vec![None; problem.item_count()];
         let mut item_map = Vec::new();
         for i in problem.items() {
-            let keep = self.item_live[i.index()] || self.infeasible == Some(i);
+            let keep = self.items[i.index()].live || self.infeasible == Some(i);
             if !keep {
                 continue;
             }
@@ -571,6 +711,50 @@ mod tests {
             b.option_by_names(o.split(' ')).unwrap();
         }
         b.build()
+    }
+
+    /// The bit sets only answer no where the traversals would find nothing: with and
+    /// without them, every removal is the same, in the same round, with the same witness.
+    #[test]
+    fn the_sets_change_no_removal() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut reductions = 0;
+        for _ in 0..2_000 {
+            let (n1, n2) = (2 + next(7) as usize, next(3) as usize);
+            let mut b = ProblemBuilder::new();
+            let items: Vec<ItemId> = (0..n1 + n2)
+                .map(|i| {
+                    let name = format!("i{i}");
+                    if i < n1 { b.primary(&name) } else { b.secondary(&name) }.unwrap()
+                })
+                .collect();
+            for _ in 0..next(16) {
+                let mut option: Vec<ItemId> =
+                    items.iter().copied().filter(|_| next(3) == 0).collect();
+                if !option.iter().any(|i| i.index() < n1) {
+                    option.push(items[next(n1 as u64) as usize]);
+                }
+                b.option(option).unwrap();
+            }
+            let p = b.build();
+            let mut with = State::new(&p);
+            assert!(with.sets.is_some());
+            with.run(&PreConfig::default());
+            let mut without = State::new(&p);
+            without.sets = None;
+            without.run(&PreConfig::default());
+            assert_eq!(with.removed_options, without.removed_options, "{p:?}");
+            assert_eq!(with.removed_items, without.removed_items, "{p:?}");
+            assert_eq!(with.infeasible, without.infeasible);
+            reductions += usize::from(!with.removed_options.is_empty());
+        }
+        assert!(reductions > 100, "only {reductions} problems reduced");
     }
 
     #[test]
