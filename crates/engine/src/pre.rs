@@ -225,7 +225,7 @@ const SETS_BYTES: usize = 64 << 20;
 /// DLX-PRE would name. Only for problems without colors (where options clash by sharing an
 /// item).
 ///
-/// Invariant (P1): bit `o` of `live` is set exactly when option `o` is live.
+/// **(E1)** Bit `o` of `live` is set exactly when option `o` is live.
 struct Sets {
     words: usize,
     live: Vec<u64>,
@@ -752,6 +752,11 @@ mod tests {
             assert_eq!(with.removed_options, without.removed_options, "{p:?}");
             assert_eq!(with.removed_items, without.removed_items, "{p:?}");
             assert_eq!(with.infeasible, without.infeasible);
+            // (E1) after the run.
+            let sets = with.sets.as_ref().expect("sets");
+            for (o, &live) in with.option_live.iter().enumerate() {
+                assert_eq!(sets.live[o / 64] >> (o % 64) & 1 == 1, live, "(E1) option {o}");
+            }
             reductions += usize::from(!with.removed_options.is_empty());
         }
         assert!(reductions > 100, "only {reductions} problems reduced");

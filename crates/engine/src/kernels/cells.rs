@@ -27,15 +27,15 @@
 //!
 //! # Invariants
 //!
-//! - **(S1)** For every item `x` and every `q` in its slice, `loc[set[q]] == q`, and the
+//! - **(D1)** For every item `x` and every `q` in its slice, `loc[set[q]] == q`, and the
 //!   node `set[q]` is an entry of item `x`; for every `k < items`, `pos[item[k]] == k`.
-//! - **(S2)** For every active item `x` (`pos[x] < active`), its active options are
+//! - **(D2)** For every active item `x` (`pos[x] < active`), its active options are
 //!   `set[base[x]..base[x] + size[x]]`: exactly the options that hold `x` and share no item
 //!   with the chosen options, except the secondary items they hold in the same color.
-//! - **(S3)** Every active primary item has at least one option (hiding stops before it
+//! - **(D3)** Every active primary item has at least one option (hiding stops before it
 //!   empties one); the force stack holds only items that had one option when pushed.
 //!
-//! [`Cells::check`] checks (S1) and the part of (S2) about sizes against a recount.
+//! [`Cells::check`] checks (D1) and the part of (D2) about sizes against a recount.
 
 use std::time::Instant;
 
@@ -160,7 +160,7 @@ impl Cells {
 
 /// `v[i]`, unchecked in release builds: every index the search reads is a node (below the
 /// number of nodes), an item (below `n_items`), a position in `set` or `item` (below their
-/// lengths) or a level (below `n_primary + 2`), by (S1) and the construction of [`Cells`].
+/// lengths) or a level (below `n_primary + 2`), by (D1) and the construction of [`Cells`].
 #[inline(always)]
 fn at(v: &[u32], i: u32) -> u32 {
     debug_assert!((i as usize) < v.len(), "index {i} past {}", v.len());
@@ -175,6 +175,10 @@ fn put(v: &mut [u32], i: u32, x: u32) {
     // SAFETY: in bounds, as in `at`; debug builds check it.
     unsafe { *v.get_unchecked_mut(i as usize) = x }
 }
+
+/// The most entries on which [`Search::check`] recounts the sizes at every node.
+#[cfg(any(test, feature = "check-invariants"))]
+const FULL_CHECK_ENTRIES: usize = 4096;
 
 /// One search's state on [`Cells`].
 struct Search<'c> {
@@ -365,7 +369,7 @@ impl<'c> Search<'c> {
                                 continue;
                             }
                             let s = at(&self.size, x);
-                            debug_assert!(s > 0, "(S3) active primary item {x} has no option");
+                            debug_assert!(s > 0, "(D3) active primary item {x} has no option");
                             if s <= 1 {
                                 self.force.push(x);
                             } else if s < t || (s == t && x < best) {
@@ -478,46 +482,57 @@ impl<'c> Search<'c> {
         true
     }
 
-    /// Checks (S1) and the sizes of (S2) against a recount from the chosen options.
+    /// Checks (D1), (D3), and the sizes of (D2) against a recount from the chosen options.
+    /// The recount and the check of `loc` take time in the number of entries: they are made
+    /// on problems of at most [`FULL_CHECK_ENTRIES`] entries (the tests' small problems);
+    /// larger ones get the checks in the number of items.
     #[cfg(any(test, feature = "check-invariants"))]
     fn check(&self, level: usize) {
         let cells = self.cells;
+        let n1 = cells.n_primary;
         for (k, &x) in self.item.iter().enumerate() {
-            assert_eq!(self.pos[x as usize] as usize, k, "(S1) pos of item {x}");
+            assert_eq!(self.pos[x as usize] as usize, k, "(D1) pos of item {x}");
+        }
+        for &x in &self.item[..self.active as usize] {
+            assert!(x >= n1 || self.size[x as usize] > 0, "(D3) active item {x} has no option");
+        }
+        if cells.itm.len() > FULL_CHECK_ENTRIES {
+            return;
         }
         for x in 0..cells.n_items as usize {
             for q in cells.base[x]..cells.base[x + 1] {
                 let y = self.set[q as usize];
-                assert_eq!(self.loc[y as usize], q, "(S1) loc of node {y}");
-                assert_eq!(cells.itm[y as usize] as usize, x, "(S1) node {y} in item {x}'s set");
+                assert_eq!(self.loc[y as usize], q, "(D1) loc of node {y}");
+                assert_eq!(cells.itm[y as usize] as usize, x, "(D1) node {y} in item {x}'s set");
             }
         }
-        let chosen: Vec<usize> =
-            self.choice[..level].iter().map(|&y| cells.opt[y as usize] as usize).collect();
         let nodes_of = |o: usize| cells.opt_start[o] as usize..cells.opt_start[o + 1] as usize;
-        // An option clashes with a chosen one where they share an item, but for a secondary
-        // item both hold in the same color.
-        let clashes = |o: usize, c: usize| {
-            nodes_of(o).any(|y| {
-                nodes_of(c).any(|z| {
-                    cells.itm[y] == cells.itm[z]
-                        && (cells.itm[y] < cells.n_primary
-                            || cells.clr[y] == 0
-                            || cells.clr[y] != cells.clr[z])
-                })
-            })
-        };
-        for k in 0..self.active as usize {
-            let x = self.item[k];
-            if x >= cells.n_primary {
-                continue;
+        // The items of the chosen options, with their colors there.
+        let mut mark: Vec<Option<u32>> = vec![None; cells.n_items as usize];
+        for &y in &self.choice[..level] {
+            for z in nodes_of(cells.opt[y as usize] as usize) {
+                mark[cells.itm[z] as usize] = Some(cells.clr[z]);
             }
-            let live = (0..cells.opt_index.len())
-                .filter(|&o| nodes_of(o).any(|y| cells.itm[y] == x))
-                .filter(|&o| chosen.iter().all(|&c| !clashes(o, c)))
-                .count();
-            assert_eq!(self.size[x as usize] as usize, live, "(S2) size of active item {x}");
-            assert!(live > 0, "(S3) active item {x} has no option");
+        }
+        // An option is compatible with them when each of its items is unmarked, or secondary
+        // and marked in the option's own color (not 0).
+        let mut live = vec![0u32; cells.n_items as usize];
+        for o in 0..cells.opt_index.len() {
+            let compatible = nodes_of(o).all(|z| match mark[cells.itm[z] as usize] {
+                None => true,
+                Some(c) => cells.itm[z] >= n1 && c != 0 && c == cells.clr[z],
+            });
+            if compatible {
+                for z in nodes_of(o) {
+                    live[cells.itm[z] as usize] += 1;
+                }
+            }
+        }
+        for &x in &self.item[..self.active as usize] {
+            if x < n1 {
+                let (size, live) = (self.size[x as usize], live[x as usize]);
+                assert_eq!(size, live, "(D2) size of active item {x}");
+            }
         }
     }
 }
