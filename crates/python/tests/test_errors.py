@@ -77,11 +77,11 @@ def test_builder_errors():
 
 def test_bad_arguments():
     p = dancecard.Problem("a", options=["a"])
-    with pytest.raises(ValueError, match="^argument 'heuristic': expected \"mrv\" or \"leftmost\", got \"best\"$"):
+    with pytest.raises(ValueError, match="^argument 'heuristic': expected \"mrv\", \"leftmost\" or \"ssxcc\", got \"best\"$"):
         p.count(heuristic="best")
     with pytest.raises(ValueError, match="^argument 'heuristic': "):
         p.first(heuristic="")
-    with pytest.raises(TypeError, match="^argument 'heuristic': expected \"mrv\" or \"leftmost\", got NoneType$"):
+    with pytest.raises(TypeError, match="^argument 'heuristic': expected \"mrv\", \"leftmost\" or \"ssxcc\", got NoneType$"):
         p.solutions(heuristic=None)
     with pytest.raises(ValueError, match="^argument 'time_limit': expected a number of seconds >= 0 or None, got -1$"):
         p.count(time_limit=-1.0)
