@@ -42,17 +42,10 @@ fn ours(text: &str) -> (f64, usize, usize, u32) {
     }
 }
 
-/// DLX-PRE: seconds (the process's wall time, read from the clock around it:
-/// `/usr/bin/time` counts hundredths), options and items removed, rounds, mems.
+/// DLX-PRE: seconds (its process's, [`common::run_clocked`]), options and items removed,
+/// rounds, mems.
 fn theirs(program: &str, input: &std::path::Path) -> Option<(f64, usize, usize, u32, String)> {
-    let started = Instant::now();
-    let out = std::process::Command::new(program)
-        .stdin(std::fs::File::open(input).ok()?)
-        .stdout(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let time = started.elapsed().as_secs_f64();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (time, err) = common::run_clocked(program, input)?;
     let line = err.lines().find(|l| l.starts_with("Removed"))?;
     let words: Vec<&str> = line.split_whitespace().collect();
     let number = |k: usize| words.get(k)?.trim_end_matches(',').parse::<usize>().ok();
@@ -89,9 +82,7 @@ fn main() {
     );
     for name in &names {
         let text = dancecard_testkit::instance_text(name);
-        let input =
-            std::env::temp_dir().join(format!("dancecard-bench-pre-{}.dlx", std::process::id()));
-        std::fs::write(&input, &text).expect("a scratch file");
+        let input = common::scratch_file("pre", &text);
         let (mut ours_t, mut theirs_t, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
         let mut figures = (0, 0, 0);
         let mut their_figures = None;

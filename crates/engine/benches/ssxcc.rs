@@ -36,14 +36,7 @@ fn ours(text: &str, heuristic: Heuristic) -> Run {
 }
 
 fn theirs(program: &str, input: &std::path::Path) -> Option<Run> {
-    let started = Instant::now();
-    let out = std::process::Command::new(program)
-        .stdin(std::fs::File::open(input).ok()?)
-        .stdout(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let time = started.elapsed().as_secs_f64();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (time, err) = common::run_clocked(program, input)?;
     // "Altogether 92 solutions, 3+4 mems, 15736 updates, 7 bytes, 857 nodes, ccost 6%."
     let line = err.lines().find(|l| l.starts_with("Altogether"))?;
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -81,9 +74,7 @@ fn main() {
             continue;
         }
         let text = dancecard_testkit::instance_text(name);
-        let input =
-            std::env::temp_dir().join(format!("dancecard-bench-ssxcc-{}.dlx", std::process::id()));
-        std::fs::write(&input, &text).expect("a scratch file");
+        let input = common::scratch_file("ssxcc", &text);
         let (mut a, mut b, mut c, mut ratios) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         let (mut work, mut dlx1_nodes) = ((0, 0, 0), 0);
         for _ in 0..runs.max(1) {

@@ -277,6 +277,29 @@ struct ItemState {
     stamp: bool,
 }
 
+/// One more option of item `i` hidden, if the item is live (noted in `touched` the first
+/// time); whether all its live options are hidden now.
+#[inline(always)]
+fn hide_one(items: &mut [ItemState], touched: &mut Vec<u32>, i: usize) -> bool {
+    let it = &mut items[i];
+    if !it.live {
+        return false;
+    }
+    if it.hidden_len == 0 {
+        touched.push(i as u32);
+    }
+    it.hidden_len += 1;
+    it.hidden_len == it.len
+}
+
+/// Ends a test: the items of `touched` have no hidden option again; `touched` emptied.
+fn unhide_all(items: &mut [ItemState], touched: &mut Vec<u32>) {
+    for &i in touched.iter() {
+        items[i as usize].hidden_len = 0;
+    }
+    touched.clear();
+}
+
 /// The working copy: which options and items are still there, and the lists.
 struct State<'p> {
     problem: &'p Problem,
@@ -479,23 +502,12 @@ impl<'p> State<'p> {
             }
             for e in entries[at + 1..].iter().chain(&entries[..at]) {
                 let i = e.item.index();
-                let it = &mut self.items[i];
-                if !it.live {
-                    continue;
-                }
-                if it.hidden_len == 0 {
-                    touched.push(i as u32);
-                }
-                it.hidden_len += 1;
-                if it.hidden_len == it.len && it.primary {
+                if hide_one(&mut self.items, &mut touched, i) && self.items[i].primary {
                     found = Some(i);
                 }
             }
         }
-        for &i in &touched {
-            self.items[i as usize].hidden_len = 0;
-        }
-        touched.clear();
+        unhide_all(&mut self.items, &mut touched);
         self.touched = touched;
         found
     }
@@ -583,15 +595,8 @@ impl<'p> State<'p> {
                 hidden_options.push(o);
                 for f in problem.option(OptionId::from_u32(o)) {
                     let j = f.item.index();
-                    let it = &mut self.items[j];
-                    if !it.live {
-                        continue;
-                    }
-                    if it.hidden_len == 0 {
-                        touched.push(j as u32);
-                    }
-                    it.hidden_len += 1;
-                    if it.primary && !it.stamp && it.hidden_len == it.len {
+                    let emptied = hide_one(&mut self.items, &mut touched, j);
+                    if emptied && self.items[j].primary && !self.items[j].stamp {
                         found = Some(j);
                         break 'items;
                     }
@@ -601,11 +606,8 @@ impl<'p> State<'p> {
         for &o in &hidden_options {
             self.hidden[o as usize] = false;
         }
-        for &j in &touched {
-            self.items[j as usize].hidden_len = 0;
-        }
+        unhide_all(&mut self.items, &mut touched);
         hidden_options.clear();
-        touched.clear();
         (self.hidden_options, self.touched) = (hidden_options, touched);
         for e in row {
             self.items[e.item.index()].stamp = false;

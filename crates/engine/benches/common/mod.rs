@@ -32,3 +32,25 @@ pub(crate) fn run_timed(program: &str, args: &[&str], format: &str, text: &str) 
         .ok()?;
     Some(String::from_utf8_lossy(&out.stderr).into_owned())
 }
+
+/// `text` in a scratch file for a program's standard input (the caller removes it).
+pub(crate) fn scratch_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("dancecard-bench-{name}-{}.dlx", std::process::id()));
+    std::fs::write(&path, text).expect("a scratch file");
+    path
+}
+
+/// Runs `program < input`, its standard output dropped: the wall time read from the clock
+/// around its process (`/usr/bin/time` counts hundredths) and its standard error; `None` if
+/// it cannot be run.
+pub(crate) fn run_clocked(program: &str, input: &std::path::Path) -> Option<(f64, String)> {
+    let started = std::time::Instant::now();
+    let out = Command::new(program)
+        .stdin(std::fs::File::open(input).ok()?)
+        .stdout(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let time = started.elapsed().as_secs_f64();
+    Some((time, String::from_utf8_lossy(&out.stderr).into_owned()))
+}
