@@ -146,7 +146,7 @@ fn slide_refuses_memory_hungry_searches() {
 #[test]
 fn slide_pattern_database_is_cached_and_rebuilt_when_corrupt() {
     let cache = tempfile::tempdir().unwrap();
-    let file = cache.path().join("pdb-v1-3x3-blank-first-4-4.bin");
+    let file = cache.path().join("pdb-v2-3x3-blank-first-4-4.bin");
     let run =
         || slide(cache.path()).args(["--heuristic", "pdb", "8 6 7 2 5 4 3 0 1"]).output().unwrap();
     let out = run();
@@ -166,6 +166,72 @@ fn slide_pattern_database_is_cached_and_rebuilt_when_corrupt() {
     assert!(stdout(&out).starts_with("27 "));
     let out = run();
     assert_eq!(stderr(&out), "", "rebuilt and cached again");
+    // The 3-puzzle's database (one pattern of every tile: half its placements unreachable)
+    // is read back too.
+    for expected in ["building the 2x2 pattern database", ""] {
+        let out = slide(cache.path()).args(["--heuristic", "pdb", "1 0 2 3"]).output().unwrap();
+        assert_eq!(stdout(&out), "1 L\n");
+        assert!(stderr(&out).starts_with(expected), "{}", stderr(&out));
+        assert_eq!(stderr(&out).is_empty(), expected.is_empty(), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn slide_builds_the_large_database_and_pdb_picks_it() {
+    let cache = tempfile::tempdir().unwrap();
+    let file = cache.path().join("pdb-v2-3x3-blank-first-6-2.bin");
+    let solve = |extra: &[&str]| {
+        slide(cache.path())
+            .args(["--heuristic", "pdb", "--format", "json"])
+            .args(extra)
+            .arg("8 6 7 2 5 4 3 0 1")
+            .output()
+            .unwrap()
+    };
+    let out = solve(&["--build-pdb"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the 6-2 database is built"), "{}", stderr(&out));
+    assert!(file.exists());
+    assert!(!cache.path().join("pdb-v2-3x3-blank-first-6-2.bin.part").exists());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!((v["length"].as_u64(), v["pdb"].as_str()), (Some(27), Some("6-2")));
+    let out = solve(&["--build-pdb"]);
+    assert!(stderr(&out).contains("already built"), "{}", stderr(&out));
+    let out = solve(&[]);
+    assert_eq!(stderr(&out), "", "the large database is read from the cache");
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!((v["length"].as_u64(), v["pdb"].as_str()), (Some(27), Some("6-2")));
+    // A damaged large database is not used (the standard one is) and not rebuilt.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x10;
+    std::fs::write(&file, bytes).unwrap();
+    let out = solve(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("using the standard database"), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!((v["length"].as_u64(), v["pdb"].as_str()), (Some(27), Some("4-4")));
+    // No large database for the 24-puzzle.
+    let twenty_four = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 0 24";
+    let out = slide(cache.path()).args(["--build-pdb", twenty_four]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no large pattern database for the 5x5"), "{}", stderr(&out));
+}
+
+#[test]
+fn slide_build_pdb_stops_and_goes_on_from_its_checkpoint() {
+    // The 15-puzzle's 7-8 build, stopped by the time limit twice: each stop writes a
+    // checkpoint (or a finished pattern) that the next run goes on from.
+    let cache = tempfile::tempdir().unwrap();
+    let part = cache.path().join("pdb-v2-4x4-blank-first-7-8.bin.part");
+    let out = slide(cache.path()).args(["--build-pdb", "--time-limit", "0.5"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the next --build-pdb goes on from there"), "{}", stderr(&out));
+    assert!(part.join("pattern-0.checkpoint").exists(), "{:?}", std::fs::read_dir(&part));
+    let out = slide(cache.path()).args(["--build-pdb", "--time-limit", "0.5"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(stderr(&out).contains("going on from the work kept in"), "{}", stderr(&out));
+    assert!(!cache.path().join("pdb-v2-4x4-blank-first-7-8.bin").exists());
 }
 
 #[test]

@@ -255,18 +255,11 @@ pub fn slide(data: &[u8]) {
     }
 }
 
-/// 64-bit FNV-1a, the checksum of pattern database files.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
-}
-
 fn pattern_database(data: &[u8]) {
     let mut bytes = data.to_vec();
     if bytes.len() >= 24 {
         let body = bytes.len() - 8;
-        let sum = fnv1a(&bytes[..body]);
+        let sum = Pdb::checksum(&bytes[..body]);
         bytes[body..].copy_from_slice(&sum.to_le_bytes());
     }
     let Some(pdb) = accepted(Pdb::from_bytes(&bytes)) else {

@@ -9,14 +9,16 @@
 //! With `--repeat R` every instance is solved R times and the median time is reported (the
 //! machine is shared: medians, not single runs).
 //!
-//! HEURISTIC is `manhattan`, `linear-conflict` or `pdb` (default: `pdb`). Manhattan distance
+//! HEURISTIC is `manhattan`, `linear-conflict`, `pdb` (6-6-3, built in the run) or
+//! `pdb-large` (Korf and Felner's 7-8, read from `$DANCECARD_CACHE_DIR`, where `dancecard slide
+//! --build-pdb` puts it; skipped, saying so, when it is not there). Default: `pdb`. Manhattan distance
 //! needs billions of nodes on the hardest instances, so run it on a subset (`--first` or
 //! `--ids`). A plain-`main` bench (`harness = false`): each instance runs once, since one
 //! run is seconds and its node count is exact; the time is the measured part.
 
 use std::time::{Duration, Instant};
 
-use dancecard_search::slide::{self, Board, Goal, Heuristic, Pdb, SolveOptions};
+use dancecard_search::slide::{self, Board, Goal, Heuristic, Partition, Pdb, SolveOptions};
 
 /// This thread's CPU time in seconds (Linux: /proc/thread-self/schedstat), if known. On a
 /// shared machine wall time counts other processes' turns; CPU time does not.
@@ -49,9 +51,10 @@ fn main() {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "manhattan" => heuristics.push(Heuristic::Manhattan),
-            "linear-conflict" => heuristics.push(Heuristic::LinearConflict),
-            "pdb" => heuristics.push(Heuristic::Pdb),
+            "manhattan" => heuristics.push((Heuristic::Manhattan, Partition::Standard)),
+            "linear-conflict" => heuristics.push((Heuristic::LinearConflict, Partition::Standard)),
+            "pdb" => heuristics.push((Heuristic::Pdb, Partition::Standard)),
+            "pdb-large" => heuristics.push((Heuristic::Pdb, Partition::Large)),
             "--first" => first = args.next().and_then(|n| n.parse().ok()).unwrap_or(usize::MAX),
             "--repeat" => repeat = args.next().and_then(|n| n.parse().ok()).unwrap_or(1).max(1),
             "--ids" => {
@@ -61,7 +64,7 @@ fn main() {
         }
     }
     if heuristics.is_empty() {
-        heuristics.push(Heuristic::Pdb);
+        heuristics.push((Heuristic::Pdb, Partition::Standard));
     }
     let all = instances();
     let chosen: Vec<_> = all
@@ -69,15 +72,36 @@ fn main() {
         .filter(|(id, _, _)| ids.as_ref().map_or(true, |ids| ids.contains(id)))
         .take(first)
         .collect();
-    for h in heuristics {
+    for (h, partition) in heuristics {
         let mut options = SolveOptions::new(Goal::BlankFirst).heuristic(h);
+        let mut name = h.name().to_owned();
         if h == Heuristic::Pdb {
             let t = Instant::now();
-            let pdb = Pdb::build(4, Goal::BlankFirst).expect("4x4 is supported");
-            println!("pdb 6-6-3 built in {:.2} s", t.elapsed().as_secs_f64());
+            let pdb = match partition {
+                Partition::Large => {
+                    let file = Pdb::file_name(4, Goal::BlankFirst, Partition::Large)
+                        .expect("4x4 has a large partition");
+                    let dir = std::env::var_os("DANCECARD_CACHE_DIR").unwrap_or_default();
+                    let path = std::path::Path::new(&dir).join(file);
+                    match Pdb::load(&path) {
+                        Ok(pdb) => pdb,
+                        Err(e) => {
+                            println!(
+                                "# pdb-large skipped: {e} (set DANCECARD_CACHE_DIR and run \
+                                 `dancecard slide --build-pdb` once)"
+                            );
+                            continue;
+                        }
+                    }
+                }
+                _ => Pdb::build(4, Goal::BlankFirst).expect("4x4 is supported"),
+            };
+            let how = if partition == Partition::Large { "loaded" } else { "built" };
+            println!("pdb {} {how} in {:.2} s", pdb.pattern_name(), t.elapsed().as_secs_f64());
+            name = format!("pdb {}", pdb.pattern_name());
             options = options.pdb(std::sync::Arc::new(pdb));
         }
-        println!("# {} on {} instances", h.name(), chosen.len());
+        println!("# {name} on {} instances", chosen.len());
         println!("id\tlength\tgenerated\texpanded\tseconds\tnodes/s\tcpu s\tnodes/cpu s");
         let (mut nodes, mut time, mut lengths, mut cpu) = (0u64, Duration::ZERO, 0usize, 0.0);
         for (id, known, board) in &chosen {

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use dancecard_search::slide::{
-    self, Algorithm, Board, Goal, Heuristic, Pdb, SlideError, SolveOptions,
+    self, Algorithm, Board, BuildProgress, Goal, Heuristic, Partition, Pdb, SlideError,
+    SolveOptions,
 };
 use dancecard_search::Stop;
 
@@ -25,14 +26,18 @@ Heuristics: manhattan (sum of the tiles' distances), linear-conflict (plus 2 per
 tile that must leave its line to let another pass), pdb (additive pattern
 database: 6-6-3 on the 15-puzzle, built once in seconds and cached in
 $DANCECARD_CACHE_DIR, else $XDG_CACHE_HOME/dancecard or ~/.cache/dancecard;
-rebuilt if missing or corrupt). A*, BFS and bidirectional BFS store every state
-they reach: they refuse a state whose search would exceed --max-states.
+rebuilt if missing or corrupt). --build-pdb builds Korf and Felner's 7-8 database
+of the 15-puzzle (minutes, about 6 GB of memory, 577 MB cached; Ctrl-C keeps
+the work done and the next --build-pdb goes on from there); pdb uses it
+wherever it is cached. A*, BFS and bidirectional BFS store every state they
+reach: they refuse a state whose search would exceed --max-states.
 
 Examples:
   dancecard slide 8 6 7 2 5 4 3 0 1                  # an 8-puzzle: 27 moves
   dancecard slide --goal blank-last 1 2 3 4 5 6 0 7 8
   dancecard slide --heuristic pdb 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3  # Korf #1: 57
   dancecard slide --algorithm astar --stats 8 6 7 2 5 4 3 0 1
+  dancecard slide --build-pdb                        # the 7-8 database, once
   dancecard slide --file examples/states.txt --format json
 
 ", crate::exit::exit_codes_help!(), "
@@ -61,6 +66,11 @@ pub(crate) struct Args {
     pub(crate) algorithm: AlgorithmArg,
     #[command(flatten)]
     pub(crate) limits: stop::Limits,
+    /// Build the large pattern database (7-8 on the 15-puzzle; 6-2 on the 8-puzzle) of the
+    /// states' side (4 without a state) into the cache, going on from an interrupted build;
+    /// then solve the states, if any.
+    #[arg(long)]
+    pub(crate) build_pdb: bool,
     /// The most states A*, BFS and bidirectional BFS may store [default: 16777216].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<usize>)]
     pub(crate) max_states: Option<usize>,
@@ -147,10 +157,27 @@ fn line_place(line: usize) -> String {
     }
 }
 
-/// The pattern database of a side and goal: from the cache, or built (and cached); the build
-/// stops with [`SlideError::Stopped`] on the [`stop::stop_flag`].
+/// The pattern database of a side and goal: the large one if it is cached, else the
+/// standard one from the cache, or built (and cached); the build stops with
+/// [`SlideError::Stopped`] on the [`stop::stop_flag`].
 fn load_pdb(side: usize, goal: Goal, quiet: bool) -> Result<Arc<Pdb>, SlideError> {
-    let path = input::cache_dir().map(|d| d.join(Pdb::file_name(side, goal)));
+    let dir = input::cache_dir();
+    if let Some(large) = Pdb::file_name(side, goal, Partition::Large) {
+        if let Some(path) = dir.as_ref().map(|d| d.join(large)) {
+            match Pdb::load(&path) {
+                Ok(pdb) if pdb.side() == side && pdb.goal() == goal => return Ok(Arc::new(pdb)),
+                Ok(_) => eprintln!("note: {} is for another board; not used", path.display()),
+                Err(slide::PdbError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => eprintln!(
+                    "note: {e}; using the standard database (rebuild with --build-pdb): {}",
+                    path.display()
+                ),
+            }
+        }
+    }
+    let path =
+        Pdb::file_name(side, goal, Partition::Standard).and_then(|name| dir.map(|d| d.join(name)));
     if let Some(path) = &path {
         match Pdb::load(path) {
             Ok(pdb) if pdb.side() == side && pdb.goal() == goal => return Ok(Arc::new(pdb)),
@@ -175,12 +202,101 @@ fn load_pdb(side: usize, goal: Goal, quiet: bool) -> Result<Arc<Pdb>, SlideError
     Ok(Arc::new(pdb))
 }
 
+/// Checkpoints of `--build-pdb` (besides the one written when it is stopped).
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// `--build-pdb`: builds (or finishes building) the large database of `side` and `goal` into
+/// the cache, with a progress bar.
+fn build_large(side: usize, goal: Goal, format: OutputFormat) -> anyhow::Result<Option<Stop>> {
+    let Some(name) = Pdb::file_name(side, goal, Partition::Large) else {
+        return Err(bad_input(format!(
+            "--build-pdb: there is no large pattern database for the {side}x{side} board \
+             (the 8- and 15-puzzle have one)"
+        )));
+    };
+    let Some(dir) = input::cache_dir() else {
+        return Err(bad_input(
+            "--build-pdb: no cache directory (set DANCECARD_CACHE_DIR, XDG_CACHE_HOME or HOME)",
+        ));
+    };
+    let path = dir.join(&name);
+    if let Ok(pdb) = Pdb::load(&path) {
+        eprintln!("{}: the {} database is already built", path.display(), pdb.pattern_name());
+        return Ok(None);
+    }
+    eprintln!("building {} (the work so far is kept in {}.part)", path.display(), path.display());
+    let mut bar = crate::progress::Progress::new(format);
+    let mut noted = false;
+    let mut progress = |p: &BuildProgress| {
+        if p.resumed && !noted {
+            noted = true;
+            eprintln!("going on from the work kept in {}.part", path.display());
+        }
+        let within = if p.entries == 0 { 0.0 } else { p.entries_done as f64 / p.entries as f64 };
+        bar.update(p.done as f64 / p.total as f64, || {
+            format!(
+                "pattern {} of {} ({} tiles), {} moves: {:.0}% of {} states",
+                p.pattern + 1,
+                p.patterns,
+                p.tiles,
+                p.layer,
+                within * 100.0,
+                p.entries
+            )
+        });
+    };
+    let flag = stop::stop_flag();
+    let built = Pdb::build_resumable(
+        side,
+        goal,
+        Partition::Large,
+        &path,
+        Some(&flag),
+        CHECKPOINT_EVERY,
+        &mut progress,
+    );
+    bar.finish();
+    match built {
+        Ok(pdb) => {
+            eprintln!("{}: the {} database is built", path.display(), pdb.pattern_name());
+            Ok(None)
+        }
+        Err(SlideError::Stopped { .. }) => {
+            let stop = if stop::expired() { Stop::TimeLimit } else { Stop::Cancelled };
+            eprintln!(
+                "the build stopped; the work so far is kept in {}.part and the next \
+                 --build-pdb goes on from there",
+                path.display()
+            );
+            Ok(Some(stop))
+        }
+        Err(e) => Err(bad_input(format!("--build-pdb: {e}"))),
+    }
+}
+
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (boards, batch) = states(&args)?;
     let goal = match args.goal {
         GoalArg::BlankFirst => Goal::BlankFirst,
         GoalArg::BlankLast => Goal::BlankLast,
     };
+    args.limits.arm()?;
+    if args.build_pdb && args.state.is_empty() && args.file.is_none() {
+        return match build_large(4, goal, args.report.format)? {
+            None => Ok(ExitCode::from(exit::FOUND)),
+            Some(stop) => Ok(output::search_stopped(stop)),
+        };
+    }
+    let (boards, batch) = states(&args)?;
+    if args.build_pdb {
+        let mut sides: Vec<usize> = boards.iter().map(|(_, b)| b.side()).collect();
+        sides.sort_unstable();
+        sides.dedup();
+        for side in sides {
+            if let Some(stop) = build_large(side, goal, args.report.format)? {
+                return Ok(output::search_stopped(stop));
+            }
+        }
+    }
     let heuristic = match args.heuristic {
         HeuristicArg::Manhattan => Heuristic::Manhattan,
         HeuristicArg::LinearConflict => Heuristic::LinearConflict,
@@ -193,7 +309,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         AlgorithmArg::Bfs => Algorithm::Bfs,
         AlgorithmArg::Iddfs => Algorithm::Iddfs,
     };
-    let mut limits = args.limits.for_search()?;
+    let mut limits = args.limits.budget();
     if let Some(n) = args.max_states {
         limits = limits.max_states(n);
     }
@@ -205,6 +321,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut code = ExitCode::from(exit::FOUND);
     for (line, board) in &boards {
         let mut options = base.clone();
+        let mut pdb_name = None;
         if heuristic == Heuristic::Pdb {
             let side = board.side();
             let pdb = match &pdbs[side] {
@@ -228,6 +345,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     Err(e) => return Err(bad_input(e.to_string())),
                 },
             };
+            pdb_name = Some(pdb.pattern_name());
             options = options.pdb(pdb);
         }
         let place = if *line > 0 { format!("{}: ", line_place(*line)) } else { String::new() };
@@ -259,6 +377,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                             "seconds": s.stats.elapsed.as_secs_f64(),
                             "algorithm": algorithm.name(),
                             "heuristic": heuristic.name(),
+                            "pdb": pdb_name,
                             "goal": goal.name(),
                         }));
                     }

@@ -12,7 +12,8 @@
 //! | --- | --- | --- |
 //! | [`Heuristic::Manhattan`] | each tile's taxicab distance to its goal cell | 401 million |
 //! | [`Heuristic::LinearConflict`] | + 2 per tile that must leave its goal line to let another pass | 40 million |
-//! | [`Heuristic::Pdb`] | additive pattern database ([`Pdb`], 6-6-3 on the 15-puzzle) | about 0.6 million |
+//! | [`Heuristic::Pdb`] | additive pattern database ([`Pdb`]), 6-6-3 on the 15-puzzle | about 0.6 million |
+//! | [`Heuristic::Pdb`] | the same with [`Partition::Large`], 7-8 | about 37,000 |
 //!
 //! All three are admissible and consistent, and all are updated incrementally after each
 //! move (see `space.rs`): Manhattan distance by two table reads, linear conflicts by
@@ -43,7 +44,7 @@ mod space;
 use std::sync::Arc;
 
 pub use board::{Board, Dir, Goal, MAX_SIDE, MIN_SIDE};
-pub use pdb::{Pdb, PdbError, FORMAT_VERSION};
+pub use pdb::{BuildProgress, Partition, Pdb, PdbError, FORMAT_VERSION};
 
 use self::packed::Word;
 use self::pdb::PdbHeuristic;
@@ -227,6 +228,18 @@ pub enum SlideError {
         side: usize,
         /// The database's goal.
         goal: Goal,
+    },
+    /// The partition has no patterns for the side.
+    #[error(
+        "the {} pattern database is for the {}, not the {side}x{side} board",
+        partition.name(),
+        match partition { Partition::Large => "8- and 15-puzzle", _ => "2x2 to 5x5 boards" }
+    )]
+    Partition {
+        /// The side asked for.
+        side: usize,
+        /// The partition asked for.
+        partition: Partition,
     },
     /// BFS or bidirectional BFS would store more states than the budget.
     #[error(

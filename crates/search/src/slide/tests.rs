@@ -19,6 +19,14 @@ fn pdb(side: usize, goal: Goal) -> Arc<Pdb> {
     PDBS[slot].get_or_init(|| Arc::new(Pdb::build(side, goal).unwrap())).clone()
 }
 
+/// The 8-puzzle's large database (6-2, ranked) of a goal, built once per test binary.
+fn large_pdb(goal: Goal) -> Arc<Pdb> {
+    static PDBS: [OnceLock<Arc<Pdb>>; 2] = [const { OnceLock::new() }; 2];
+    PDBS[usize::from(goal == Goal::BlankLast)]
+        .get_or_init(|| Arc::new(Pdb::build_in_memory(3, goal, Partition::Large, None).unwrap()))
+        .clone()
+}
+
 fn board_of<W: Word>(side: usize, cells: W) -> Board {
     Board::new((0..side * side).map(|i| cells.get(i) as u8).collect()).unwrap()
 }
@@ -75,6 +83,10 @@ fn eight_puzzle_has_181440_states_and_every_depth_class_is_solved_optimally() {
                     assert_eq!(board.apply(&s.moves).unwrap(), Board::goal(3, goal));
                     assert!(s.initial_estimate as usize <= depth);
                 }
+                let large = SolveOptions::new(goal).heuristic(Heuristic::Pdb).pdb(large_pdb(goal));
+                let s = solve(&board, &large).unwrap();
+                assert_eq!(s.length, depth, "large pdb {board}");
+                assert!(s.initial_estimate as usize <= depth);
                 let algorithms: &[Algorithm] = if k == 0 && depth % 4 == 3 {
                     &[Algorithm::AStar, Algorithm::Bidirectional, Algorithm::Bfs]
                 } else {
@@ -208,12 +220,54 @@ fn errors_and_limits() {
     let o = o.pdb(pdb(3, Goal::BlankFirst));
     assert!(matches!(solve(&korf1, &o), Err(SlideError::PdbMismatch { side: 3, .. })));
     assert!(matches!(estimate(&korf1, &SolveOptions::new(Goal::BlankFirst)), Ok(41)));
+    for (side, partition) in
+        [(2, Partition::Large), (5, Partition::Large), (6, Partition::Standard)]
+    {
+        let dir = std::env::temp_dir().join("never-written");
+        let err = Pdb::build_resumable(
+            side,
+            Goal::BlankFirst,
+            partition,
+            &dir.join("x.bin"),
+            None,
+            std::time::Duration::from_secs(1),
+            &mut |_| {},
+        )
+        .unwrap_err();
+        match side {
+            6 => assert!(matches!(err, SlideError::Size { side: 6 }), "{err}"),
+            _ => assert!(matches!(err, SlideError::Partition { .. }), "{err}"),
+        }
+        assert!(!dir.exists());
+    }
+}
+
+#[test]
+fn the_resumable_build_saves_the_database_and_removes_its_work() {
+    let dir = tempfile::tempdir().unwrap();
+    for goal in [Goal::BlankFirst, Goal::BlankLast] {
+        let path = dir.path().join(Pdb::file_name(3, goal, Partition::Large).unwrap());
+        let mut reports = 0;
+        let every = std::time::Duration::ZERO; // a checkpoint at every step
+        let built = Pdb::build_resumable(3, goal, Partition::Large, &path, None, every, &mut |p| {
+            assert!(p.done <= p.total && p.total == 60_480 + 72);
+            reports += 1;
+        })
+        .unwrap();
+        assert!(reports > 20);
+        assert_eq!(built, *large_pdb(goal));
+        assert_eq!(built.pattern_name(), "6-2");
+        assert_eq!(Pdb::load(&path).unwrap(), built);
+        let mut part = path.clone().into_os_string();
+        part.push(".part");
+        assert!(!std::path::Path::new(&part).exists());
+    }
 }
 
 #[test]
 fn pdb_files_round_trip_and_corruption_is_rejected() {
     let dir = std::env::temp_dir().join(format!("dancecard-pdb-test-{}", std::process::id()));
-    let path = dir.join(Pdb::file_name(3, Goal::BlankFirst));
+    let path = dir.join(Pdb::file_name(3, Goal::BlankFirst, Partition::Standard).unwrap());
     let p = pdb(3, Goal::BlankFirst);
     p.save(&path).unwrap();
     assert_eq!(Pdb::load(&path).unwrap(), *p);
@@ -224,7 +278,15 @@ fn pdb_files_round_trip_and_corruption_is_rejected() {
     assert!(matches!(Pdb::load(&path), Err(PdbError::Corrupt(_))));
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(matches!(Pdb::load(&path), Err(PdbError::Io { .. })));
-    assert_eq!(Pdb::file_name(4, Goal::BlankFirst), "pdb-v1-4x4-blank-first-6-6-3.bin");
+    assert_eq!(
+        Pdb::file_name(4, Goal::BlankFirst, Partition::Standard).unwrap(),
+        "pdb-v2-4x4-blank-first-6-6-3.bin"
+    );
+    assert_eq!(
+        Pdb::file_name(4, Goal::BlankLast, Partition::Large).unwrap(),
+        "pdb-v2-4x4-blank-last-8-7.bin"
+    );
+    assert_eq!(Pdb::file_name(5, Goal::BlankFirst, Partition::Large), None);
 }
 
 /// Checks that a heuristic's incremental value equals its full value along a walk.
@@ -261,6 +323,8 @@ proptest! {
         incremental_matches::<_, u128>(5, goal, &Manhattan::new(&geo), &dirs);
         incremental_matches::<_, u128>(5, goal, &LinearConflict::new(&geo), &dirs);
         let p = pdb(3, goal);
+        incremental_matches::<_, u64>(3, goal, &PdbHeuristic { pdb: &p }, &dirs);
+        let p = large_pdb(goal);
         incremental_matches::<_, u64>(3, goal, &PdbHeuristic { pdb: &p }, &dirs);
     }
 
