@@ -154,33 +154,40 @@ pub(crate) fn cache_dir() -> Option<PathBuf> {
     std::env::var_os("HOME").and_then(non_empty).map(|h| h.join(".cache").join("dancecard"))
 }
 
-/// How a problem file is written (`--matrix`, `--dlx`), for the commands that read one.
+/// How a problem file is written (`--matrix`, `--dlx`, `--ec`), for the commands that read
+/// one.
 #[derive(Clone, Copy, Debug, clap::Args)]
 pub(crate) struct ProblemFormat {
     /// Read a 0/1 matrix (detected when not given).
-    #[arg(long, conflicts_with = "dlx")]
+    #[arg(long, conflicts_with_all = ["dlx", "ec"])]
     pub(crate) matrix: bool,
     /// Read Knuth's DLX format (detected when not given).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "ec")]
     pub(crate) dlx: bool,
+    /// Read the `.ec` format of Nishino et al.'s benchmark: `p ec N`, then `s i j ...`
+    /// options (detected when not given).
+    #[arg(long)]
+    pub(crate) ec: bool,
 }
 
 impl ProblemFormat {
     /// Reads and parses a problem: a file, or stdin for `-` or none; as a 0/1 matrix, in DLX
-    /// format, or detected.
+    /// or `.ec` format, or detected.
     pub(crate) fn load(self, file: Option<&Path>) -> anyhow::Result<Document> {
-        load_document(file, self.matrix, self.dlx)
+        load_document(file, self)
     }
 }
 
 /// Reads and parses a problem: a file, or stdin for `-` or none; as a 0/1 matrix, in DLX
-/// format, or detected.
-fn load_document(file: Option<&Path>, matrix: bool, dlx: bool) -> anyhow::Result<Document> {
+/// or `.ec` format, or detected.
+fn load_document(file: Option<&Path>, format: ProblemFormat) -> anyhow::Result<Document> {
     let (bytes, name) = read_input(file)?;
-    let parsed = if matrix {
+    let parsed = if format.matrix {
         dancecard_format::parse_matrix(&bytes)
-    } else if dlx {
+    } else if format.dlx {
         dancecard_format::parse_dlx(&bytes)
+    } else if format.ec {
+        dancecard_format::parse_ec(&bytes)
     } else {
         dancecard_format::parse_auto(&bytes).map(|(d, _): (Document, InputFormat)| d)
     };

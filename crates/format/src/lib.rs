@@ -14,7 +14,10 @@
 //!   values `0` or `1` (separated by spaces or not). Items are named `1..=m`; the option of
 //!   row `r` is labelled `r` (from 1). Rows of zeros cover nothing and are left out (their
 //!   row numbers are kept in [`Document::input_index`]).
-//! - [`parse_auto`] tells the two apart.
+//! - **The `.ec` format** of Nishino et al.'s exact cover benchmark ([`parse_ec`]): `c` lines
+//!   are comments; the first other line is `p ec N` (items `1..=N`), then one option a line,
+//!   `s` and its items' numbers (`s 1 4 7`). The option's label is its numbers as written.
+//! - [`parse_auto`] tells the three apart.
 //! - **JSON answers** ([`json`]): the one vocabulary of counts, stats, stop reasons and
 //!   completeness that `dancecard --format json`, the web API and the shard files share.
 //!
@@ -102,6 +105,8 @@ pub enum InputFormat {
     Dlx,
     /// A 0/1 matrix.
     Matrix,
+    /// The `.ec` format (`p ec N`, then `s i j ...` options).
+    Ec,
 }
 
 /// What is wrong with an input, and where.
@@ -508,11 +513,119 @@ pub fn parse_matrix_with(input: &[u8], limits: &Limits) -> Result<Document, Pars
     Ok(Document { problem: b.build(), labels, input_index, lines: numbers })
 }
 
-/// Detects the format: a first content line of exactly two numbers followed by rows of 0/1
-/// values is a matrix; anything else is DLX.
+/// Parses the `.ec` format with the default [`Limits`].
+pub fn parse_ec(input: &[u8]) -> Result<Document, ParseError> {
+    parse_ec_with(input, &Limits::default())
+}
+
+/// Parses the `.ec` format of Nishino et al.'s benchmark: lines whose first word is `c` are
+/// comments and blank lines are skipped; the first other line is `p ec N`, declaring items
+/// `1..=N`; every later line is an option, `s` and the numbers of its items (from 1, each at
+/// most once). An option's label is its numbers as written.
+pub fn parse_ec_with(input: &[u8], limits: &Limits) -> Result<Document, ParseError> {
+    let lines = lines(input, limits)?;
+    let is_comment = |l: &Line<'_>| l.text.split_ascii_whitespace().next() == Some("c");
+    let mut content = lines.iter().filter(|l| !l.text.trim().is_empty() && !is_comment(l));
+    let Some(head) = content.next() else {
+        let line = lines.len().max(1);
+        return Err(ParseError {
+            line,
+            column: 1,
+            kind: ParseErrorKind::Syntax("empty input: expected a line `p ec N`".into()),
+        });
+    };
+    let words: Vec<(usize, &str)> = head.tokens().collect();
+    let syntax =
+        |line: &Line<'_>, at: usize, what: String| line.error(at, ParseErrorKind::Syntax(what));
+    if words.len() != 3 || words[0].1 != "p" || words[1].1 != "ec" {
+        let at = words.iter().find(|w| !["p", "ec"].contains(&w.1)).map_or(0, |w| w.0);
+        return Err(syntax(head, at, "expected `p ec N` (N the number of items)".into()));
+    }
+    let (at, count) = words[2];
+    let n = count
+        .parse::<usize>()
+        .map_err(|_| syntax(head, at, format!("expected the number of items, found `{count}`")))?;
+    if n > limits.max_items {
+        return Err(head.error(at, ParseErrorKind::TooManyItems(limits.max_items)));
+    }
+    if n == 0 {
+        return Err(head.error(at, ParseErrorKind::NoPrimaryItems));
+    }
+    let mut b = ProblemBuilder::new();
+    let items: Vec<_> = (1..=n)
+        .map(|j| b.primary(&j.to_string()).map_err(|e| head.error(at, e.into())))
+        .collect::<Result<_, _>>()?;
+    let mut labels = Vec::new();
+    let mut numbers = Vec::new();
+    let mut entries = Vec::new();
+    let mut total = 0usize;
+    for line in content {
+        let mut tokens = line.tokens();
+        match tokens.next() {
+            Some((_, "s")) => {}
+            Some((at, "p")) => {
+                return Err(syntax(
+                    line,
+                    at,
+                    format!("a second `p` line (the first is line {})", head.number),
+                ))
+            }
+            Some((at, word)) => {
+                return Err(syntax(
+                    line,
+                    at,
+                    format!("expected `s` and an option's items, found `{word}`"),
+                ))
+            }
+            None => continue,
+        }
+        if labels.len() >= limits.max_options {
+            return Err(line.error(0, ParseErrorKind::TooMany(limits.max_options, "options")));
+        }
+        entries.clear();
+        let mut first = None;
+        for (at, token) in tokens {
+            let k =
+                token.parse::<usize>().ok().filter(|k| (1..=n).contains(k)).ok_or_else(|| {
+                    syntax(
+                        line,
+                        at,
+                        format!("expected an item number from 1 to {n}, found `{token}`"),
+                    )
+                })?;
+            first.get_or_insert(at);
+            total += 1;
+            if total > limits.max_entries {
+                return Err(line.error(at, ParseErrorKind::TooMany(limits.max_entries, "entries")));
+            }
+            entries.push(Entry::plain(items[k - 1]));
+        }
+        let Some(start) = first else {
+            return Err(syntax(line, line.text.len(), "an option with no item".into()));
+        };
+        let _ = b.option(entries.iter().copied()).map_err(|e| line.error(start, e.into()))?;
+        labels.push(line.text[start..].trim_end().to_owned());
+        numbers.push(line.number);
+    }
+    let input_index = (0..labels.len()).collect();
+    Ok(Document { problem: b.build(), labels, input_index, lines: numbers })
+}
+
+/// Detects the format: a first line `p ec N` after `c` comments is `.ec`; a first content
+/// line of exactly two numbers followed by rows of 0/1 values is a matrix; anything else is
+/// DLX.
 pub fn detect(input: &[u8]) -> InputFormat {
     let input = without_bom(input);
     let text = String::from_utf8_lossy(&input[..input.len().min(1 << 16)]);
+    let head = text
+        .lines()
+        .map(|l| l.split_ascii_whitespace().collect::<Vec<_>>())
+        .find(|words| !words.is_empty() && words[0] != "c");
+    if let Some(["p", "ec", n]) = head.as_deref() {
+        if n.parse::<usize>().is_ok() {
+            return InputFormat::Ec;
+        }
+    }
     let mut content = text.lines().filter(|l| !l.trim().is_empty());
     let Some(first) = content.next() else { return InputFormat::Dlx };
     let dims: Vec<&str> = first.split_ascii_whitespace().collect();
@@ -527,9 +640,10 @@ pub fn detect(input: &[u8]) -> InputFormat {
     }
 }
 
-/// Parses either format, detected by [`detect`]. A DLX file whose first line names two
-/// items that are numbers (`1 2`) looks like a matrix: if it does not read as one but reads
-/// as DLX, it is DLX (otherwise the matrix's error is returned).
+/// Parses any of the three formats, detected by [`detect`]. A DLX file whose first line names
+/// two items that are numbers (`1 2`) looks like a matrix, and one whose first line names `p`,
+/// `ec` and a number looks like `.ec`: if it does not read as the format detected but reads as
+/// DLX, it is DLX (otherwise the detected format's error is returned).
 pub fn parse_auto(input: &[u8]) -> Result<(Document, InputFormat), ParseError> {
     parse_auto_with(input, &Limits::default())
 }
@@ -543,6 +657,10 @@ pub fn parse_auto_with(
         InputFormat::Dlx => parse_dlx_with(input, limits).map(|d| (d, InputFormat::Dlx)),
         InputFormat::Matrix => match parse_matrix_with(input, limits) {
             Ok(d) => Ok((d, InputFormat::Matrix)),
+            Err(e) => parse_dlx_with(input, limits).map(|d| (d, InputFormat::Dlx)).map_err(|_| e),
+        },
+        InputFormat::Ec => match parse_ec_with(input, limits) {
+            Ok(d) => Ok((d, InputFormat::Ec)),
             Err(e) => parse_dlx_with(input, limits).map(|d| (d, InputFormat::Dlx)).map_err(|_| e),
         },
     }

@@ -303,3 +303,65 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn ec_files_parse_and_are_detected() {
+    let text = "c n = 3\np ec 3\ns 1 2\nc between\n\ns 3\r\ns 1  2 3 \n";
+    assert_eq!(detect(text.as_bytes()), InputFormat::Ec);
+    let (doc, format) = parse_auto(text.as_bytes()).unwrap();
+    assert_eq!(format, InputFormat::Ec);
+    assert_eq!(doc.labels, ["1 2", "3", "1  2 3"]);
+    assert_eq!(doc.lines, [3, 6, 7]);
+    assert_eq!(doc.problem.item_count(), 3);
+    assert_eq!(doc.problem.item_name(doc.problem.items().next().unwrap()), "1");
+    let same = parse_ec(text.as_bytes()).unwrap();
+    assert_eq!(same.labels, doc.labels);
+    // An empty problem: items, no options.
+    assert_eq!(parse_ec(b"p ec 2\n").unwrap().problem.option_count(), 0);
+}
+
+#[test]
+fn ec_errors_name_their_place() {
+    let cases: &[(&str, &str)] = &[
+        ("", "line 1, column 1: empty input: expected a line `p ec N`"),
+        ("c only\n", "line 2, column 1: empty input: expected a line `p ec N`"),
+        ("p ec\ns 1\n", "line 1, column 1: expected `p ec N` (N the number of items)"),
+        ("p cnf 3 1\n", "line 1, column 3: expected `p ec N` (N the number of items)"),
+        ("p ec x\n", "line 1, column 6: expected the number of items, found `x`"),
+        ("p ec 0\n", "line 1, column 6: no primary item before `|`"),
+        ("p ec 3\ns 1 0\n", "line 2, column 5: expected an item number from 1 to 3, found `0`"),
+        ("p ec 3\ns 1 4\n", "line 2, column 5: expected an item number from 1 to 3, found `4`"),
+        ("p ec 3\ns -1\n", "line 2, column 3: expected an item number from 1 to 3, found `-1`"),
+        ("p ec 3\ns\n", "line 2, column 2: an option with no item"),
+        ("p ec 3\nx 1\n", "line 2, column 1: expected `s` and an option's items, found `x`"),
+        ("p ec 3\np ec 3\n", "line 2, column 1: a second `p` line (the first is line 1)"),
+    ];
+    for (text, expected) in cases {
+        let e = parse_ec(text.as_bytes()).unwrap_err();
+        assert_eq!(e.to_string(), *expected, "{text:?}");
+    }
+    // An item twice in an option: the builder's error, at the option's first item.
+    let e = parse_ec(b"p ec 3\ns 2 2\n").unwrap_err();
+    assert_eq!((e.line, e.column), (2, 3), "{e}");
+    let limits = Limits { max_items: 5, max_options: 1, max_entries: 3, ..Limits::default() };
+    let e = parse_ec_with(b"p ec 6\n", &limits).unwrap_err();
+    assert_eq!(e.to_string(), "line 1, column 6: more than 5 items");
+    let e = parse_ec_with(b"p ec 5\ns 1\ns 2\n", &limits).unwrap_err();
+    assert_eq!(e.to_string(), "line 3, column 1: more than 1 options");
+    let e = parse_ec_with(b"p ec 5\ns 1 2 3 4\n", &limits).unwrap_err();
+    assert_eq!(e.to_string(), "line 2, column 9: more than 3 entries");
+}
+
+#[test]
+fn ec_looking_dlx_is_dlx() {
+    // A DLX file whose items are `p`, `ec` and `3`: not .ec (its option is not `s ...`), so
+    // parse_auto reads it as DLX; the error of a file that is neither is the .ec parser's.
+    let text = b"p ec 3\np 3\n";
+    assert_eq!(detect(text), InputFormat::Ec);
+    let (doc, format) = parse_auto(text).unwrap();
+    assert_eq!((format, doc.labels.clone()), (InputFormat::Dlx, vec!["p 3".to_owned()]));
+    let e = parse_auto(b"p ec 3\ns 9\n").unwrap_err();
+    assert_eq!(e.to_string(), "line 2, column 3: expected an item number from 1 to 3, found `9`");
+    // `c` lines are not comments in DLX: a DLX file starting with item `c` stays DLX.
+    assert_eq!(detect(b"c d e\nc d\ne\n"), InputFormat::Dlx);
+}

@@ -2,8 +2,8 @@
 //! between them.
 
 use dancecard_format::{
-    detect, parse_auto_with, parse_dlx_with, parse_matrix_with, Document, InputFormat, Limits,
-    ParseError,
+    detect, parse_auto_with, parse_dlx_with, parse_ec_with, parse_matrix_with, Document,
+    InputFormat, Limits, ParseError,
 };
 use dancecard_search::cover;
 
@@ -51,25 +51,43 @@ pub fn matrix(data: &[u8]) {
 }
 
 /// [`dancecard_format::parse_auto`]: the format it reports is the one [`detect`] names, or
-/// DLX when a matrix-looking input reads as DLX only; its document is the one that format's
-/// parser gives; its error is the error of the format detected.
+/// DLX when a matrix- or `.ec`-looking input reads as DLX only; its document is the one that
+/// format's parser gives; its error is the error of the format detected. A `.ec` document is
+/// checked as the others are.
 pub fn auto(data: &[u8]) {
     let detected = detect(data);
     let dlx = parse_dlx_with(data, &limits());
     let matrix = parse_matrix_with(data, &limits());
+    let ec = parse_ec_with(data, &limits());
+    match &ec {
+        Ok(doc) => {
+            for item in doc.problem.items() {
+                let name = doc.problem.item_name(item);
+                assert_eq!(name, (item.index() + 1).to_string(), ".ec items are 1..=N");
+            }
+            check_document(data, doc);
+        }
+        Err(e) => check_error(data, e),
+    }
     match parse_auto_with(data, &limits()) {
         Ok((doc, format)) => {
             let direct = match format {
                 InputFormat::Dlx => {
                     assert!(
-                        detected == InputFormat::Dlx || matrix.is_err(),
-                        "DLX reported for a matrix that parses"
+                        detected == InputFormat::Dlx
+                            || (detected == InputFormat::Matrix && matrix.is_err())
+                            || (detected == InputFormat::Ec && ec.is_err()),
+                        "DLX reported for a matrix or .ec input that parses"
                     );
                     dlx.as_ref()
                 }
                 InputFormat::Matrix => {
                     assert_eq!(detected, InputFormat::Matrix, "matrix reported, not detected");
                     matrix.as_ref()
+                }
+                InputFormat::Ec => {
+                    assert_eq!(detected, InputFormat::Ec, ".ec reported, not detected");
+                    ec.as_ref()
                 }
             };
             let direct = direct.unwrap_or_else(|e| panic!("parse_auto accepts, {format:?}: {e}"));
@@ -83,6 +101,10 @@ pub fn auto(data: &[u8]) {
                 InputFormat::Matrix => {
                     assert!(dlx.is_err(), "DLX parses but parse_auto fails");
                     assert_eq!(Some(&e), matrix.as_ref().err(), "the matrix's own error");
+                }
+                InputFormat::Ec => {
+                    assert!(dlx.is_err(), "DLX parses but parse_auto fails");
+                    assert_eq!(Some(&e), ec.as_ref().err(), "the .ec parser's own error");
                 }
             }
         }

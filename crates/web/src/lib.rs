@@ -17,9 +17,9 @@
 //!
 //! # The API
 //!
-//! The problem endpoints take a problem as the request body, in Knuth's DLX format or as a
-//! 0/1 matrix (detected as `dancecard solve` detects it); the puzzle endpoints take a puzzle
-//! or query parameters and go through `dancecard-models`. All answer JSON:
+//! The problem endpoints take a problem as the request body, in Knuth's DLX format, as a 0/1
+//! matrix or in `.ec` format (detected as `dancecard solve` detects it); the puzzle endpoints
+//! take a puzzle or query parameters and go through `dancecard-models`. All answer JSON:
 //!
 //! | endpoint | answer |
 //! | --- | --- |

@@ -241,7 +241,7 @@ impl From<HeuristicParam> for Heuristic {
 /// a byte in the server's resident memory; rounded up.
 pub(crate) const PROBLEM_BYTES_PER_BYTE: usize = 64;
 
-/// Parses a request body as `dancecard solve` does: DLX or a 0/1 matrix, detected.
+/// Parses a request body as `dancecard solve` does: DLX, a 0/1 matrix or `.ec`, detected.
 pub(crate) fn parse_problem(body: &Bytes) -> Result<Document, ApiError> {
     dancecard_format::parse_auto(body)
         .map(|(doc, _)| doc)
