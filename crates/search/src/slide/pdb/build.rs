@@ -15,11 +15,11 @@
 //! Invariants, between two steps of [`PatternBuild::run`] (checked by `PatternBuild::check`
 //! in the tests, at every step):
 //!
-//! - **L1** `table[i]` is the cost of the first layer that reached placement `i`, or
+//! - **(L1)** `table[i]` is the cost of the first layer that reached placement `i`, or
 //!   `UNSEEN`; `done` counts the placements that are not `UNSEEN`.
-//! - **L2** `seen[i]` holds every blank cell reached with placement `i` in layers up to
+//! - **(L2)** `seen[i]` holds every blank cell reached with placement `i` in layers up to
 //!   `cost` (in the closure pass, of the entries before `at`).
-//! - **L3** In the closure pass, the layer is sorted and merged, and its entries before `at`
+//! - **(L3)** In the closure pass, the layer is sorted and merged, and its entries before `at`
 //!   are closed; in the expansion pass, all its entries are closed, and the successors of
 //!   those before `at` are in `next`.
 //!
