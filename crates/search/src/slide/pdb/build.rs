@@ -409,6 +409,35 @@ impl Checksum {
     }
 }
 
+/// Numbers written to and read from work files, `CHUNK` at a time.
+const CHUNK: usize = 1 << 14;
+
+/// A number of a work file's arrays, stored little-endian.
+trait Word: Copy {
+    /// Its bytes.
+    const SIZE: usize;
+    /// Appends its bytes.
+    fn put(self, out: &mut Vec<u8>);
+    /// Reads it from `SIZE` bytes.
+    fn get(bytes: &[u8]) -> Self;
+}
+
+macro_rules! impl_word {
+    ($($t:ty),*) => {$(
+        impl Word for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn get(bytes: &[u8]) -> Self {
+                <$t>::from_le_bytes(bytes.try_into().expect("SIZE bytes"))
+            }
+        }
+    )*};
+}
+
+impl_word!(u32, u64);
+
 /// A writer that keeps the [`Checksum`] of what it writes.
 pub(crate) struct Sink<'w> {
     out: &'w mut dyn Write,
@@ -429,21 +458,12 @@ impl<'w> Sink<'w> {
         self.bytes(&v.to_le_bytes())
     }
 
-    fn u32s(&mut self, values: &[u32]) -> std::io::Result<()> {
-        let mut buf = Vec::with_capacity(1 << 16);
-        for chunk in values.chunks(1 << 14) {
+    /// Writes numbers, little-endian, a chunk at a time.
+    fn words<T: Word>(&mut self, values: &[T]) -> std::io::Result<()> {
+        let mut buf = Vec::with_capacity(CHUNK * T::SIZE);
+        for chunk in values.chunks(CHUNK) {
             buf.clear();
-            buf.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
-            self.bytes(&buf)?;
-        }
-        Ok(())
-    }
-
-    fn u64s(&mut self, values: &[u64]) -> std::io::Result<()> {
-        let mut buf = Vec::with_capacity(1 << 17);
-        for chunk in values.chunks(1 << 14) {
-            buf.clear();
-            buf.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
+            chunk.iter().for_each(|v| v.put(&mut buf));
             self.bytes(&buf)?;
         }
         Ok(())
@@ -486,32 +506,14 @@ impl<'r> Source<'r> {
         Ok(u64::from_le_bytes(b))
     }
 
-    fn u32s(&mut self, n: usize) -> std::io::Result<Vec<u32>> {
+    /// Reads `n` numbers, little-endian, a chunk at a time.
+    fn words<T: Word>(&mut self, n: usize) -> std::io::Result<Vec<T>> {
         let mut out = Vec::with_capacity(n);
-        let mut buf = vec![0u8; 1 << 16];
+        let mut buf = vec![0u8; CHUNK * T::SIZE];
         while out.len() < n {
-            let k = (n - out.len()).min(1 << 14);
-            self.read(&mut buf[..4 * k])?;
-            out.extend(
-                buf[..4 * k]
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))),
-            );
-        }
-        Ok(out)
-    }
-
-    fn u64s(&mut self, n: usize) -> std::io::Result<Vec<u64>> {
-        let mut out = Vec::with_capacity(n);
-        let mut buf = vec![0u8; 1 << 17];
-        while out.len() < n {
-            let k = (n - out.len()).min(1 << 14);
-            self.read(&mut buf[..8 * k])?;
-            out.extend(
-                buf[..8 * k]
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))),
-            );
+            let bytes = &mut buf[..(n - out.len()).min(CHUNK) * T::SIZE];
+            self.read(bytes)?;
+            out.extend(bytes.chunks_exact(T::SIZE).map(T::get));
         }
         Ok(out)
     }
@@ -588,25 +590,27 @@ fn open_work(path: &Path, magic: &[u8; 8], tag: Tag) -> Option<(BufReader<std::f
     let file = std::fs::File::open(path).ok()?;
     let total = file.metadata().ok()?.len();
     let mut input = BufReader::with_capacity(1 << 20, file);
-    let mut head = [0u8; 8 + 4 + 7];
-    input.read_exact(&mut head).ok()?;
-    let mut expected = magic.to_vec();
-    expected.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    expected.extend_from_slice(&tag.bytes());
-    (head[..] == expected[..]).then_some((input, total))
+    let mut read = [0u8; HEAD];
+    input.read_exact(&mut read).ok()?;
+    (read == head(magic, tag)).then_some((input, total))
 }
 
-/// The checksummed head of a work file.
-fn write_head(sink: &mut Sink<'_>, magic: &[u8; 8], tag: Tag) -> std::io::Result<()> {
-    sink.bytes(magic)?;
-    sink.bytes(&FORMAT_VERSION.to_le_bytes())?;
-    sink.bytes(&tag.bytes())
+/// The bytes of a work file's head.
+const HEAD: usize = 8 + 4 + 7;
+
+/// A work file's head: magic, version and tag.
+fn head(magic: &[u8; 8], tag: Tag) -> [u8; HEAD] {
+    let mut head = [0u8; HEAD];
+    head[..8].copy_from_slice(magic);
+    head[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    head[12..].copy_from_slice(&tag.bytes());
+    head
 }
 
 fn save_pattern(path: &Path, tag: Tag, pattern: &Pattern) -> Result<(), PdbError> {
     write_atomically(path, &mut |out| {
         let mut sink = Sink::new(out);
-        write_head(&mut sink, &PATTERN_MAGIC, tag)?;
+        sink.bytes(&head(&PATTERN_MAGIC, tag))?;
         sink.u64(pattern.table.len() as u64)?;
         sink.bytes(&pattern.table)?;
         sink.finish()
@@ -618,15 +622,11 @@ fn load_pattern(path: &Path, tag: Tag, index: Index, cells: usize, bits: u32) ->
     let (first, len) = (usize::from(tag.first), usize::from(tag.len));
     let size = index.size(bits, len, cells);
     let (mut input, total) = open_work(path, &PATTERN_MAGIC, tag)?;
-    if total != 8 + 4 + 7 + 8 + size as u64 + 8 {
+    if total != (HEAD + 8 + size + 8) as u64 {
         return None;
     }
     let mut source = Source::new(&mut input);
-    let mut head = [0u8; 8 + 4 + 7];
-    head[..8].copy_from_slice(&PATTERN_MAGIC);
-    head[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    head[12..].copy_from_slice(&tag.bytes());
-    source.sum.update(&head);
+    source.sum.update(&head(&PATTERN_MAGIC, tag));
     if source.u64().ok()? != size as u64 {
         return None;
     }
@@ -638,7 +638,7 @@ fn load_pattern(path: &Path, tag: Tag, index: Index, cells: usize, bits: u32) ->
 fn save_checkpoint(path: &Path, tag: Tag, build: &PatternBuild) -> Result<(), PdbError> {
     write_atomically(path, &mut |out| {
         let mut sink = Sink::new(out);
-        write_head(&mut sink, &CHECKPOINT_MAGIC, tag)?;
+        sink.bytes(&head(&CHECKPOINT_MAGIC, tag))?;
         sink.bytes(&[u8::from(build.phase == Phase::Expand), build.cost])?;
         sink.u64(build.at as u64)?;
         sink.u64(build.done)?;
@@ -646,9 +646,9 @@ fn save_checkpoint(path: &Path, tag: Tag, build: &PatternBuild) -> Result<(), Pd
             sink.u64(n as u64)?;
         }
         sink.bytes(&build.table)?;
-        sink.u32s(&build.seen)?;
-        sink.u64s(&build.layer)?;
-        sink.u64s(&build.next)?;
+        sink.words(&build.seen)?;
+        sink.words(&build.layer)?;
+        sink.words(&build.next)?;
         sink.finish()
     })
 }
@@ -665,11 +665,7 @@ fn load_checkpoint(
     let size = index.size(bits, len, cells);
     let (mut input, total) = open_work(path, &CHECKPOINT_MAGIC, tag)?;
     let mut source = Source::new(&mut input);
-    let mut head = [0u8; 8 + 4 + 7];
-    head[..8].copy_from_slice(&CHECKPOINT_MAGIC);
-    head[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    head[12..].copy_from_slice(&tag.bytes());
-    source.sum.update(&head);
+    source.sum.update(&head(&CHECKPOINT_MAGIC, tag));
     let phase = match source.u8().ok()? {
         0 => Phase::Close,
         1 => Phase::Expand,
@@ -690,15 +686,16 @@ fn load_checkpoint(
         || next_len > most
         || at > layer_len
         || done > size as u64
-        || total != 19 + 2 + 16 + 32 + table_len + 4 * seen_len + 8 * (layer_len + next_len) + 8
+        || total
+            != HEAD as u64 + 2 + 16 + 32 + table_len + 4 * seen_len + 8 * (layer_len + next_len) + 8
     {
         return None;
     }
     let mut table = table_of(size, 0u8);
     source.read(&mut table).ok()?;
-    let seen = source.u32s(size).ok()?;
-    let layer = source.u64s(layer_len as usize).ok()?;
-    let next = source.u64s(next_len as usize).ok()?;
+    let seen = source.words(size).ok()?;
+    let layer = source.words(layer_len as usize).ok()?;
+    let next = source.words(next_len as usize).ok()?;
     if !source.check().ok()? {
         return None;
     }
