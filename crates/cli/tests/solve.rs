@@ -19,11 +19,20 @@ fn reads_stdin_without_a_path_and_keeps_spacing_normalised() {
 
 #[test]
 fn count_alone_on_stdout() {
-    let out = run_on(&["solve", "--count", "--stats"], "instances/queens8.dlx");
+    let out =
+        run_on(&["solve", "--count", "--stats", "--method", "search"], "instances/queens8.dlx");
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(stdout(&out), "92\n");
     let err = stderr(&out);
     assert!(err.contains("nodes 1049 updates 16680 solutions 92 seconds"), "{err}");
+    // By auto: the memoised search ends (956 nodes) before its first look.
+    let out = run_on(&["solve", "--count", "--stats"], "instances/queens8.dlx");
+    assert_eq!(stdout(&out), "92\n");
+    assert!(
+        stderr(&out).contains("nodes 956 updates 15898 solutions 92 seconds"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -1,8 +1,7 @@
-//! The memoised count against Knuth's DLX6, and `auto` against the plain search.
+//! The memoised count against Knuth's DLX6 (`auto` against the plain search is the bench
+//! `auto`).
 //!
-//! Two tables, each from one run:
-//!
-//! 1. **Memo against DLX6** on domino tilings of 8 x 8 to 16 x 16 (the files of
+//! **Memo against DLX6** on domino tilings of 8 x 8 to 16 x 16 (the files of
 //!    `testdata/instances`, and 14 x 14 and 16 x 16 written in the same encoding): time, search
 //!    nodes, hits and memory. Our time is the median of `DANCECARD_BENCH_RUNS` runs (5) of the
 //!    count in this process (parsing excluded); our memory is the count's peak resident set
@@ -15,8 +14,6 @@
 //!    (testdata/instances/README.md) are printed, labelled as such. The
 //!    16 x 16 board (seconds for us, 15 s and 4 GB for DLX6) runs with
 //!    `DANCECARD_BENCH_LARGE=1`.
-//! 2. **Auto against the plain search** on queens12 and pent6x10, where memoisation does not
-//!    pay: pairs of runs alternate, and the ratio is the median of the pairs' ratios.
 //!
 //! ```text
 //! DANCECARD_DLX6=/path/to/dlx6 cargo bench -p dancecard-engine --bench memo
@@ -25,7 +22,7 @@
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use dancecard_engine::{CountMethod, MemoConfig, Problem, Solver};
+use dancecard_engine::{MemoConfig, Problem, Solver};
 use dancecard_testkit::dominoes;
 
 mod common;
@@ -197,46 +194,6 @@ fn versus_dlx6(runs: usize) {
     );
 }
 
-fn auto_against_plain(runs: usize) {
-    println!("\nauto against the plain search, {runs} alternating pairs");
-    println!(
-        "{:<12} {:>10} {:>10} {:>8} {:>10}  picked",
-        "instance", "plain (s)", "auto (s)", "ratio", "count"
-    );
-    for name in ["queens12", "pent6x10", "domino8x8"] {
-        let p = problem(&instance_text(name));
-        let (mut plain_t, mut auto_t, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
-        let mut picked = CountMethod::Auto;
-        let mut count = 0;
-        for _ in 0..runs {
-            let started = Instant::now();
-            let plain = Solver::new(&p).count();
-            let tp = started.elapsed().as_secs_f64();
-            let started = Instant::now();
-            let counted = Solver::new(&p)
-                .count_by(CountMethod::Auto, &MemoConfig::default(), &mut |_| {
-                    ControlFlow::Continue(())
-                })
-                .expect("the count succeeds");
-            let ta = started.elapsed().as_secs_f64();
-            assert_eq!(counted.count, plain.solutions, "{name}");
-            picked = counted.method;
-            count = plain.solutions;
-            plain_t.push(tp);
-            auto_t.push(ta);
-            ratios.push(ta / tp);
-        }
-        println!(
-            "{name:<12} {:>10.4} {:>10.4} {:>7.3}x {count:>10}  {}",
-            median(plain_t),
-            median(auto_t),
-            median(ratios),
-            picked.name()
-        );
-    }
-    println!("(ratio: auto's time over the plain search's, median of the pairs)");
-}
-
 fn main() {
     let runs: usize =
         std::env::var("DANCECARD_BENCH_RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
@@ -244,5 +201,4 @@ fn main() {
         println!("load average: {}", load.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
     }
     versus_dlx6(runs);
-    auto_against_plain(runs);
 }

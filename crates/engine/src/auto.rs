@@ -5,27 +5,30 @@
 //! (domino tilings: 2,317 nodes instead of 50 million on 8 x 8) and loses several times over
 //! where they rarely do (queens, pentominoes placed once each), where each of its nodes costs
 //! more than a plain one (the key, the table) for few saved. [`CountMethod::Auto`] decides
-//! with two measurements, both exact and machine-independent, so the choice is reproducible:
+//! from the run itself, by a measurement that is exact and machine-independent, so the choice
+//! is reproducible:
 //!
-//! 1. **A small tree is counted plainly.** Knuth's estimate ([`Solver::estimate`], 64 probes)
-//!    of the plain search's nodes: under [`SMALL_TREE`] nodes, the plain search runs, with a
-//!    budget ten times the threshold in case the estimate was low (estimates of lopsided
-//!    trees often are); past it, the decision goes on to step 2.
-//! 2. **The memoised search shows whether it pays.** It starts, and every time its node count
-//!    doubles from [`FIRST_CHECK`] on it compares the nodes the plain search would have spent
-//!    on the same part of the tree ([`MemoStats::plain_nodes`]: its own nodes, plus the
-//!    subtrees its hits skipped) with its own: a ratio under [`NOT_PAYING`] means the table
-//!    saves almost nothing, and the plain search takes over (from the start); a ratio of
-//!    [`PAYING`] or more settles it, and the memoised search runs to the end.
+//! **The memoised search starts, and shows whether it pays.** Every time its node count
+//! doubles from [`FIRST_CHECK`] on, it compares the nodes the plain search would have spent on
+//! the same part of the tree ([`MemoStats::plain_nodes`]: its own nodes, plus the subtrees its
+//! hits skipped) with its own. A ratio under [`NOT_PAYING`] means the table saves almost
+//! nothing, and the plain search takes over (from the start); a ratio of [`PAYING`] or more
+//! settles it, and the memoised search runs to the end, as it does when it ends before the
+//! first look.
 //!
-//! The first step costs 64 probes (well under a millisecond on the instance files); the
-//! second at most what the memoised search spent before giving up, a few percent of the plain
-//! count on the instances where memoisation does not pay.
+//! What the decision costs: at most [`FIRST_CHECK`] memoised nodes where memoisation does not
+//! pay (1-6 ms on the instance files: 3% of the plain count of 12 queens, under 1% of
+//! pentominoes on 6 x 10), nothing where it does. The ratio at the first look separates the
+//! files cleanly: 1.00-1.34 where memoisation does not pay (queens, pentominoes, sudoku,
+//! Kirkman and Steiner systems, latin squares), 6.9-21,600 where it does (dominoes, bell,
+//! double factorials, multiplicities). An up-front estimate (Knuth's random probes, which this
+//! rule used before) needs about 1,000 probes to come within 2x on lopsided trees (on the
+//! bell family 64 probes said 9.4e5 plain nodes where there are 8.4e6), and 1,000 probes cost
+//! more than the count itself there.
 
 use std::ops::ControlFlow;
 
 use crate::config::{Config, Outcome, Stop};
-use crate::estimate::Estimate;
 use crate::kernels::memo::{MemoConfig, MemoError, MemoStats};
 use crate::solver::Solver;
 use crate::zdd::Zdd;
@@ -55,25 +58,19 @@ impl CountMethod {
     }
 }
 
-/// Trees estimated under this many nodes are counted plainly at once (about a tenth of a
-/// second of plain search).
-pub const SMALL_TREE: f64 = 1e6;
-
 /// Memoised nodes before the first look at whether the table pays.
-pub const FIRST_CHECK: u64 = 16_384;
+pub const FIRST_CHECK: u64 = 2_048;
 
 /// Below this ratio of plain-search nodes to memoised nodes, the table does not pay for its
-/// cost per node (measured at 2-10 times a plain node on the instance files).
+/// cost per node (measured at 2-20 times a plain node on the instance files).
 pub const NOT_PAYING: f64 = 2.0;
 
 /// From this ratio on, the memoised search is kept to the end.
 pub const PAYING: f64 = 8.0;
 
-/// Probes of the estimate of step 1.
-const PROBES: u64 = 64;
-
-/// The seed of the estimate of step 1 (fixed: the decision is reproducible).
-const SEED: u64 = 0x5eed;
+/// The most memoised nodes [`Solver::pick_method`] spends before it settles for memo (the
+/// ratio having stayed between [`NOT_PAYING`] and [`PAYING`]).
+pub const PICK_NODES: u64 = 1 << 20;
 
 /// The result of [`Solver::count_by`].
 #[derive(Clone, Debug, PartialEq)]
@@ -89,8 +86,6 @@ pub struct Counted {
     pub reason: String,
     /// The memoised search's counters, when it made (or started) the count.
     pub memo: Option<MemoStats>,
-    /// The estimate of step 1, when one was made.
-    pub estimate: Option<Estimate>,
     /// The ZDD, when the memoised search made the whole count and one was asked for.
     pub zdd: Option<Zdd>,
     /// The counters of the method that made the count (for the memoised search, its own
@@ -122,7 +117,7 @@ impl Solver {
     ///     &mut |_| std::ops::ControlFlow::Continue(()),
     /// )?;
     /// assert_eq!(counted.count, 8);
-    /// assert_eq!(counted.method, CountMethod::Search); // a small tree
+    /// assert_eq!(counted.method, CountMethod::Memo); // ended before the first look
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn count_by(
@@ -139,7 +134,7 @@ impl Solver {
         let mut counted = match method {
             CountMethod::Search => {
                 let outcome = self.count_with_progress(&mut *progress);
-                plain(outcome, String::new(), None)
+                plain(outcome, String::new())
             }
             CountMethod::Memo => {
                 let m = self.count_memo(memo, |s, _| progress(s))?;
@@ -149,7 +144,6 @@ impl Solver {
                     method: CountMethod::Memo,
                     reason: String::new(),
                     memo: Some(m.stats),
-                    estimate: None,
                     zdd: m.zdd,
                     stats: Stats::default(),
                 }
@@ -161,77 +155,33 @@ impl Solver {
     }
 
     /// The method [`CountMethod::Auto`] picks for this problem, and why, without making the
-    /// count: the estimate of step 1, then (for a large tree) the memoised search run until its
-    /// verdict, at most until it has spent as many nodes as the plain search would in
-    /// [`SMALL_TREE`] (when it ends within that, memo it is). For a caller that counts with
-    /// another runner (threads) or only reports the choice; [`Solver::count_by`] itself keeps
-    /// the memoised search it started rather than starting again.
-    pub fn pick_method(&mut self, memo: &MemoConfig) -> (CountMethod, String, Estimate) {
-        let estimate = self.estimate(PROBES, SEED);
+    /// count: the memoised search run until its verdict, at most [`PICK_NODES`] nodes (when
+    /// it ends within that, memo it is). For a caller that counts with another runner
+    /// (threads) or only reports the choice; [`Solver::count_by`] itself keeps the memoised
+    /// search it started rather than starting again.
+    pub fn pick_method(&mut self, memo: &MemoConfig) -> (CountMethod, String) {
         if self.config.budget.max_solutions.is_some() {
             let reason = "a solution limit: the plain search stops there".to_owned();
-            return (CountMethod::Search, reason, estimate);
+            return (CountMethod::Search, reason);
         }
         if let Err(refused) = self.check(crate::gate::Method::Memo) {
-            return (CountMethod::Search, format!("{refused}: plain search"), estimate);
-        }
-        if estimate.nodes < SMALL_TREE {
-            let reason = format!(
-                "estimated {:.3e} plain nodes, under {SMALL_TREE:.0e}: plain search",
-                estimate.nodes
-            );
-            return (CountMethod::Search, reason, estimate);
+            return (CountMethod::Search, format!("{refused}: plain search"));
         }
         let saved = self.config.clone();
+        let own = saved.budget.max_nodes.unwrap_or(u64::MAX);
         self.config =
-            Config { budget: saved.budget.clone().max_nodes(SMALL_TREE as u64), ..saved.clone() };
-        let mut next_check = FIRST_CHECK;
-        let mut verdict = None;
-        let probe = self.count_memo(memo, |_, stats| {
-            if stats.nodes >= next_check {
-                let ratio = stats.plain_nodes as f64 / stats.nodes as f64;
-                next_check = next_check.saturating_mul(2);
-                if !(NOT_PAYING..PAYING).contains(&ratio) {
-                    verdict = Some(ratio);
-                    return ControlFlow::Break(());
-                }
-            }
-            ControlFlow::Continue(())
-        });
+            Config { budget: saved.budget.clone().max_nodes(own.min(PICK_NODES)), ..saved.clone() };
+        let mut watch = Verdict::new();
+        let probe = self.count_memo(memo, |_, stats| watch.look(stats));
         self.config = saved;
-        match (probe, verdict) {
-            (Ok(m), _) if m.stop == Stop::Exhausted => {
-                let reason = format!(
-                    "the memoised search counts it in {} nodes (the plain search: about {:.3e})",
-                    m.stats.nodes, estimate.nodes
-                );
-                (CountMethod::Memo, reason, estimate)
+        match probe {
+            Ok(m) if m.stop == Stop::Exhausted && watch.gave_up.is_none() => {
+                (CountMethod::Memo, watch.reason(m.stats.nodes))
             }
-            (_, Some(ratio)) if ratio < NOT_PAYING => (
-                CountMethod::Search,
-                format!(
-                    "the memoised search saved little: {ratio:.2} plain nodes per memoised node \
-                     (under {NOT_PAYING}): plain search"
-                ),
-                estimate,
-            ),
-            (_, Some(ratio)) => (
-                CountMethod::Memo,
-                format!(
-                    "the memoised search saved {ratio:.3e} plain nodes per node (at least \
-                     {PAYING}): memo"
-                ),
-                estimate,
-            ),
-            _ => (
-                CountMethod::Memo,
-                format!(
-                    "estimated {:.3e} plain nodes; the memoised search kept saving between \
-                     {NOT_PAYING} and {PAYING} plain nodes per node: memo",
-                    estimate.nodes
-                ),
-                estimate,
-            ),
+            Ok(m) if watch.gave_up.is_some() => (CountMethod::Search, watch.reason(m.stats.nodes)),
+            Ok(m) => (CountMethod::Memo, watch.reason(m.stats.nodes)),
+            // The table could not be made (its limit): the plain search.
+            Err(e) => (CountMethod::Search, format!("{e}: plain search")),
         }
     }
 
@@ -244,103 +194,118 @@ impl Solver {
         if self.config.budget.max_solutions.is_some() {
             let outcome = self.count_with_progress(&mut *progress);
             let reason = "a solution limit: the plain search stops there".to_owned();
-            return Ok(plain(outcome, reason, None));
+            return Ok(plain(outcome, reason));
         }
         // Auto chooses only among the methods that handle the problem.
         if let Err(refused) = self.check(crate::gate::Method::Memo) {
             let outcome = self.count_with_progress(&mut *progress);
-            return Ok(plain(outcome, format!("{refused}: plain search"), None));
+            return Ok(plain(outcome, format!("{refused}: plain search")));
         }
-        // The configured limits hold for the whole count, over its runs: each run after the
-        // first gets what the runs before it left.
+        // The configured limits hold for the whole count, over its runs: the plain search
+        // after the memoised one gets what the first left.
         let started = std::time::Instant::now();
         let saved = self.config.clone();
-        let mut used = 0u64;
-        let left = |used: u64| Config { budget: saved.budget.less(used, started), ..saved.clone() };
-        // Step 1: a small tree is counted plainly.
-        let estimate = self.estimate(PROBES, SEED);
-        if estimate.nodes < SMALL_TREE {
-            let budget = (10.0 * SMALL_TREE) as u64;
-            let own = saved.budget.max_nodes.unwrap_or(u64::MAX);
-            let first = left(0);
-            self.config = Config { budget: first.budget.max_nodes(own.min(budget)), ..first };
-            let outcome = self.count_with_progress(&mut *progress);
-            used += self.stats().nodes;
-            self.config = saved.clone();
-            if outcome.stop != Stop::NodeLimit || own <= budget {
-                let reason = format!(
-                    "estimated {:.3e} plain nodes, under {SMALL_TREE:.0e}: plain search",
-                    estimate.nodes
-                );
-                return Ok(plain(outcome, reason, Some(estimate)));
-            }
-        }
-        // Step 2: the memoised search, watched.
-        let mut next_check = FIRST_CHECK;
-        let mut verdict: Option<f64> = None;
-        let mut gave_up = None;
-        self.config = left(used);
-        let m = self.count_memo(memo, |s, stats| {
-            if verdict.is_none() && stats.nodes >= next_check {
-                let ratio = stats.plain_nodes as f64 / stats.nodes as f64;
-                if ratio < NOT_PAYING {
-                    gave_up = Some((ratio, stats.nodes));
-                    return ControlFlow::Break(());
-                }
-                if ratio >= PAYING {
-                    verdict = Some(ratio);
-                }
-                next_check = next_check.saturating_mul(2);
-            }
-            progress(s)
+        let mut watch = Verdict::new();
+        let m = self.count_memo(memo, |s, stats| match watch.look(stats) {
+            ControlFlow::Break(()) if watch.gave_up.is_some() => ControlFlow::Break(()),
+            _ => progress(s),
         });
         self.config = saved.clone();
         let m = m?;
-        used += m.stats.nodes;
-        if let Some((ratio, nodes)) = gave_up {
+        let mut reason = watch.reason(m.stats.nodes);
+        if m.stop != Stop::Exhausted && watch.last.is_none() {
+            reason = format!(
+                "stopped ({}) after {} memoised nodes, before the first look at {FIRST_CHECK}",
+                m.stop, m.stats.nodes
+            );
+        }
+        if watch.gave_up.is_some() {
             // The table does not pay: the plain search, from the start.
-            self.config = left(used);
+            self.config =
+                Config { budget: saved.budget.less(m.stats.nodes, started), ..saved.clone() };
             let outcome = self.count_with_progress(&mut *progress);
             self.config = saved;
-            let reason = format!(
-                "the memoised search saved little: {ratio:.2} plain nodes per memoised node \
-                 after {nodes} nodes (under {NOT_PAYING}): plain search"
-            );
-            return Ok(plain(outcome, reason, Some(estimate)));
+            return Ok(plain(outcome, reason));
         }
-        let reason = match verdict {
-            Some(ratio) => format!(
-                "the memoised search saved {ratio:.3e} plain nodes per node (at least \
-                 {PAYING}): memo"
-            ),
-            None => format!(
-                "estimated {:.3e} plain nodes; the memoised search ended before it could be \
-                 judged, or kept saving between {NOT_PAYING} and {PAYING} plain nodes per node",
-                estimate.nodes
-            ),
-        };
         Ok(Counted {
             count: m.count,
             stop: m.stop,
             method: CountMethod::Memo,
             reason,
             memo: Some(m.stats),
-            estimate: Some(estimate),
             zdd: m.zdd,
             stats: Stats::default(),
         })
     }
 }
 
+/// What the watch over a memoised search has seen (see the module docs).
+struct Verdict {
+    /// The node count of the next look.
+    next_check: u64,
+    /// The ratio of plain nodes to memoised nodes that settled it for memo.
+    paying: Option<f64>,
+    /// The ratio, and the memoised nodes, when it gave up.
+    gave_up: Option<(f64, u64)>,
+    /// The ratio at the last look.
+    last: Option<f64>,
+}
+
+impl Verdict {
+    fn new() -> Verdict {
+        Verdict { next_check: FIRST_CHECK, paying: None, gave_up: None, last: None }
+    }
+
+    /// A look at the counters of the memoised search: `Break` once the verdict is in.
+    fn look(&mut self, stats: &MemoStats) -> ControlFlow<()> {
+        if self.paying.is_some() || self.gave_up.is_some() || stats.nodes < self.next_check {
+            return ControlFlow::Continue(());
+        }
+        let ratio = stats.plain_nodes as f64 / stats.nodes as f64;
+        self.last = Some(ratio);
+        self.next_check = stats.nodes.saturating_mul(2);
+        if ratio < NOT_PAYING {
+            self.gave_up = Some((ratio, stats.nodes));
+            return ControlFlow::Break(());
+        }
+        if ratio >= PAYING {
+            self.paying = Some(ratio);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Why: the sentence `--stats` prints, the memoised search having spent `nodes`.
+    fn reason(&self, nodes: u64) -> String {
+        match (self.gave_up, self.paying, self.last) {
+            (Some((ratio, at)), _, _) => format!(
+                "the memoised search saved little: {ratio:.2} plain nodes per memoised node \
+                 after {at} nodes (under {NOT_PAYING}): plain search"
+            ),
+            (None, Some(ratio), _) => format!(
+                "the memoised search saved {ratio:.3e} plain nodes per node (at least \
+                 {PAYING}): memo"
+            ),
+            (None, None, Some(ratio)) => format!(
+                "the memoised search kept saving between {NOT_PAYING} and {PAYING} plain nodes \
+                 per node ({ratio:.2} at the last look): memo"
+            ),
+            (None, None, None) => format!(
+                "the memoised search ended in {nodes} nodes, before its first look at \
+                 {FIRST_CHECK}: memo"
+            ),
+        }
+    }
+}
+
 /// A count by the plain search (its `stats` left to the caller).
-pub(crate) fn plain(outcome: Outcome, reason: String, estimate: Option<Estimate>) -> Counted {
+pub(crate) fn plain(outcome: Outcome, reason: String) -> Counted {
     Counted {
         count: Count::from(outcome.solutions),
         stop: outcome.stop,
         method: CountMethod::Search,
         reason,
         memo: None,
-        estimate,
         zdd: None,
         stats: Stats::default(),
     }

@@ -88,7 +88,7 @@ mod solver;
 mod stats;
 mod zdd;
 
-pub use auto::{CountMethod, Counted, FIRST_CHECK, NOT_PAYING, PAYING, SMALL_TREE};
+pub use auto::{CountMethod, Counted, FIRST_CHECK, NOT_PAYING, PAYING, PICK_NODES};
 pub use config::{Budget, Config, Heuristic, Kernel, Outcome, Progress, Stop, Subtree};
 pub use estimate::Estimate;
 pub use gate::{Feature, Method, Unsupported};

@@ -166,12 +166,9 @@ fn on_threads(
 ) -> Result<Counted, CountError> {
     use crate::parallel::ParallelSearch;
     let mut solver = Solver::with_config(problem, request.config.clone());
-    let (method, reason, estimate) = match request.method {
-        CountMethod::Auto => {
-            let (m, r, e) = solver.pick_method(&request.memo);
-            (m, r, Some(e))
-        }
-        m => (m, String::new(), None),
+    let (method, reason) = match request.method {
+        CountMethod::Auto => solver.pick_method(&request.memo),
+        m => (m, String::new()),
     };
     if method == CountMethod::Memo {
         let mut tick = |s: &Solver| {
@@ -179,11 +176,11 @@ fn on_threads(
             ControlFlow::Continue(())
         };
         let counted = solver.count_by(CountMethod::Memo, &request.memo, &mut tick)?;
-        return Ok(Counted { reason, estimate, ..counted });
+        return Ok(Counted { reason, ..counted });
     }
     let (outcome, stats) = ParallelSearch::new(problem, request.config.clone(), threads)
         .count_with_progress(&|p| progress(p));
-    Ok(Counted { stats, ..crate::auto::plain(outcome, reason, estimate) })
+    Ok(Counted { stats, ..crate::auto::plain(outcome, reason) })
 }
 
 /// The memoised count of `problem` with its ZDD, from which [`Zdd::samples`](crate::Zdd::samples)

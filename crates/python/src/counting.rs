@@ -312,7 +312,7 @@ impl PyEstimate {
     /// which method `auto` would pick.
     pub(crate) fn measure(mut solver: Solver, probes: u64, seed: u64) -> Self {
         let e = solver.estimate(probes, seed);
-        let (auto, reason, _) = solver.pick_method(&memo_config(None, false));
+        let (auto, reason) = solver.pick_method(&memo_config(None, false));
         PyEstimate {
             probes: e.probes,
             nodes: e.nodes,

@@ -76,7 +76,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rate = speed(&mut solver);
     let seconds = e.nodes / rate;
     let seconds_stderr = e.nodes_stderr / rate;
-    let (method, reason, _) = solver
+    let (method, reason) = solver
         .pick_method(&MemoConfig { limit_bytes: MemoConfig::default_limit_bytes(), zdd: false });
     if stop::interrupted() {
         eprintln!("incomplete: interrupted; the estimate above uses {} probes", e.probes);
