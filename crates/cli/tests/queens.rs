@@ -80,7 +80,7 @@ fn emitted_model_matches_the_instance_file() {
     // Ranks and files in the same organ-pipe order; diagonals follow, 6n - 2 items in all.
     assert!(items.starts_with(&format!("{primary} | ")), "{items}");
     assert_eq!(items.split_whitespace().filter(|&w| w != "|").count(), 46);
-    let solved = run_with(&["solve", "--count", "--stats", "-"], emitted);
+    let solved = run_with(&["solve", "--count", "--stats", "--method", "search", "-"], emitted);
     assert_eq!(stdout(&solved), "92\n");
     assert!(stderr(&solved).contains("nodes 1049 "), "{}", stderr(&solved));
 }

@@ -18,8 +18,10 @@
 //!
 //! The plain search runs only where its tree (known exactly from the memoised count's
 //! `plain_nodes`) has at most [`PLAIN_CAP`] nodes; elsewhere memoisation wins by orders of
-//! magnitude and the column says so. Files where both methods finish under 10 ms are listed
-//! but left out of the summary's worst ratio (process noise dominates there).
+//! magnitude and the column says so. The summary gives the worst ratio twice: over the files
+//! the better method counts in 10 ms or more (the issue's "files that finish under 10 ms
+//! either way aside": noise and fixed costs dominate below), and over the files the slower
+//! one does (an unwalked plain tree counts as slow).
 //!
 //! ```text
 //! DANCECARD_DLX6=/path/to/dlx6 cargo bench -p dancecard-engine --bench auto
@@ -37,7 +39,7 @@ use common::median;
 /// The largest plain tree the bench walks (about 10 s).
 const PLAIN_CAP: u64 = 100_000_000;
 
-/// Files counted under this many seconds by the better method are left out of the summary.
+/// The summary's threshold in seconds (see the module docs).
 const TINY: f64 = 0.010;
 
 /// One method's count: seconds, the count, its nodes, and for auto what it picked.
@@ -82,6 +84,7 @@ fn dlx6(program: &str, input: &Path) -> Option<(f64, String, u64)> {
 struct Row {
     auto_over_best: f64,
     best: f64,
+    worst: f64,
 }
 
 fn row(name: &str, p: &Problem, runs: usize, theirs: Option<(&str, &Path)>) -> Row {
@@ -101,7 +104,9 @@ fn row(name: &str, p: &Problem, runs: usize, theirs: Option<(&str, &Path)>) -> R
         }
         assert_eq!(a.count, m.count, "{name}: auto and the memoised search disagree");
         if let Some((program, input)) = theirs {
-            if let Some((t, c, n)) = dlx6(program, input) {
+            let ran = dlx6(program, input);
+            assert!(ran.is_some(), "{name}: DLX6 ({program}) did not run or printed no count");
+            if let Some((t, c, n)) = ran {
                 // DLX6 counts in 64 bits: past 2^64 its count is ours modulo 2^64.
                 let ours: u128 = m.count.parse().expect("the families count within u128");
                 assert_eq!(c, (ours % (1u128 << 64)).to_string(), "{name}: DLX6 disagrees");
@@ -122,7 +127,12 @@ fn row(name: &str, p: &Problem, runs: usize, theirs: Option<(&str, &Path)>) -> R
         format!("{:>9} {:>11.3e}", "-", plain_tree as f64)
     };
     let memo = median(memo_t);
-    let best = if walk_plain { memo.min(median(search_t)) } else { memo };
+    let (best, worst) = if walk_plain {
+        let search = median(search_t);
+        (memo.min(search), memo.max(search))
+    } else {
+        (memo, f64::INFINITY)
+    };
     let theirs = match dlx6_nodes {
         Some(n) => format!("{:>9.4} {:>10}", median(dlx6_t), n),
         None => format!("{:>9} {:>10}", "-", "-"),
@@ -135,7 +145,7 @@ fn row(name: &str, p: &Problem, runs: usize, theirs: Option<(&str, &Path)>) -> R
         median(auto_t),
         a.picked.name(),
     );
-    Row { auto_over_best: ratio, best }
+    Row { auto_over_best: ratio, best, worst }
 }
 
 fn header(last: &str) {
@@ -146,15 +156,21 @@ fn header(last: &str) {
 }
 
 fn summary(rows: &[(String, Row)]) {
-    let judged: Vec<_> = rows.iter().filter(|(_, r)| r.best >= TINY).collect();
-    if let Some((name, worst)) =
-        judged.iter().max_by(|a, b| a.1.auto_over_best.total_cmp(&b.1.auto_over_best))
-    {
-        println!(
-            "worst auto/best over {} files counted in {TINY} s or more: {:.2}x ({name})",
-            judged.len(),
-            worst.auto_over_best
-        );
+    for (which, keep) in [
+        ("the better method", &(|r: &Row| r.best >= TINY) as &dyn Fn(&Row) -> bool),
+        ("the slower method", &|r: &Row| r.worst >= TINY),
+    ] {
+        let judged: Vec<_> = rows.iter().filter(|(_, r)| keep(r)).collect();
+        if let Some((name, worst)) =
+            judged.iter().max_by(|a, b| a.1.auto_over_best.total_cmp(&b.1.auto_over_best))
+        {
+            println!(
+                "worst auto/best over the {} files {which} counts in {TINY} s or more: {:.2}x \
+                 ({name})",
+                judged.len(),
+                worst.auto_over_best
+            );
+        }
     }
 }
 

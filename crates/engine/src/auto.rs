@@ -16,9 +16,10 @@
 //! settles it, and the memoised search runs to the end, as it does when it ends before the
 //! first look.
 //!
-//! What the decision costs: at most [`FIRST_CHECK`] memoised nodes where memoisation does not
-//! pay (1-6 ms on the instance files: 3% of the plain count of 12 queens, under 1% of
-//! pentominoes on 6 x 10), nothing where it does. The ratio at the first look separates the
+//! What the decision costs: where memoisation does not pay, the memoised nodes before the look
+//! that gives up: [`FIRST_CHECK`] on every instance file (1-6 ms: 3% of the plain count of 12
+//! queens, under 1% of pentominoes on 6 x 10), more where the ratio stays between the two
+//! thresholds for a while; nothing where it pays. The ratio at the first look separates the
 //! files cleanly: 1.00-1.34 where memoisation does not pay (queens, pentominoes, sudoku,
 //! Kirkman and Steiner systems, latin squares), 6.9-21,600 where it does (dominoes, bell,
 //! double factorials, multiplicities). An up-front estimate (Knuth's random probes, which this
@@ -84,7 +85,8 @@ pub struct Counted {
     pub method: CountMethod,
     /// Why that method (for [`CountMethod::Auto`]; empty otherwise).
     pub reason: String,
-    /// The memoised search's counters, when it made (or started) the count.
+    /// The memoised search's counters, when it made the count (`None` when auto gave it up
+    /// for the plain search).
     pub memo: Option<MemoStats>,
     /// The ZDD, when the memoised search made the whole count and one was asked for.
     pub zdd: Option<Zdd>,
@@ -175,12 +177,20 @@ impl Solver {
         let probe = self.count_memo(memo, |_, stats| watch.look(stats));
         self.config = saved;
         match probe {
+            Ok(m) if m.stop != Stop::Exhausted && watch.last.is_none() => (
+                CountMethod::Memo,
+                format!(
+                    "stopped ({}) after {} memoised nodes, before the first look at \
+                     {FIRST_CHECK}: memo, unjudged",
+                    m.stop, m.stats.nodes
+                ),
+            ),
             Ok(m) if m.stop == Stop::Exhausted && watch.gave_up.is_none() => {
                 (CountMethod::Memo, watch.reason(m.stats.nodes))
             }
             Ok(m) if watch.gave_up.is_some() => (CountMethod::Search, watch.reason(m.stats.nodes)),
             Ok(m) => (CountMethod::Memo, watch.reason(m.stats.nodes)),
-            // The table could not be made (its limit): the plain search.
+            // Not reached (no ZDD is asked for, the only error past the gate): the plain search.
             Err(e) => (CountMethod::Search, format!("{e}: plain search")),
         }
     }

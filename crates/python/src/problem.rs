@@ -763,8 +763,8 @@ impl PyProblem {
     /// `max_nodes` (an int below 2**64) or `time_limit` (seconds >= 0) the count may be a
     /// lower bound: see `stats.complete`. `method`: `"search"` (the plain search, one step per
     /// solution at least), `"memo"` (the memoised search, Knuth's DLX6: each remaining problem
-    /// counted once) or `"auto"` (whichever pays, decided from the run: the memoised search
-    /// starts and gives way to the plain one where it saves little); with threads, `auto` picks first, then searches plainly on the
+    /// counted once) or `"auto"` (whichever pays, decided from the run: the memoised
+    /// search starts and gives way to the plain one where it saves little); with threads, `auto` picks first, then searches plainly on the
     /// threads or memoises on one. `memo_limit`: the most bytes of the memo table (an int
     /// below 2**64; `None`: 2 GiB or a quarter of the memory, whichever is less), past which
     /// the table is emptied and the count goes on, exact (but slower: far slower when the

@@ -74,7 +74,8 @@ def test_the_methods_agree_on_the_instances(name, solutions, dlx6_nodes, dlx6_zd
 
 
 def test_auto_picks_the_method_that_pays():
-    # Small trees stay on the plain search (and its DLX1 counts); domino tilings memoise.
+    # Where the table saves little the plain search counts (with DLX1's counts); domino
+    # tilings memoise.
     q = instance("queens12")
     assert q.count() == 14_200
     assert (q.stats.method, q.stats.nodes, q.stats.updates) == ("search", 211_716, 3_594_752)

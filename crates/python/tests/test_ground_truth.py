@@ -119,5 +119,5 @@ def test_square_domino_boards_up_to_8x8():
 def test_instances_with_knuths_counts(name, solutions, nodes, updates):
     # testdata/instances/README.md: what DLX1 reports on these files, to the unit.
     p = dancecard.Problem.from_dlx((INSTANCES / f"{name}.dlx").read_text())
-    assert p.count() == solutions
+    assert p.count(method="search") == solutions
     assert (p.stats.nodes, p.stats.updates, p.stats.solutions) == (nodes, updates, solutions)

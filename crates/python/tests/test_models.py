@@ -45,6 +45,7 @@ def test_queens_problem_is_the_instance_model():
     p = queens.problem(8)
     assert p.count() == 92
     # The same tree as Knuth's DLX1 on testdata/instances/queens8.dlx.
+    assert p.count(method="search") == 92
     assert p.stats.nodes == 1049
     solution = p.first()
     board = [k % 8 for k in sorted(solution)]

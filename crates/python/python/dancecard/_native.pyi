@@ -308,7 +308,8 @@ class Problem:
         ``method``: ``"search"`` (the plain search: at least one step per solution),
         ``"memo"`` (the memoised search, Knuth's DLX6: each remaining problem is counted
         once, so 12x12 domino tilings take a fraction of a second) or ``"auto"`` (whichever
-        pays, decided from the run: a small tree is searched plainly). With ``threads > 1``,
+        pays, decided from the run: the memoised search starts and gives way to the plain
+        one where it saves little). With ``threads > 1``,
         ``auto`` picks first, then searches plainly on the threads or memoises on one.
         ``memo_limit``: the most bytes of the memo table (an int from 0 to 2**64 - 1;
         ``None``: 2 GiB, or a quarter of the memory if less), past which the table is emptied
