@@ -17,11 +17,11 @@
 //! first look.
 //!
 //! What the decision costs: where memoisation does not pay, the memoised nodes before the look
-//! that gives up: [`FIRST_CHECK`] on every instance file (1-6 ms: 3% of the plain count of 12
-//! queens, under 1% of pentominoes on 6 x 10), more where the ratio stays between the two
+//! that gives up: [`FIRST_CHECK`] on every instance file (0.4-3 ms: 3% of the plain count of 12
+//! queens, 0.2% of pentominoes on 6 x 10), more where the ratio stays between the two
 //! thresholds for a while; nothing where it pays. The ratio at the first look separates the
 //! files cleanly: 1.00-1.34 where memoisation does not pay (queens, pentominoes, sudoku,
-//! Kirkman and Steiner systems, latin squares), 6.9-21,600 where it does (dominoes, bell,
+//! Kirkman and Steiner systems, latin squares), 6.9-98 where it does (dominoes, bell,
 //! double factorials, multiplicities). An up-front estimate (Knuth's random probes, which this
 //! rule used before) needs about 1,000 probes to come within 2x on lopsided trees (on the
 //! bell family 64 probes said 9.4e5 plain nodes where there are 8.4e6), and 1,000 probes cost
@@ -60,7 +60,7 @@ impl CountMethod {
 }
 
 /// Memoised nodes before the first look at whether the table pays.
-pub const FIRST_CHECK: u64 = 2_048;
+pub const FIRST_CHECK: u64 = 1_024;
 
 /// Below this ratio of plain-search nodes to memoised nodes, the table does not pay for its
 /// cost per node (measured at 2-20 times a plain node on the instance files).
