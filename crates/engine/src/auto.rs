@@ -177,19 +177,10 @@ impl Solver {
         let probe = self.count_memo(memo, |_, stats| watch.look(stats));
         self.config = saved;
         match probe {
-            Ok(m) if m.stop != Stop::Exhausted && watch.last.is_none() => (
-                CountMethod::Memo,
-                format!(
-                    "stopped ({}) after {} memoised nodes, before the first look at \
-                     {FIRST_CHECK}: memo, unjudged",
-                    m.stop, m.stats.nodes
-                ),
-            ),
-            Ok(m) if m.stop == Stop::Exhausted && watch.gave_up.is_none() => {
-                (CountMethod::Memo, watch.reason(m.stats.nodes))
+            Ok(m) if watch.gave_up.is_some() => {
+                (CountMethod::Search, watch.reason(m.stop, m.stats.nodes))
             }
-            Ok(m) if watch.gave_up.is_some() => (CountMethod::Search, watch.reason(m.stats.nodes)),
-            Ok(m) => (CountMethod::Memo, watch.reason(m.stats.nodes)),
+            Ok(m) => (CountMethod::Memo, watch.reason(m.stop, m.stats.nodes)),
             // Not reached (no ZDD is asked for, the only error past the gate): the plain search.
             Err(e) => (CountMethod::Search, format!("{e}: plain search")),
         }
@@ -222,13 +213,7 @@ impl Solver {
         });
         self.config = saved.clone();
         let m = m?;
-        let mut reason = watch.reason(m.stats.nodes);
-        if m.stop != Stop::Exhausted && watch.last.is_none() {
-            reason = format!(
-                "stopped ({}) after {} memoised nodes, before the first look at {FIRST_CHECK}",
-                m.stop, m.stats.nodes
-            );
-        }
+        let reason = watch.reason(m.stop, m.stats.nodes);
         if watch.gave_up.is_some() {
             // The table does not pay: the plain search, from the start.
             self.config =
@@ -285,8 +270,9 @@ impl Verdict {
         ControlFlow::Continue(())
     }
 
-    /// Why: the sentence `--stats` prints, the memoised search having spent `nodes`.
-    fn reason(&self, nodes: u64) -> String {
+    /// Why: the sentence `--stats` prints, the memoised search having ended by `stop` after
+    /// `nodes`.
+    fn reason(&self, stop: Stop, nodes: u64) -> String {
         match (self.gave_up, self.paying, self.last) {
             (Some((ratio, at)), _, _) => format!(
                 "the memoised search saved little: {ratio:.2} plain nodes per memoised node \
@@ -300,9 +286,13 @@ impl Verdict {
                 "the memoised search kept saving between {NOT_PAYING} and {PAYING} plain nodes \
                  per node ({ratio:.2} at the last look): memo"
             ),
-            (None, None, None) => format!(
+            (None, None, None) if stop == Stop::Exhausted => format!(
                 "the memoised search ended in {nodes} nodes, before its first look at \
                  {FIRST_CHECK}: memo"
+            ),
+            (None, None, None) => format!(
+                "stopped ({stop}) after {nodes} memoised nodes, before the first look at \
+                 {FIRST_CHECK}: memo, unjudged"
             ),
         }
     }
