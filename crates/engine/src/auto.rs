@@ -30,6 +30,7 @@
 use std::ops::ControlFlow;
 
 use crate::config::{Config, Outcome, Stop};
+use crate::frontier::FrontierStats;
 use crate::kernels::memo::{MemoConfig, MemoError, MemoStats};
 use crate::solver::Solver;
 use crate::zdd::Zdd;
@@ -46,15 +47,19 @@ pub enum CountMethod {
     /// Whichever pays, decided from the run (see the module docs in the source, `auto.rs`).
     #[default]
     Auto,
+    /// By stages from both ends ([`FrontierStats`]; the module docs in the source,
+    /// `frontier.rs`): for problems whose options fall into lines, as latin squares'.
+    Frontier,
 }
 
 impl CountMethod {
-    /// `search`, `memo` or `auto`.
+    /// `search`, `memo`, `auto` or `frontier`.
     pub fn name(self) -> &'static str {
         match self {
             CountMethod::Search => "search",
             CountMethod::Memo => "memo",
             CountMethod::Auto => "auto",
+            CountMethod::Frontier => "frontier",
         }
     }
 }
@@ -88,6 +93,8 @@ pub struct Counted {
     /// The memoised search's counters, when it made the count (`None` when auto gave it up
     /// for the plain search).
     pub memo: Option<MemoStats>,
+    /// The count by stages' counters, when it made the count.
+    pub frontier: Option<FrontierStats>,
     /// The ZDD, when the memoised search made the whole count and one was asked for.
     pub zdd: Option<Zdd>,
     /// The counters of the method that made the count (for the memoised search, its own
@@ -132,6 +139,7 @@ impl Solver {
             CountMethod::Search => crate::gate::Method::Search,
             CountMethod::Memo => crate::gate::Method::Memo,
             CountMethod::Auto => crate::gate::Method::Auto,
+            CountMethod::Frontier => crate::gate::Method::Frontier,
         })?;
         let mut counted = match method {
             CountMethod::Search => {
@@ -146,11 +154,28 @@ impl Solver {
                     method: CountMethod::Memo,
                     reason: String::new(),
                     memo: Some(m.stats),
+                    frontier: None,
                     zdd: m.zdd,
                     stats: Stats::default(),
                 }
             }
             CountMethod::Auto => self.count_auto(memo, progress)?,
+            CountMethod::Frontier => {
+                if self.config.budget.max_solutions.is_some() {
+                    return Err(MemoError::SolutionLimit);
+                }
+                let f = self.count_frontier(memo.limit_bytes, progress);
+                Counted {
+                    count: f.count,
+                    stop: f.stop,
+                    method: CountMethod::Frontier,
+                    reason: String::new(),
+                    memo: None,
+                    frontier: Some(f.stats),
+                    zdd: None,
+                    stats: Stats::default(),
+                }
+            }
         };
         counted.stats = self.stats;
         Ok(counted)
@@ -178,7 +203,11 @@ impl Solver {
         self.config = saved;
         match probe {
             Ok(m) if watch.gave_up.is_some() => {
-                (CountMethod::Search, watch.reason(m.stop, m.stats.nodes))
+                let reason = watch.reason(m.stop, m.stats.nodes);
+                match self.line_count() {
+                    Some(lines) => (CountMethod::Frontier, lines_reason(&reason, lines)),
+                    None => (CountMethod::Search, reason),
+                }
             }
             Ok(m) => (CountMethod::Memo, watch.reason(m.stop, m.stats.nodes)),
             // Not reached (no ZDD is asked for, the only error past the gate): the plain search.
@@ -215,12 +244,28 @@ impl Solver {
         let m = m?;
         let reason = watch.reason(m.stop, m.stats.nodes);
         if watch.gave_up.is_some() {
-            // The table does not pay: the plain search, from the start.
+            // The table does not pay: the count by stages where the options fall into lines,
+            // else the plain search, from the start.
             self.config =
                 Config { budget: saved.budget.less(m.stats.nodes, started), ..saved.clone() };
-            let outcome = self.count_with_progress(&mut *progress);
+            let counted = match self.line_count() {
+                Some(lines) => {
+                    let f = self.count_frontier(memo.limit_bytes, progress);
+                    Counted {
+                        count: f.count,
+                        stop: f.stop,
+                        method: CountMethod::Frontier,
+                        reason: lines_reason(&reason, lines),
+                        memo: None,
+                        frontier: Some(f.stats),
+                        zdd: None,
+                        stats: Stats::default(),
+                    }
+                }
+                None => plain(self.count_with_progress(&mut *progress), reason),
+            };
             self.config = saved;
-            return Ok(plain(outcome, reason));
+            return Ok(counted);
         }
         Ok(Counted {
             count: m.count,
@@ -228,6 +273,7 @@ impl Solver {
             method: CountMethod::Memo,
             reason,
             memo: Some(m.stats),
+            frontier: None,
             zdd: m.zdd,
             stats: Stats::default(),
         })
@@ -298,6 +344,13 @@ impl Verdict {
     }
 }
 
+/// The reason for a count by stages: `reason` said the plain search, but the options fall
+/// into `lines` lines.
+fn lines_reason(reason: &str, lines: usize) -> String {
+    let memo = reason.strip_suffix(": plain search").unwrap_or(reason);
+    format!("{memo}; the options fall into {lines} lines: frontier (by stages from both ends)")
+}
+
 /// A count by the plain search (its `stats` left to the caller).
 pub(crate) fn plain(outcome: Outcome, reason: String) -> Counted {
     Counted {
@@ -306,6 +359,7 @@ pub(crate) fn plain(outcome: Outcome, reason: String) -> Counted {
         method: CountMethod::Search,
         reason,
         memo: None,
+        frontier: None,
         zdd: None,
         stats: Stats::default(),
     }

@@ -21,6 +21,7 @@
 //! | shards | yes | yes | yes | yes (ignored) |
 //! | pre | yes | yes | no | yes |
 //! | min-cost | yes | yes | yes | yes |
+//! | frontier | yes | no | no | yes (ignored) |
 //!
 //! "Ignored" means the answer does not depend on the costs: a count counts every solution
 //! whatever it costs. The table is [`supports`]; `docs/capabilities.md` prints it, and a test
@@ -69,11 +70,13 @@ pub enum Method {
     Pre,
     /// The solutions of least total cost (Knuth's DLX5).
     MinCost,
+    /// The count by stages from both ends (`frontier.rs`).
+    Frontier,
 }
 
 impl Method {
     /// Every method, in the order of the capability table.
-    pub const ALL: [Method; 10] = [
+    pub const ALL: [Method; 11] = [
         Method::Search,
         Method::Memo,
         Method::Auto,
@@ -84,10 +87,11 @@ impl Method {
         Method::Shards,
         Method::Pre,
         Method::MinCost,
+        Method::Frontier,
     ];
 
     /// The method's name in the table and in messages: `search`, `memo`, `auto`, `zdd`,
-    /// `sample`, `estimate`, `threads`, `shards`, `pre`, `min-cost`.
+    /// `sample`, `estimate`, `threads`, `shards`, `pre`, `min-cost`, `frontier`.
     pub fn name(self) -> &'static str {
         match self {
             Method::Search => "search",
@@ -100,6 +104,7 @@ impl Method {
             Method::Shards => "shards",
             Method::Pre => "pre",
             Method::MinCost => "min-cost",
+            Method::Frontier => "frontier",
         }
     }
 }
@@ -179,7 +184,11 @@ impl std::fmt::Display for Feature {
 /// Whether `method` gives exact answers on problems with `feature` (the capability table of
 /// the [module documentation](self)). `false` means it refuses them.
 pub const fn supports(method: Method, feature: Feature) -> bool {
-    !matches!((method, feature), (Method::Pre, Feature::Multiplicities))
+    !matches!(
+        (method, feature),
+        (Method::Pre, Feature::Multiplicities)
+            | (Method::Frontier, Feature::Colors | Feature::Multiplicities)
+    )
 }
 
 /// A method asked to run on a kind of problem it does not handle.

@@ -79,6 +79,7 @@ impl CountRequest {
             CountMethod::Search => Method::Search,
             CountMethod::Memo => Method::Memo,
             CountMethod::Auto => Method::Auto,
+            CountMethod::Frontier => Method::Frontier,
         }];
         if self.memo.zdd {
             methods.push(Method::Zdd);
@@ -126,13 +127,19 @@ pub fn count(
         gate::check(problem, method)?;
     }
     let limited = request.config.budget.max_solutions.is_some();
-    if request.memo.zdd && (request.method == CountMethod::Search || limited) {
+    let whole = matches!(request.method, CountMethod::Search | CountMethod::Frontier);
+    if request.memo.zdd && (whole || limited) {
         return Err(CountError::Request(
             "a ZDD is built by the memoised count: method memo or auto, and no solution limit",
         ));
     }
     if request.method == CountMethod::Memo && limited {
         return Err(MemoError::SolutionLimit.into());
+    }
+    if request.method == CountMethod::Frontier && limited {
+        return Err(CountError::Request(
+            "a count by stages takes no solution limit (no solution is known before its end)",
+        ));
     }
     let threads = match request.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -170,12 +177,12 @@ fn on_threads(
         CountMethod::Auto => solver.pick_method(&request.memo),
         m => (m, String::new()),
     };
-    if method == CountMethod::Memo {
+    if matches!(method, CountMethod::Memo | CountMethod::Frontier) {
         let mut tick = |s: &Solver| {
             progress(snapshot(s));
             ControlFlow::Continue(())
         };
-        let counted = solver.count_by(CountMethod::Memo, &request.memo, &mut tick)?;
+        let counted = solver.count_by(method, &request.memo, &mut tick)?;
         return Ok(Counted { reason, ..counted });
     }
     let (outcome, stats) = ParallelSearch::new(problem, request.config.clone(), threads)

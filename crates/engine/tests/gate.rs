@@ -67,10 +67,12 @@ fn refusals_name_the_method_the_feature_and_the_place() {
         if let Err(u) = verdict {
             assert_eq!(u.method, method);
             assert!(!supports(method, u.feature));
-            assert_eq!(
-                u.to_string(),
-                format!("{method} does not handle multiplicities (item `c` has bounds 0:3)")
-            );
+            // The first feature of the table's order that the method does not handle.
+            let place = match u.feature {
+                Feature::Colors => "colors (option 0 (`a x:red`) has colors)",
+                _ => "multiplicities (item `c` has bounds 0:3)",
+            };
+            assert_eq!(u.to_string(), format!("{method} does not handle {place}"));
         }
     }
     // The places of every feature.

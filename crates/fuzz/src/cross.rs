@@ -116,6 +116,10 @@ impl Context<'_> {
             Method::Shards => self.shards(),
             Method::Pre => self.pre(),
             Method::MinCost => self.min_cost(),
+            Method::Frontier => {
+                self.counts(CountMethod::Frontier, 1)?;
+                self.counts(CountMethod::Frontier, 2)
+            }
             _ => panic!("{method}: a method of the capability table this check does not know"),
         }
     }

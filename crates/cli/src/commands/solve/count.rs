@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 
 use dancecard_engine::{
-    Config, CountError, CountMethod, CountRequest, Counted, MemoConfig, MemoStats, Stats, Stop,
+    Config, CountError, CountMethod, CountRequest, Counted, FrontierStats, MemoConfig, MemoStats,
+    Stats, Stop,
 };
 use dancecard_format::Document;
 
@@ -25,6 +26,8 @@ pub(crate) enum MethodArg {
     /// Whichever pays, decided from the run.
     #[default]
     Auto,
+    /// By stages from both ends: for problems whose options fall into lines (latin squares).
+    Frontier,
 }
 
 impl From<MethodArg> for CountMethod {
@@ -33,6 +36,7 @@ impl From<MethodArg> for CountMethod {
             MethodArg::Search => CountMethod::Search,
             MethodArg::Memo => CountMethod::Memo,
             MethodArg::Auto => CountMethod::Auto,
+            MethodArg::Frontier => CountMethod::Frontier,
         }
     }
 }
@@ -99,6 +103,18 @@ fn memo_json(m: &MemoStats) -> serde_json::Value {
     })
 }
 
+/// The count by stages' counters as JSON.
+fn frontier_json(f: &FrontierStats) -> serde_json::Value {
+    serde_json::json!({
+        "stages": f.stages,
+        "lines": f.lines,
+        "forward": f.forward,
+        "states": f.states,
+        "peak_states": f.peak_states,
+        "peak_bytes": f.peak_bytes,
+    })
+}
+
 /// Prints the count (text or JSON), the stats and the stop reason; the exit code. A count
 /// stopped at `--limit` is not the count: it is marked incomplete and exits 3, as one stopped
 /// by `--node-limit` does.
@@ -112,6 +128,7 @@ fn report(args: &Args, counted: &Counted, stats: &Stats) -> anyhow::Result<ExitC
                 "method": counted.method.name(),
                 "reason": counted.reason,
                 "memo": counted.memo.as_ref().map(memo_json),
+                "frontier": counted.frontier.as_ref().map(frontier_json),
                 "zdd_nodes": counted.zdd.as_ref().map(|z| z.node_count()),
             }),
             counted.stop,
@@ -125,6 +142,16 @@ fn report(args: &Args, counted: &Counted, stats: &Stats) -> anyhow::Result<ExitC
             eprintln!(
                 "method memo hits {} entries {} clears {} peak-bytes {} plain-nodes {} zdd-nodes {}",
                 m.hits, m.entries, m.clears, m.peak_bytes, m.plain_nodes, m.zdd_nodes
+            );
+        } else if let Some(f) = &counted.frontier {
+            eprintln!(
+                "method frontier stages {} lines {} forward {} states {} peak-states {} peak-bytes {}",
+                f.stages,
+                if f.lines { "yes" } else { "no" },
+                f.forward,
+                f.states,
+                f.peak_states,
+                f.peak_bytes
             );
         } else {
             eprintln!("method search");
