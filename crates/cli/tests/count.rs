@@ -178,12 +178,14 @@ fn estimates_at_the_default_budget_are_within_2x_of_the_plain_tree() {
 #[test]
 fn auto_picks_the_better_method_on_the_five_families() {
     // The better method measured by `cargo bench --bench auto` (docs/benchmarks.md): memo on
-    // bell and doublefact, the plain search on latin7 (the table saves under 2 nodes per
-    // node); a tree that ends before auto's first look stays with memo.
+    // bell and doublefact, the count by stages on latin7 (the table saves under 2 nodes per
+    // node, and the options fall into lines), the plain search on kts15 (no lines); a tree
+    // that ends before auto's first look stays with memo.
     for (file, method, count) in [
         ("bell-10.txt", "memo", "115975"),
         ("doublefact-17.txt", "memo", "34459425"),
-        ("latin7-blk-00006.ec", "search", "29056"),
+        ("latin7-blk-00006.ec", "frontier", "29056"),
+        ("kts15-ptpt-0001.ec", "search", "0"),
         ("sts15-blk-00006.ec", "memo", "40"),
     ] {
         let out = run_on(&["solve", "--count", "--stats"], &format!("instances/ec/{file}"));
@@ -193,6 +195,40 @@ fn auto_picks_the_better_method_on_the_five_families() {
         assert!(err.contains(&format!("\nmethod {method}")), "{file}: {err}");
         assert!(err.contains("\nwhy: the memoised search "), "{file}: {err}");
     }
+}
+
+#[test]
+fn latin8_files_are_counted_by_stages_and_right() {
+    // The ten latin8 files of Nishino et al.'s benchmark (testdata/instances/ec/latin8-counts.tsv:
+    // the plain search and the count by stages agree on each). `auto` gives up the memoised
+    // search, finds the options' 7 lines and counts by stages: 3-5 s each in a release build.
+    let counts = std::fs::read_to_string(testdata("instances/ec/latin8-counts.tsv")).unwrap();
+    let mut checked = 0;
+    for line in counts.lines().filter(|l| !l.starts_with('#')) {
+        let (file, count) = line.split_once('\t').unwrap();
+        let out = run_on(&["solve", "--count", "--stats"], &format!("instances/ec/{file}"));
+        assert_eq!(out.status.code(), Some(0), "{file}: {}", stderr(&out));
+        assert_eq!(stdout(&out), format!("{count}\n"), "{file}");
+        let err = stderr(&out);
+        assert!(err.contains("method frontier stages 7 lines yes"), "{file}: {err}");
+        assert!(err.contains("the options fall into 7 lines: frontier"), "{file}: {err}");
+        checked += 1;
+    }
+    assert_eq!(checked, 10);
+    // Asked for by name; no solution limit, no ZDD.
+    let latin7 = "instances/ec/latin7-blk-00001.ec";
+    let out = run_on(&["solve", "--count", "--method", "frontier"], latin7);
+    assert_eq!(stdout(&out), "10752\n", "{}", stderr(&out));
+    let out = run_on(&["solve", "--count", "--method", "frontier", "--limit", "5"], latin7);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("a count by stages takes no solution limit"), "{}", stderr(&out));
+    let out = run_on(&["solve", "--count", "--method", "frontier", "--zdd", "/dev/null"], latin7);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("ZDD"), "{}", stderr(&out));
+    // Colors are refused by the gate.
+    let out = run_on(&["solve", "--count", "--method", "frontier"], "instances/colors_costs.dlx");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("frontier does not handle colors"), "{}", stderr(&out));
 }
 
 #[test]

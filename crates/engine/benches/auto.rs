@@ -8,13 +8,22 @@
 //!    the memoised search and `auto`, `DANCECARD_BENCH_RUNS` (3) rounds, each round the
 //!    three in turn; times are medians, and `auto/best` is the median over the rounds of
 //!    auto's time over the faster of the other two in that round.
-//! 2. **The five families** (bell, doublefact, kts15, sts15, latin6/7; latin8 with
-//!    `DANCECARD_BENCH_LARGE=1`, a minute or more each), read from their own `.ec` files in
-//!    `testdata/instances/ec`, with the same three columns and DLX6 beside them. DLX6 is not in
+//! 2. **The five families** (bell, doublefact, kts15, sts15, latin6/7), read from their own
+//!    `.ec` files in `testdata/instances/ec`, with the same three columns and DLX6 beside them. DLX6 is not in
 //!    any registry, so this bench builds nothing of it: set `DANCECARD_DLX6` to a DLX6 binary
 //!    built by hand (from Knuth's `dlx6.w`, outside the project); it reads the problem in DLX
 //!    text on its standard input, and its time (wall clock around its process, parsing
 //!    included) alternates with ours. Its count must agree with ours.
+//!
+//! Both tables also time the count by stages (`frontier`, in the same rounds) and give its
+//! states; `a/best` stays auto over the better of the plain and the memoised search (the
+//! issue's measure), and the summary names the files where the count by stages is the
+//! fastest of the three.
+//!
+//! 3. **latin8** (`DANCECARD_BENCH_LARGE=1`): each of the ten files by auto and by `frontier`
+//!    (the plain search takes 1-3 minutes a file, the memo about two and 2.4 GB, DLX6 over
+//!    two and 10 GB: not run), the counts checked against `latin8-counts.tsv`, with the peak
+//!    resident memory of this process.
 //!
 //! The plain search runs only where its tree (known exactly from the memoised count's
 //! `plain_nodes`) has at most [`PLAIN_CAP`] nodes; elsewhere memoisation wins by orders of
@@ -31,7 +40,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use dancecard_engine::{CountMethod, MemoConfig, Problem, Solver};
+use dancecard_engine::{CountMethod, FrontierStats, MemoConfig, Problem, Solver};
 
 mod common;
 use common::median;
@@ -48,6 +57,7 @@ struct Run {
     count: String,
     nodes: u64,
     picked: CountMethod,
+    frontier: Option<FrontierStats>,
 }
 
 fn count(p: &Problem, method: CountMethod) -> Run {
@@ -58,7 +68,26 @@ fn count(p: &Problem, method: CountMethod) -> Run {
         .expect("the count succeeds");
     let seconds = started.elapsed().as_secs_f64();
     let nodes = counted.memo.map_or(counted.stats.nodes, |m| m.nodes);
-    Run { seconds, count: counted.count.to_string(), nodes, picked: counted.method }
+    let frontier = counted.frontier;
+    Run { seconds, count: counted.count.to_string(), nodes, picked: counted.method, frontier }
+}
+
+/// The count by stages within 1 GiB of states, or `None` where the gate refuses the problem
+/// (multiplicities) or the states pass the limit (pentominoes, for example).
+fn frontier(p: &Problem) -> Option<Run> {
+    let started = Instant::now();
+    let memo = MemoConfig { limit_bytes: 1 << 30, ..MemoConfig::default() };
+    let counted = Solver::new(p)
+        .count_by(CountMethod::Frontier, &memo, &mut |_| ControlFlow::Continue(()))
+        .ok()?;
+    let seconds = started.elapsed().as_secs_f64();
+    counted.stop.is_complete().then(|| Run {
+        seconds,
+        count: counted.count.to_string(),
+        nodes: counted.stats.nodes,
+        picked: counted.method,
+        frontier: counted.frontier,
+    })
 }
 
 /// The exact plain-search tree size, from a memoised count.
@@ -85,6 +114,8 @@ struct Row {
     auto_over_best: f64,
     best: f64,
     worst: f64,
+    /// Whether the count by stages beat both the plain and the memoised search.
+    frontier_fastest: bool,
 }
 
 fn row(name: &str, p: &Problem, runs: usize, theirs: Option<(&str, &Path)>) -> Row {
@@ -92,12 +123,19 @@ fn row(name: &str, p: &Problem, runs: usize, theirs: Option<(&str, &Path)>) -> R
     let walk_plain = plain_tree <= PLAIN_CAP;
     let (mut search_t, mut memo_t, mut auto_t, mut ratios, mut dlx6_t) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut frontier_t = Vec::new();
+    let mut states = None;
     let mut last = None;
     let mut dlx6_nodes = None;
     for _ in 0..runs {
         let s = walk_plain.then(|| count(p, CountMethod::Search));
         let m = count(p, CountMethod::Memo);
         let a = count(p, CountMethod::Auto);
+        if let Some(f) = frontier(p) {
+            assert_eq!(f.count, m.count, "{name}: frontier and the memoised search disagree");
+            frontier_t.push(f.seconds);
+            states = f.frontier.map(|f| f.states);
+        }
         if let Some(s) = &s {
             assert_eq!(s.count, m.count, "{name}: the plain and the memoised search disagree");
             search_t.push(s.seconds);
@@ -138,24 +176,43 @@ fn row(name: &str, p: &Problem, runs: usize, theirs: Option<(&str, &Path)>) -> R
         None => format!("{:>9} {:>10}", "-", "-"),
     };
     let ratio = median(ratios);
+    let frontier = (!frontier_t.is_empty()).then(|| median(frontier_t));
+    let by_stages = match (frontier, states) {
+        (Some(t), Some(n)) => format!("{t:>10.4} {n:>9}"),
+        _ => format!("{:>10} {:>9}", "-", "-"),
+    };
     println!(
-        "{name:<22} {:>20} {search} {memo:>9.4} {:>9} {:>9.4} {:>6} {ratio:>6.2}x {theirs}",
+        "{name:<22} {:>20} {search} {memo:>9.4} {:>9} {:>9.4} {:>8} {ratio:>6.2}x {by_stages} \
+         {theirs}",
         m.count,
         m.nodes,
         median(auto_t),
         a.picked.name(),
     );
-    Row { auto_over_best: ratio, best, worst }
+    Row { auto_over_best: ratio, best, worst, frontier_fastest: frontier.is_some_and(|f| f < best) }
 }
 
 fn header(last: &str) {
     println!(
-        "{:<22} {:>20} {:>9} {:>11} {:>9} {:>9} {:>9} {:>6} {:>7} {last}",
-        "file", "count", "search s", "nodes", "memo s", "nodes", "auto s", "picked", "a/best",
+        "{:<22} {:>20} {:>9} {:>11} {:>9} {:>9} {:>9} {:>8} {:>7} {:>10} {:>9} {last}",
+        "file",
+        "count",
+        "search s",
+        "nodes",
+        "memo s",
+        "nodes",
+        "auto s",
+        "picked",
+        "a/best",
+        "frontier s",
+        "states",
     );
 }
 
 fn summary(rows: &[(String, Row)]) {
+    let fastest: Vec<&str> =
+        rows.iter().filter(|(_, r)| r.frontier_fastest).map(|(n, _)| n.as_str()).collect();
+    println!("frontier faster than both the plain and the memoised search: {}", fastest.join(" "));
     for (which, keep) in [
         ("the better method", &(|r: &Row| r.best >= TINY) as &dyn Fn(&Row) -> bool),
         ("the slower method", &|r: &Row| r.worst >= TINY),
@@ -215,7 +272,7 @@ fn main() {
     let scratch =
         std::env::temp_dir().join(format!("dancecard-bench-auto-{}.dlx", std::process::id()));
     for path in files(&testdata.join("ec"), |n| {
-        (n.ends_with(".ec") || n.ends_with(".txt")) && (large || !n.starts_with("latin8"))
+        (n.ends_with(".ec") || n.ends_with(".txt")) && !n.starts_with("latin8")
     }) {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read(&path).expect("an instance file");
@@ -232,7 +289,57 @@ fn main() {
     println!(
         "(a/best: auto's time over the faster of the plain and the memoised search, the median \
          of the rounds' ratios; `-` in the search column: its tree, from the memoised count, \
-         is over {PLAIN_CAP:.0e} nodes, not walked; DLX6's time is the wall clock around its \
+         is over {PLAIN_CAP:.0e} nodes, not walked; `-` in the frontier column: refused \
+         (multiplicities) or past 1 GiB of states; DLX6's time is the wall clock around its \
          process, parsing included)"
+    );
+    if large {
+        latin8(&testdata.join("ec"), runs);
+    }
+}
+
+/// The ten latin8 files by auto and by the count by stages (see the module docs).
+fn latin8(dir: &Path, runs: usize) {
+    println!("\nlatin8, {runs} rounds (auto, frontier in turn)");
+    println!(
+        "{:<22} {:>12} {:>9} {:>10} {:>10} {:>9} {:>8} {:>12}",
+        "file", "count", "auto s", "picked", "frontier s", "nodes", "states", "peak bytes"
+    );
+    let known = std::fs::read_to_string(dir.join("latin8-counts.tsv")).expect("latin8 counts");
+    let mut worst: f64 = 0.0;
+    for line in known.lines().filter(|l| !l.starts_with('#')) {
+        let (file, want) = line.split_once('\t').expect("file and count");
+        let text = std::fs::read(dir.join(file)).expect("a latin8 file");
+        let p = dancecard_format::parse_ec(&text).expect("the instance parses").problem;
+        let (mut auto_t, mut frontier_t) = (Vec::new(), Vec::new());
+        let mut last = None;
+        for _ in 0..runs {
+            let a = count(&p, CountMethod::Auto);
+            let f = frontier(&p).expect("frontier counts latin8");
+            assert_eq!((a.count.as_str(), f.count.as_str()), (want, want), "{file}");
+            auto_t.push(a.seconds);
+            frontier_t.push(f.seconds);
+            last = Some((a, f));
+        }
+        let (a, f) = last.expect("at least one round");
+        let stats = f.frontier.expect("frontier's counters");
+        let (auto_s, frontier_s) = (median(auto_t), median(frontier_t));
+        worst = worst.max(auto_s);
+        println!(
+            "{file:<22} {want:>12} {auto_s:>9.3} {:>10} {frontier_s:>10.3} {:>9} {:>8} {:>12}",
+            a.picked.name(),
+            f.nodes,
+            stats.states,
+            stats.peak_bytes
+        );
+    }
+    let rss = std::fs::read_to_string("/proc/self/status").ok().and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .map(|l| l.split_whitespace().nth(1).map(str::to_owned))
+    });
+    println!(
+        "slowest latin8 file by auto: {worst:.3} s; peak resident memory of this process: {} kB",
+        rss.flatten().unwrap_or_else(|| "?".to_owned())
     );
 }

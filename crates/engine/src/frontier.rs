@@ -333,7 +333,7 @@ impl Plan {
         state: &mut [u64],
         k: usize,
         walk: &mut Walk<'_>,
-        emit: &mut dyn FnMut(&[u64]),
+        emit: &mut dyn FnMut(&[u64]) -> Result<(), Stop>,
     ) -> Result<(), Stop> {
         let mut best = None;
         let mut best_len = usize::MAX;
@@ -352,8 +352,7 @@ impl Plan {
             }
         }
         let Some(i) = best else {
-            emit(state);
-            return Ok(());
+            return emit(state);
         };
         for &o in &self.item_options[i as usize] {
             if !self.fits::<W>(state, o) {
@@ -377,11 +376,10 @@ impl Plan {
         live: u64,
         todo: u64,
         walk: &mut Walk<'_>,
-        emit: &mut dyn FnMut(&[u64]),
+        emit: &mut dyn FnMut(&[u64]) -> Result<(), Stop>,
     ) -> Result<(), Stop> {
         if todo == 0 {
-            emit(state);
-            return Ok(());
+            return emit(state);
         }
         let mut best = 0;
         let mut best_len = u32::MAX;
@@ -420,26 +418,37 @@ impl Plan {
     }
 
     /// The layer after stage `k` from `layer`; `due` are the items it must have covered.
+    /// [`Stop::MemoryLimit`] when it would take more than `room` (states, bytes).
     fn step<K: Key, const W: usize>(
         &self,
         layer: &Layer<K>,
         k: usize,
         due: &[u32],
+        room: (u64, u64),
         walk: &mut Walk<'_>,
     ) -> Result<Layer<K>, Stop> {
         let mut next = Layer::<K>::default();
         let mut state = vec![0u64; self.words];
+        let entry = entry_bytes::<K>(self.words);
         for (from, count) in layer {
             state.copy_from_slice(from.borrow());
             let mut emit = |s: &[u64]| {
-                if due.iter().all(|&i| bit(s, i)) {
-                    match next.get_mut(s) {
-                        Some(c) => *c += count,
-                        None => {
-                            next.insert(K::of(s), count.clone());
-                        }
-                    }
+                if !due.iter().all(|&i| bit(s, i)) {
+                    return Ok(());
                 }
+                if let Some(c) = next.get_mut(s) {
+                    *c += count;
+                    return Ok(());
+                }
+                // A table that grows holds its old and its new slots for a moment.
+                let slots = next.capacity() as u64;
+                let grows = next.len() as u64 == slots;
+                let bytes = if grows { slots.max(4) * 3 * entry } else { slots * entry };
+                if next.len() as u64 >= room.0 || bytes > room.1 {
+                    return Err(Stop::MemoryLimit);
+                }
+                next.insert(K::of(s), count.clone());
+                Ok(())
             };
             match &self.local[k] {
                 Some(local) => {
@@ -458,6 +467,18 @@ impl Plan {
         }
         Ok(next)
     }
+}
+
+/// The bytes of one slot of a layer: the key and the count, the table's control byte, and
+/// the key's words when they are boxed.
+fn entry_bytes<K>(words: usize) -> u64 {
+    let boxed = if std::mem::size_of::<K>() == words * 8 { 0 } else { 16 + words * 8 };
+    (std::mem::size_of::<(K, Count)>() + 1 + boxed) as u64
+}
+
+/// The bytes a layer takes.
+fn layer_bytes<K>(layer: &Layer<K>, words: usize) -> u64 {
+    layer.capacity() as u64 * entry_bytes::<K>(words)
 }
 
 /// The node count and its poll.
@@ -669,10 +690,8 @@ impl Solver {
         let m = plan.stages.len();
         let mut stats =
             FrontierStats { stages: m as u32, lines: plan.lines, ..FrontierStats::default() };
-        let boxed =
-            if std::mem::size_of::<K>() == plan.words * 8 { 0 } else { 16 + plan.words * 8 };
-        let per_state = (std::mem::size_of::<(K, Count)>() * 8 / 7 + 1 + boxed) as u64;
         let max_states = config.budget.max_states.map_or(u64::MAX, |s| s as u64);
+        let words = plan.words;
         let done = std::cell::Cell::new(0usize);
         let fraction = |d: usize| if m == 0 { 1.0 } else { d as f64 / m as f64 };
         let result = {
@@ -700,19 +719,23 @@ impl Solver {
                 let can_forward = (f + 1..=b).any(|s| plan.clean[s]);
                 let can_backward = (f..b).any(|s| plan.clean[s]);
                 let forward = can_forward && (fwd.len() <= bwd.len() || !can_backward);
+                let held = (fwd.len() + bwd.len()) as u64;
+                let bytes = layer_bytes(&fwd, words) + layer_bytes(&bwd, words);
+                let room =
+                    (max_states.saturating_sub(held), (limit_bytes as u64).saturating_sub(bytes));
                 let next = if forward {
-                    plan.step::<K, W>(&fwd, f, &plan.forward_due[f], &mut walk)
+                    plan.step::<K, W>(&fwd, f, &plan.forward_due[f], room, &mut walk)
                 } else {
-                    plan.step::<K, W>(&bwd, b - 1, &plan.backward_due[b - 1], &mut walk)
+                    plan.step::<K, W>(&bwd, b - 1, &plan.backward_due[b - 1], room, &mut walk)
                 };
                 let next = match next {
                     Ok(next) => next,
                     Err(stop) => break Err(stop),
                 };
                 stats.states += next.len() as u64;
-                let held = (fwd.len() + bwd.len() + next.len()) as u64;
-                stats.peak_states = stats.peak_states.max(held);
-                stats.peak_bytes = stats.peak_bytes.max(held * per_state);
+                stats.peak_states = stats.peak_states.max(held + next.len() as u64);
+                let bytes = bytes + layer_bytes(&next, words);
+                stats.peak_bytes = stats.peak_bytes.max(bytes);
                 if forward {
                     fwd = next;
                     f += 1;
@@ -721,9 +744,6 @@ impl Solver {
                     b -= 1;
                 }
                 done.set(f + m - b);
-                if held > max_states || held * per_state > limit_bytes as u64 {
-                    break Err(Stop::MemoryLimit);
-                }
                 if fwd.is_empty() || bwd.is_empty() {
                     break Ok(());
                 }

@@ -26,9 +26,9 @@ use crate::args;
 use crate::labels::Labels;
 use crate::solutions::{OptionMap, PySolutions};
 
-/// Reads argument `method`: `"search"`, `"memo"` or `"auto"` (see [`method`]).
+/// Reads argument `method`: `"search"`, `"memo"`, `"auto"` or `"frontier"` (see [`method`]).
 pub(crate) fn read_method(obj: &Bound<'_, PyAny>) -> PyResult<&'static str> {
-    args::choice(obj, "method", &["search", "memo", "auto"])
+    args::choice(obj, "method", &["search", "memo", "auto", "frontier"])
 }
 
 /// The method of a name that [`read_method`] accepted.
@@ -36,6 +36,7 @@ pub(crate) fn method(name: &str) -> CountMethod {
     match name {
         "search" => CountMethod::Search,
         "memo" => CountMethod::Memo,
+        "frontier" => CountMethod::Frontier,
         _ => CountMethod::Auto,
     }
 }
@@ -301,7 +302,8 @@ pub(crate) struct PyEstimate {
     max_depth: usize,
     /// Probes that ended in a solution.
     solution_probes: u64,
-    /// The method `count(method="auto")` picks for this problem: `"search"` or `"memo"`.
+    /// The method `count(method="auto")` picks for this problem: `"search"`, `"memo"` or
+    /// `"frontier"`.
     auto: &'static str,
     /// Why `auto` picks that method.
     reason: String,

@@ -397,7 +397,8 @@ impl PyTiling {
     }
 
     /// The number of tilings (`threads`: 0 for one per core, at most 1024), counted as
-    /// `problem.count` counts: `method` `"search"`, `"memo"` or `"auto"` (whichever pays),
+    /// `problem.count` counts: `method` `"search"`, `"memo"`, `"auto"` (whichever pays) or
+    /// `"frontier"`,
     /// `memo_limit` the most bytes of the memo table (`None`: the default).
     #[pyo3(signature = (threads = 1, method = "auto", memo_limit = None))]
     fn count(

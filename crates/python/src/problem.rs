@@ -763,9 +763,11 @@ impl PyProblem {
     /// `max_nodes` (an int below 2**64) or `time_limit` (seconds >= 0) the count may be a
     /// lower bound: see `stats.complete`. `method`: `"search"` (the plain search, one step per
     /// solution at least), `"memo"` (the memoised search, Knuth's DLX6: each remaining problem
-    /// counted once) or `"auto"` (whichever pays, decided from the run: the memoised
-    /// search starts and gives way to the plain one where it saves little); with threads, `auto` picks first, then searches plainly on the
-    /// threads or memoises on one. `memo_limit`: the most bytes of the memo table (an int
+    /// counted once), `"auto"` (whichever pays, decided from the run: the memoised
+    /// search starts and gives way where it saves little, to the count by stages where the
+    /// options fall into lines, else to the plain search) or `"frontier"` (the count by
+    /// stages from both ends, for latin squares and the like; no `shard`); with threads,
+    /// `auto` picks first, then searches plainly on the threads or counts on one. `memo_limit`: the most bytes of the memo table (an int
     /// below 2**64; `None`: 2 GiB or a quarter of the memory, whichever is less), past which
     /// the table is emptied and the count goes on, exact (but slower: far slower when the
     /// table is much too small for the problem). `stats.method` tells the method used,
@@ -837,11 +839,11 @@ impl PyProblem {
             record(&self.last, PyStats::counted(seconds, &counted));
             return Ok(counting::int(&counted.count));
         };
-        if counting::method(method) == CountMethod::Memo {
-            return Err(args::invalid(
-                "method",
-                "a shard is counted by the plain search (\"search\" or \"auto\"), not \"memo\"",
-            ));
+        if matches!(counting::method(method), CountMethod::Memo | CountMethod::Frontier) {
+            let said = format!(
+                "a shard is counted by the plain search (\"search\" or \"auto\"), not \"{method}\""
+            );
+            return Err(args::invalid("method", said));
         }
         let depth = split_depth.unwrap_or(scale::SPLIT_DEPTH);
         let shard = scale::Shard { index, shards, depth, output };

@@ -122,7 +122,7 @@ impl PyStats {
     }
 
     /// The method of the search: `"search"` (the plain search, as every search but a count
-    /// may be) or `"memo"` (the memoised search).
+    /// may be), `"memo"` (the memoised search) or `"frontier"` (the count by stages).
     #[getter]
     fn method(&self) -> &'static str {
         self.method.name()

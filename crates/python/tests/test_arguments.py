@@ -199,7 +199,7 @@ def choice(*valid):
 
 
 HEURISTIC = choice("mrv", "leftmost")
-COUNT_METHOD = choice("search", "memo", "auto")
+COUNT_METHOD = choice("search", "memo", "auto", "frontier")
 METHOD = choice("fast", "dlx")
 GOAL = choice("blank-last", "blank-first")
 SLIDE_HEURISTIC = choice("manhattan", "linear-conflict")
@@ -286,7 +286,8 @@ PATH = kind(
 # Problem.count's row counts shard 0 of 1 (so that split_depth and output are used, as they
 # are only with a shard): "memo" is then a ValueError, the plain search counting a shard.
 SHARD_METHOD = Kind("count method of a shard", COUNT_METHOD.ok, COUNT_METHOD.value,
-                    {**COUNT_METHOD.extra, "valid_memo": ("memo", VALUE)})
+                    {**COUNT_METHOD.extra, "valid_memo": ("memo", VALUE),
+                     "valid_frontier": ("frontier", VALUE)})
 # A shard (i, n): a pair of ints (an iterable of two, numpy's too) with 0 <= i < n < 2**64, or
 # None. np_array is [1, 2]: shard 1 of 2.
 SHARD = kind(

@@ -388,3 +388,23 @@ def test_tiling_counts_by_method():
     assert large.count(threads=2) == 2**55
     t = dancecard.tile("12x12", "dominoes")
     assert t.count(method="memo") == t.count_dp() == 53_060_477_521_960_000
+
+
+def latin(n):
+    """The latin squares of order n as exact cover: a cell, a row and a column item per option."""
+    options = [f"p{r}{c} r{r}{s} c{c}{s}" for r in range(n) for c in range(n) for s in range(n)]
+    items = [f"{k}{a}{b}" for k in "prc" for a in range(n) for b in range(n)]
+    return dancecard.Problem(items, options=options)
+
+
+def test_the_count_by_stages_on_latin_squares():
+    # 161,280 latin squares of order 5 (OEIS A002860), by stages from both ends.
+    p = latin(5)
+    assert p.count(method="frontier") == 161_280
+    assert (p.stats.method, p.stats.complete, p.stats.stop) == ("frontier", True, "exhausted")
+    assert p.count(method="search") == 161_280
+    # Multiplicities are refused by the gate, and a shard is the plain search's.
+    with pytest.raises(ValueError, match="frontier does not handle multiplicities"):
+        dancecard.Problem.from_dlx("2:2|a b\na\na b\na\n").count(method="frontier")
+    with pytest.raises(ValueError, match=r"^argument 'method': a shard is counted by the plain"):
+        p.count(method="frontier", shard=(0, 2))

@@ -403,8 +403,8 @@ async fn hostile_puzzle_input_never_takes_the_server_down() {
     assert_eq!(server.post("/api/sudoku", ESCARGOT).await.json()["solution"], ESCARGOT_SOLUTION);
 }
 
-/// `method` on `/api/solve?mode=count`: the plain search by default, the memoised search or
-/// `auto` when asked, and the method that counted in the answer.
+/// `method` on `/api/solve?mode=count`: the plain search by default, the memoised search,
+/// `auto` or the count by stages when asked, and the method that counted in the answer.
 #[tokio::test]
 async fn solve_counts_by_the_method_asked() {
     let server = server().await;
@@ -422,6 +422,18 @@ async fn solve_counts_by_the_method_asked() {
     let twelve = testdata("instances/queens12.dlx");
     let auto = server.post("/api/solve?mode=count&method=auto", twelve).await.json();
     assert_eq!((auto["count"].clone(), auto["method"].clone()), (json!(14_200), json!("search")));
+    // A latin square goes to the count by stages, asked for or picked by auto (its options
+    // fall into lines); multiplicities are refused by the gate.
+    let latin = testdata("instances/ec/latin7-blk-00001.ec");
+    for method in ["frontier", "auto"] {
+        let url = format!("/api/solve?mode=count&method={method}");
+        let counted = server.post(&url, latin.clone()).await.json();
+        let got = (counted["count"].clone(), counted["method"].clone());
+        assert_eq!(got, (json!(10_752), json!("frontier")), "{method}: {counted}");
+    }
+    let matrices = testdata("instances/mult_a001499_6.dlx");
+    let e = server.post("/api/solve?mode=count&method=frontier", matrices).await.error(400);
+    assert!(e.contains("frontier does not handle multiplicities"), "{e}");
     let queens = testdata("instances/queens8.dlx");
     // Only counts take a method; the memoised search counts whole subtrees, so no limit.
     let e = server.post("/api/solve?mode=all&method=memo", queens.clone()).await.error(400);

@@ -25,7 +25,7 @@ __version__: str
 # on sparse sets, other searches branch as "mrv".
 Heuristic = Literal["mrv", "leftmost", "ssxcc"]
 LowerBound = Literal["auto", "relaxation", "shares", "dlx5"]
-Method = Literal["search", "memo", "auto"]
+Method = Literal["search", "memo", "auto", "frontier"]
 # Items: a str of names, or an iterable of items of any hashable type (#21).
 Names = Union[str, Iterable[Hashable]]
 # A solution: option numbers, or option names for options given as a dict.
@@ -64,7 +64,7 @@ class Stats:
         ``"time_limit"``, ``"cancelled"``, ``"stopped"``, or ``"paused"`` for an iterator
         that can go on."""
     @property
-    def method(self) -> Literal["search", "memo"]:
+    def method(self) -> Literal["search", "memo", "frontier"]:
         """The method of the search: ``"search"`` (the plain search) or ``"memo"`` (the
         memoised search of :meth:`Problem.count`, :meth:`Problem.zdd` and
         :meth:`Problem.sample`, whose ``nodes`` are its own, counted as Knuth's DLX6 does)."""
@@ -169,7 +169,7 @@ class Estimate:
     def solution_probes(self) -> int:
         """Probes that ended in a solution."""
     @property
-    def auto(self) -> Literal["search", "memo"]:
+    def auto(self) -> Literal["search", "memo", "frontier"]:
         """The method ``count(method="auto")`` picks for this problem."""
     @property
     def reason(self) -> str:
@@ -307,10 +307,12 @@ class Problem:
 
         ``method``: ``"search"`` (the plain search: at least one step per solution),
         ``"memo"`` (the memoised search, Knuth's DLX6: each remaining problem is counted
-        once, so 12x12 domino tilings take a fraction of a second) or ``"auto"`` (whichever
-        pays, decided from the run: the memoised search starts and gives way to the plain
-        one where it saves little). With ``threads > 1``,
-        ``auto`` picks first, then searches plainly on the threads or memoises on one.
+        once, so 12x12 domino tilings take a fraction of a second), ``"auto"`` (whichever
+        pays, decided from the run: the memoised search starts and gives way where it saves
+        little, to the count by stages where the options fall into lines, else to the plain
+        search) or ``"frontier"`` (the count by stages from both ends: latin squares of
+        order 8 in seconds; no ``shard``). With ``threads > 1``,
+        ``auto`` picks first, then searches plainly on the threads or counts on one.
         ``memo_limit``: the most bytes of the memo table (an int from 0 to 2**64 - 1;
         ``None``: 2 GiB, or a quarter of the memory if less), past which the table is emptied
         and the count goes on, still exact (but slower: far slower when the table is much
@@ -324,8 +326,8 @@ class Problem:
         at depth ``split_depth`` (an int from 0 to 1024; ``None``: 4); shard ``i`` takes the
         subtrees there whose index is ``i`` modulo ``n``, and shard 0 also the solutions
         above that depth, so that the ``n`` shards of one ``split_depth`` and ``heuristic``
-        add up to the count. A shard is counted by the plain search (``method="memo"`` is a
-        ``ValueError``; ``memo_limit`` is not used), on ``threads`` threads, within
+        add up to the count. A shard is counted by the plain search (``method="memo"`` or
+        ``"frontier"`` is a ``ValueError``; ``memo_limit`` is not used), on ``threads`` threads, within
         ``max_nodes`` and ``time_limit``. ``output``: where to write the shard's result, the
         JSON file of ``dancecard solve --shard ... --output FILE`` (with the search's
         fingerprint and a checksum), for :func:`merge` or ``dancecard merge``. It is written

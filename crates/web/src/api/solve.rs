@@ -55,6 +55,8 @@ pub(super) enum MethodParam {
     Memo,
     /// Whichever pays, decided from the run (the default of `dancecard solve --count`).
     Auto,
+    /// By stages from both ends (its states bounded as the memo's table is).
+    Frontier,
 }
 
 impl From<MethodParam> for CountMethod {
@@ -63,6 +65,7 @@ impl From<MethodParam> for CountMethod {
             MethodParam::Search => CountMethod::Search,
             MethodParam::Memo => CountMethod::Memo,
             MethodParam::Auto => CountMethod::Auto,
+            MethodParam::Frontier => CountMethod::Frontier,
         }
     }
 }
