@@ -12,7 +12,9 @@
 //! doubles from [`FIRST_CHECK`] on, it compares the nodes the plain search would have spent on
 //! the same part of the tree ([`MemoStats::plain_nodes`]: its own nodes, plus the subtrees its
 //! hits skipped) with its own. A ratio under [`NOT_PAYING`] means the table saves almost
-//! nothing, and the plain search takes over (from the start); a ratio of [`PAYING`] or more
+//! nothing, and another method takes over (from the start): the count by stages
+//! ([`CountMethod::Frontier`]) where the options fall into lines (a latin square's rows;
+//! the search for them is the module docs of `frontier.rs`), else the plain search; a ratio of [`PAYING`] or more
 //! settles it, and the memoised search runs to the end, as it does when it ends before the
 //! first look.
 //!
