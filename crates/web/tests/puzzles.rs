@@ -430,6 +430,8 @@ async fn solve_counts_by_the_method_asked() {
         let counted = server.post(&url, latin.clone()).await.json();
         let got = (counted["count"].clone(), counted["method"].clone());
         assert_eq!(got, (json!(10_752), json!("frontier")), "{method}: {counted}");
+        assert_eq!(counted["frontier"]["lines"], json!(true), "{counted}");
+        assert_eq!(counted["frontier"]["stages"], json!(6), "{counted}");
     }
     let matrices = testdata("instances/mult_a001499_6.dlx");
     let e = server.post("/api/solve?mode=count&method=frontier", matrices).await.error(400);

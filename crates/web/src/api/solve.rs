@@ -126,6 +126,7 @@ pub(super) async fn handle(
         let mut full = false;
         let mut used = None;
         let mut memo_stats = None;
+        let mut frontier_stats = None;
         let (total, stop, stats) = if params.mode == Mode::Count {
             // The engine's one way in: the gate refuses a method that does not handle the
             // problem (400).
@@ -139,6 +140,7 @@ pub(super) async fn handle(
                 .map_err(|e| ApiError::bad_request(e.to_string()))?;
             used = Some(counted.method);
             memo_stats = counted.memo.filter(|_| counted.method == CountMethod::Memo);
+            frontier_stats = counted.frontier;
             (counted.count, counted.stop, counted.stats)
         } else {
             let mut solver = Solver::with_config(&doc.problem, config);
@@ -184,6 +186,18 @@ pub(super) async fn handle(
                 "plain_nodes": m.plain_nodes,
             });
             reply.field("memo", &memo).map_err(tail)?;
+        }
+        if let Some(f) = frontier_stats {
+            // What the count by stages stored.
+            let frontier = serde_json::json!({
+                "stages": f.stages,
+                "lines": f.lines,
+                "forward": f.forward,
+                "states": f.states,
+                "peak_states": f.peak_states,
+                "peak_bytes": f.peak_bytes,
+            });
+            reply.field("frontier", &frontier).map_err(tail)?;
         }
         let mut stats = json::stats(&stats);
         // The exact count: the stats' own field saturates at 2^128 - 1.
