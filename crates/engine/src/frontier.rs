@@ -260,10 +260,17 @@ impl Plan {
             // Secondary items: the two sides could not be joined by complements.
             clean[..m].iter_mut().for_each(|c| *c = false);
         }
-        for &(lo, hi) in &span {
-            for c in &mut clean[lo as usize + 1..=hi as usize] {
-                *c = false;
-            }
+        // An option that meets stages `lo..=hi` forbids the cuts `lo + 1..=hi` (marked as a
+        // difference array: linear in the options and the stages).
+        let mut crossing = vec![0i64; m + 2];
+        for &(lo, hi) in span.iter().filter(|(lo, hi)| lo < hi) {
+            crossing[lo as usize + 1] += 1;
+            crossing[hi as usize + 1] -= 1;
+        }
+        let mut open = 0;
+        for (j, c) in clean.iter_mut().enumerate() {
+            open += crossing[j];
+            *c &= open == 0;
         }
         let mut forward_due = vec![Vec::new(); m];
         let mut backward_due = vec![Vec::new(); m];
