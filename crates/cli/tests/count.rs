@@ -225,6 +225,14 @@ fn latin8_files_are_counted_by_stages_and_right() {
     let out = run_on(&["solve", "--count", "--method", "frontier", "--zdd", "/dev/null"], latin7);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("ZDD"), "{}", stderr(&out));
+    // Samples come from the memo's ZDD, shards from the plain search.
+    for flags in [&["--sample", "2"][..], &["--count", "--shard", "0/2"][..]] {
+        let mut args = vec!["solve", "--method", "frontier"];
+        args.extend_from_slice(flags);
+        let out = run_on(&args, latin7);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        assert!(stderr(&out).contains("frontier"), "{flags:?}: {}", stderr(&out));
+    }
     // Colors are refused by the gate.
     let out = run_on(&["solve", "--count", "--method", "frontier"], "instances/colors_costs.dlx");
     assert_eq!(out.status.code(), Some(2));

@@ -162,6 +162,21 @@ impl Solver {
                 }
             }
             CountMethod::Auto => self.count_auto(memo, progress)?,
+            CountMethod::Frontier if !self.prefix.is_empty() => {
+                // The count by stages counts whole problems; a subtree (a prefix, as shards
+                // and the threads' jobs set) is counted by the memo, which takes prefixes.
+                let m = self.count_memo(memo, |s, _| progress(s))?;
+                Counted {
+                    count: m.count,
+                    stop: m.stop,
+                    method: CountMethod::Memo,
+                    reason: "a subtree: the count by stages counts whole problems: memo".to_owned(),
+                    memo: Some(m.stats),
+                    frontier: None,
+                    zdd: m.zdd,
+                    stats: Stats::default(),
+                }
+            }
             CountMethod::Frontier => {
                 if self.config.budget.max_solutions.is_some() {
                     return Err(MemoError::SolutionLimit);
@@ -253,6 +268,20 @@ impl Solver {
             let counted = match self.line_count() {
                 Some(lines) => {
                     let f = self.count_frontier(memo.limit_bytes, progress);
+                    if f.stop == Stop::MemoryLimit {
+                        // The states passed the memory limit: the plain search, which needs
+                        // none, with what is left of the limits.
+                        let spent = m.stats.nodes + self.stats.nodes;
+                        self.config =
+                            Config { budget: saved.budget.less(spent, started), ..saved.clone() };
+                        let outcome = self.count_with_progress(&mut *progress);
+                        self.config = saved;
+                        let why = format!(
+                            "{}; its states passed the memory limit: plain search",
+                            lines_reason(&reason, lines)
+                        );
+                        return Ok(plain(outcome, why));
+                    }
                     Counted {
                         count: f.count,
                         stop: f.stop,

@@ -37,8 +37,8 @@
 //!
 //! # Limits
 //!
-//! The node limit counts the options tried inside stages; the time limit and the cancel flag
-//! are polled every [`Config::CHECK_INTERVAL`] of them; the states stored are bounded by the
+//! The node limit counts the options tried inside stages (no more are tried); the time limit
+//! and the cancel flag are polled every [`Config::CHECK_INTERVAL`] of them; the states stored are bounded by the
 //! budget's `max_states` and by the memo's memory limit (`--memo-limit`), past which the
 //! count stops ([`Stop::MemoryLimit`]). A count that stops has counted nothing: no solution
 //! is known before the two sides meet.
@@ -102,8 +102,11 @@ impl Hasher for WordHasher {
         (wide >> 64) as u64 ^ wide as u64
     }
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
+        // A slice of words comes here as its bytes: a word at a time.
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
         }
     }
     fn write_u64(&mut self, w: u64) {
@@ -499,12 +502,12 @@ struct Walk<'a> {
 impl Walk<'_> {
     #[inline]
     fn node(&mut self) -> Result<(), Stop> {
+        if self.nodes >= self.limits.max_nodes {
+            return Err(Stop::NodeLimit);
+        }
         self.nodes += 1;
         if self.nodes >= self.next_poll {
             self.next_poll = self.nodes + Config::CHECK_INTERVAL;
-            if self.nodes > self.limits.max_nodes {
-                return Err(Stop::NodeLimit);
-            }
             if let Some(stop) = self.limits.expired() {
                 return Err(stop);
             }
@@ -650,7 +653,11 @@ impl Solver {
     /// at before it hands a count over from the memoised search.
     pub(crate) fn line_count(&self) -> Option<usize> {
         let arena = &self.arena;
-        if arena.n_items != arena.n_primary || self.check(crate::gate::Method::Frontier).is_err() {
+        let whole = self.prefix.is_empty();
+        if !whole
+            || arena.n_items != arena.n_primary
+            || self.check(crate::gate::Method::Frontier).is_err()
+        {
             return None;
         }
         lines(arena.n_items as usize, &self.item_lists()).map(|l| l.len())

@@ -204,7 +204,7 @@ pub fn sample(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Counted, CountError> {
     gate::check(problem, Method::Sample)?;
-    if request.method == CountMethod::Search {
+    if matches!(request.method, CountMethod::Search | CountMethod::Frontier) {
         return Err(CountError::Request("samples are drawn from the ZDD of the memoised count"));
     }
     let request = CountRequest {

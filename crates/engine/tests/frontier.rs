@@ -197,6 +197,48 @@ fn auto_hands_a_latin_square_to_it() {
 }
 
 #[test]
+fn the_node_limit_is_kept_to_the_node() {
+    let problem = completions(&vec![vec![None; 4]; 4]);
+    for limit in [0, 1, 5, 100] {
+        let config = Config { budget: Budget::new().max_nodes(limit), ..Config::default() };
+        let counted = frontier(&problem, config);
+        assert_eq!((counted.stop, counted.stats.nodes), (Stop::NodeLimit, limit), "{limit}");
+    }
+}
+
+#[test]
+fn a_subtree_is_counted_by_the_memo() {
+    // The count by stages counts whole problems: under a prefix, the memo counts the subtree.
+    let problem = doubled(4);
+    let mut solver = Solver::new(&problem);
+    solver.set_prefix(&[0]);
+    let go = &mut |_: &Solver| ControlFlow::Continue(());
+    let counted = solver.count_by(CountMethod::Frontier, &MemoConfig::default(), go).unwrap();
+    assert_eq!((counted.count, counted.method), (Count::from(8u64), CountMethod::Memo));
+    assert!(counted.reason.contains("a subtree"), "{}", counted.reason);
+    let counted = solver.count_by(CountMethod::Auto, &MemoConfig::default(), go).unwrap();
+    assert_eq!(counted.count, 8);
+}
+
+#[test]
+fn auto_gives_way_to_the_plain_search_when_the_states_do_not_fit() {
+    let bytes = dancecard_testkit::testdata("instances/ec/latin7-blk-00001.ec");
+    let problem = dancecard_format::parse_ec(&bytes).unwrap().problem;
+    let request = CountRequest {
+        memo: MemoConfig { limit_bytes: 100_000, ..MemoConfig::default() },
+        ..CountRequest::default()
+    };
+    let counted = count(&problem, &request, &|_| {}).unwrap();
+    assert_eq!((counted.count, counted.stop), (Count::from(10_752u64), Stop::Exhausted));
+    assert_eq!(counted.method, CountMethod::Search);
+    assert!(
+        counted.reason.ends_with("its states passed the memory limit: plain search"),
+        "{}",
+        counted.reason
+    );
+}
+
+#[test]
 fn a_solution_limit_is_refused() {
     let config = Config { budget: Budget::new().max_solutions(1), ..Config::default() };
     let request = CountRequest { method: CountMethod::Frontier, config, ..CountRequest::default() };

@@ -280,6 +280,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if scale_out && args.method == count::MethodArg::Memo {
         return Err(bad_input("--shard and --mpi count with the plain search: not --method memo"));
     }
+    if scale_out && args.method == count::MethodArg::Frontier {
+        return Err(bad_input(
+            "--shard and --mpi count with the plain search: not --method frontier",
+        ));
+    }
     if let Some(k) = args.sample {
         return count::sample(&args, &doc, config, k);
     }

@@ -172,8 +172,12 @@ pub(crate) fn sample(
     config: Config,
     k: u64,
 ) -> anyhow::Result<ExitCode> {
-    if config.budget.max_solutions.is_some() || args.method == MethodArg::Search {
-        return Err(bad_input("--sample needs the memoised count: no --limit, no --method search"));
+    if config.budget.max_solutions.is_some()
+        || matches!(args.method, MethodArg::Search | MethodArg::Frontier)
+    {
+        return Err(bad_input(
+            "--sample needs the memoised count: no --limit, no --method search or frontier",
+        ));
     }
     if args.threads != 1 {
         return Err(bad_input("--sample draws from one memoised count: it takes no --threads"));
