@@ -83,11 +83,11 @@ pub(crate) fn run(
 mod with_mpi {
     use std::process::ExitCode;
 
-    use dancecard_engine::Config;
+    use dancecard_engine::{Basis, Config};
     use dancecard_format::Document;
 
     use super::{checkpoint_path, load_checkpoint, MpiRun};
-    use crate::output;
+    use crate::output::{self, say};
     use crate::progress::Progress;
 
     pub(crate) fn run(
@@ -112,7 +112,9 @@ mod with_mpi {
             resume,
             Some(path.clone()),
             &mut |fraction, count, nodes| {
-                progress.update(fraction, || format!("{count} solutions, {nodes} nodes"));
+                // The subtrees' shares of the plain tree, by Knuth's estimate.
+                progress.update(fraction, Basis::Search, String::new);
+                progress.counts(nodes, Some(count));
             },
         )
         .map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -123,7 +125,7 @@ mod with_mpi {
         };
         output::print(&format!("{}\n", summary.count))?;
         if args.stats {
-            eprintln!(
+            say!(
                 "jobs {} nodes {} solutions {} checkpoint {}",
                 summary.jobs,
                 summary.nodes,
@@ -133,7 +135,7 @@ mod with_mpi {
         }
         output::report_stop(summary.stop);
         if !summary.checkpoint.complete {
-            eprintln!(
+            say!(
                 "(the checkpoint {} holds the {} jobs left: --resume it)",
                 path.display(),
                 summary.checkpoint.pending.len()

@@ -9,6 +9,9 @@ pub(crate) const BAD_INPUT: u8 = 2;
 /// Exit code: a limit stopped the search (`--time-limit`, `--node-limit`, or a budget such
 /// as `--max-states`) after printing what was found, marked incomplete.
 pub(crate) const LIMITED: u8 = 3;
+/// Exit code: stdout was a pipe that its reader closed (`dancecard ... | head`): the program
+/// stops quietly, as ripgrep does. (A closed stderr stops nothing: its messages are dropped.)
+pub(crate) const CLOSED_PIPE: u8 = 0;
 /// Exit code: interrupted by Ctrl-C (after printing what was found, marked incomplete).
 pub(crate) const INTERRUPTED: u8 = 130;
 
@@ -22,7 +25,9 @@ macro_rules! exit_codes_help {
   2    bad input or usage
   3    stopped by a limit (--time-limit, --node-limit...): the results printed are partial,
        marked incomplete (`incomplete:` on stderr, \"complete\": false in JSON)
-  130  interrupted by Ctrl-C: the results printed are partial, marked incomplete"
+  130  interrupted by Ctrl-C: the results printed are partial, marked incomplete
+  A closed pipe (`dancecard ... | head`) stops the command quietly with 0; messages that a
+  closed stderr cannot take are dropped."
     };
 }
 pub(crate) use exit_codes_help;

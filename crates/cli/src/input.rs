@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use dancecard_engine::Heuristic;
-use dancecard_format::{Document, InputFormat};
+use dancecard_format::{Document, InputFormat, Looks};
 
 /// An error caused by the user's input: reported on stderr with exit code 2.
 #[derive(Debug)]
@@ -191,7 +191,23 @@ fn load_document(file: Option<&Path>, format: ProblemFormat) -> anyhow::Result<D
     } else {
         dancecard_format::parse_auto(&bytes).map(|(d, _): (Document, InputFormat)| d)
     };
-    parsed.map_err(|e| bad_input(format!("{name}: {e}")))
+    parsed.map_err(|e| {
+        // What reads an input that no format here reads, by what it looks like.
+        let file = file.map_or("-".into(), |f| f.display().to_string());
+        let hint = match e.looks() {
+            Some(Looks::Sudoku) => {
+                format!("\nhint: `dancecard sudoku {file}` solves sudoku puzzles")
+            }
+            Some(Looks::Ec) => {
+                "\nhint: `--ec` reads the .ec format alone, `--dlx` DLX alone".into()
+            }
+            Some(Looks::Matrix) => {
+                "\nhint: `--matrix` reads a 0/1 matrix alone, `--dlx` DLX alone".into()
+            }
+            _ => String::new(),
+        };
+        bad_input(format!("{name}: {e}{hint}"))
+    })
 }
 
 /// The unsigned integer types of counts on the command line, with their largest value.
@@ -227,10 +243,19 @@ pub(crate) fn parse_size<const MAX: usize>(text: &str) -> Result<usize, String> 
     }
 }
 
+/// The most probes of an estimate (as the Python package's `estimate(probes=...)`): far more
+/// than any estimate needs, few enough that a mistaken huge number is no endless run.
+pub(crate) const MAX_PROBES: u64 = 1_000_000_000;
+
+/// Parses `--probes N`: 1 to [`MAX_PROBES`] (no probe makes no estimate).
+pub(crate) fn parse_probes(text: &str) -> Result<u64, String> {
+    count_in(text, 1, u128::from(MAX_PROBES))
+}
+
 fn count_in<T: Count>(text: &str, min: u128, max: u128) -> Result<T, String> {
     if let Ok(n) = text.parse::<i64>() {
         // As clap's own ranged parser of the small types.
-        if n < 0 || (max <= i64::MAX as u128 && n as u128 > max) {
+        if n < min as i64 || (max <= i64::MAX as u128 && n as u128 > max) {
             return Err(format!("{n} is not in {min}..={max}"));
         }
     }

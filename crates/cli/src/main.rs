@@ -23,6 +23,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use crate::output::say;
 use clap::{Parser, Subcommand};
 
 mod args;
@@ -108,21 +109,16 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // `dancecard ... | head`: the reader left; not an error of ours (as ripgrep).
+        Err(e) if output::is_closed_pipe(&e) => ExitCode::from(exit::CLOSED_PIPE),
         Err(e) => {
             let _ = std::io::stdout().flush();
             if let Some(bad) = e.downcast_ref::<input::BadInput>() {
-                eprintln!("error: {bad}");
-                ExitCode::from(exit::BAD_INPUT)
-            } else if e
-                .downcast_ref::<std::io::Error>()
-                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-            {
-                // `dancecard ... | head`: the reader left; not an error of ours.
-                ExitCode::SUCCESS
+                say!("error: {bad}");
             } else {
-                eprintln!("error: {e:#}");
-                ExitCode::from(exit::BAD_INPUT)
+                say!("error: {e:#}");
             }
+            ExitCode::from(exit::BAD_INPUT)
         }
     }
 }

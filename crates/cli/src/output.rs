@@ -9,9 +9,19 @@
 //! - **JSON**: counts, stats, stop reasons and completeness are
 //!   [`dancecard_format::json`]'s vocabulary, shared with the web API: [`count_json`],
 //!   [`with_end`] adds `"complete"`, `"stop"` and `"stats"` to an answer.
-//! - **stderr and the exit code**: [`print_stats`] (`nodes N updates N solutions N seconds
-//!   S`), then [`finish`]: the stop report (`incomplete: ...`) and the exit code (0 found, 1
-//!   none, 3 a limit, 130 Ctrl-C; 2, bad input, is `main`'s).
+//! - **stderr and the exit code**: [`say!`] and [`say_part!`] write every message (never
+//!   `eprintln!`, which panics on a closed pipe: clippy refuses it in this crate);
+//!   [`print_stats`] (`nodes N updates N solutions N seconds S`), then [`finish`]: the stop
+//!   report (`incomplete: ...`) and the exit code (0 found, 1 none, 3 a limit, 130 Ctrl-C; 2,
+//!   bad input, is `main`'s).
+//!
+//! # Closed pipes
+//!
+//! `dancecard ... | head` closes stdout when `head` has read enough. Rust ignores `SIGPIPE`, so
+//! the next write fails with `BrokenPipe`: a write on stdout returns it as an error, which
+//! stops the search and reaches `main`, which ends the program quietly with exit code 0, as
+//! ripgrep does (the reader left: not an error of ours). A message on a closed stderr is
+//! dropped ([`say!`]): the answer on stdout is still wanted.
 //!
 //! The heuristic searches of `dancecard-search` (`slide`, `knights`, `egyptian`,
 //! `min-cover`, `dominate`, `guard`) have their own counters and stop reasons: the
@@ -27,6 +37,41 @@ use serde_json::Value;
 
 use crate::exit::{FOUND, INTERRUPTED, LIMITED, NOT_FOUND};
 use crate::stop::refine;
+
+/// Writes a line on stderr, as `eprintln!` does, except that a message that cannot be written
+/// (stderr a closed pipe, `2>&1 | head -1`) is dropped instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::output::to_stderr(format_args!($($arg)*), true)
+    };
+}
+pub(crate) use say;
+
+/// Writes on stderr without a newline, as `eprint!` does; as [`say!`], never a panic.
+macro_rules! say_part {
+    ($($arg:tt)*) => {
+        $crate::output::to_stderr(format_args!($($arg)*), false)
+    };
+}
+pub(crate) use say_part;
+
+/// The body of [`say!`] and [`say_part!`]: a write error (a closed stderr) is dropped.
+pub(crate) fn to_stderr(args: std::fmt::Arguments<'_>, newline: bool) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_fmt(args);
+    if newline {
+        let _ = err.write_all(b"\n");
+    }
+}
+
+/// Whether `e` is, or was caused by, a write to a closed pipe (`BrokenPipe`).
+pub(crate) fn is_closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
 
 /// Output format of every command.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -135,7 +180,7 @@ pub(crate) fn stop_name(stop: Stop) -> &'static str {
 
 /// The one-line `--stats` report on stderr.
 pub(crate) fn print_stats(stats: &Stats) {
-    eprintln!(
+    say!(
         "nodes {} updates {} solutions {} seconds {:.3}",
         stats.nodes,
         stats.updates,
@@ -147,7 +192,7 @@ pub(crate) fn print_stats(stats: &Stats) {
 /// The one-line `--stats` report of a count on stderr, its solutions the exact count (the
 /// stats' own field saturates at `u128::MAX`).
 pub(crate) fn print_count_stats(stats: &Stats, count: &Count) {
-    eprintln!(
+    say!(
         "nodes {} updates {} solutions {} seconds {:.3}",
         stats.nodes,
         stats.updates,
@@ -161,9 +206,7 @@ pub(crate) fn print_count_stats(stats: &Stats, count: &Count) {
 /// 3 for one cut by a limit, 130 after Ctrl-C.
 pub(crate) fn finish_count(stop: Stop) -> ExitCode {
     if refine(stop) == Stop::SolutionLimit {
-        eprintln!(
-            "incomplete: the solution limit (--limit) was reached; the count above is partial"
-        );
+        say!("incomplete: the solution limit (--limit) was reached; the count above is partial");
         return ExitCode::from(LIMITED);
     }
     finish(true, stop)
@@ -172,7 +215,7 @@ pub(crate) fn finish_count(stop: Stop) -> ExitCode {
 /// Says on stderr why a search stopped early, if it did.
 pub(crate) fn report_stop(stop: Stop) {
     if let Some(why) = stop_text(stop) {
-        eprintln!("incomplete: {why}; the results above are partial");
+        say!("incomplete: {why}; the results above are partial");
     }
 }
 
@@ -217,7 +260,7 @@ pub(crate) fn finish(found: bool, stop: Stop) -> ExitCode {
 
 /// The one-line `--stats` report of a heuristic search on stderr.
 pub(crate) fn print_search_stats(stats: &dancecard_search::Stats) {
-    eprintln!(
+    say!(
         "expanded {} generated {} seconds {:.3} nodes/s {:.0}",
         stats.expanded,
         stats.generated,
@@ -267,7 +310,7 @@ pub(crate) fn search_stop_name(stop: Stop) -> &'static str {
 /// the exit code: 130 after Ctrl-C, 3 for a limit, else 1 ("no answer").
 pub(crate) fn search_stopped(stop: Stop) -> ExitCode {
     let Some(why) = stop_text(stop) else { return ExitCode::from(NOT_FOUND) };
-    eprintln!("incomplete: {why}");
+    say!("incomplete: {why}");
     search_exit_code(stop)
 }
 

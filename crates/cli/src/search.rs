@@ -12,6 +12,7 @@ use dancecard_engine::{
 use dancecard_models::watch::Callbacks;
 use serde_json::Value;
 
+use crate::output::say;
 use crate::output::{self, OutputFormat};
 use crate::progress::Progress;
 use crate::stop::Limits;
@@ -130,7 +131,7 @@ impl ModelArgs {
         }
         if self.report.stats {
             output::print_count_stats(&stats, &total);
-            eprintln!("counted by {count_method}");
+            say!("counted by {count_method}");
         }
         Ok(output::finish_count(stop))
     }
@@ -150,7 +151,7 @@ impl ModelArgs {
         match self.report.format {
             OutputFormat::Text => {
                 if !found && stop == Stop::Exhausted {
-                    eprintln!("{none}");
+                    say!("{none}");
                 }
             }
             OutputFormat::Json => output::print_json(&output::with_end(answer, stop, stats))?,
@@ -174,6 +175,7 @@ pub(crate) fn search<F>(
 where
     F: FnMut(Solution<'_>) -> ControlFlow<()>,
 {
+    progress.estimating(problem, config.heuristic);
     let mut tick = |solver: &Solver| progress.tick(solver);
     let callbacks = Callbacks { solution: &mut on_solution, tick: &mut tick };
     let result = dancecard_models::watch::search(problem, config, callbacks);
@@ -191,6 +193,7 @@ pub(crate) fn count(
     config: Config,
     progress: &mut Progress,
 ) -> anyhow::Result<Counted> {
+    progress.estimating(problem, config.heuristic);
     let request = CountRequest {
         method: CountMethod::Auto,
         threads: 1,

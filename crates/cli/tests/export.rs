@@ -1,7 +1,8 @@
 //! `dancecard export --to lp|opb|cnf` (#30): the exported files solved by solvers from PyPI
-//! (SCIP through `pyscipopt` for LP and OPB, a SAT solver of `python-sat` for CNF, by
-//! `tests/peers/solve_exported.py`), against dancecard's own answers: the least cost, and the
-//! number of solutions (the CNF's models on the option variables).
+//! (SCIP through `pyscipopt` for LP and OPB, HiGHS through `highspy` for LP too, a SAT solver
+//! of `python-sat` for CNF, by `tests/peers/solve_exported.py`), against dancecard's own
+//! answers: the least cost, and the number of solutions (the CNF's models on the option
+//! variables).
 //!
 //! Without the solvers the test says what it skipped, and passes; under `./scripts/test`
 //! (which installs them, and sets `CI`) it fails instead.
@@ -12,7 +13,13 @@ use crate::util::{dancecard, stderr, stdout, testdata};
 
 /// The answer of the peer for `file` exported as `to`, or `None` when its package is missing.
 fn peer(file: &str, to: &str) -> Option<String> {
-    let out = dancecard().args(["export", "--to", to]).arg(testdata(file)).output().unwrap();
+    peer_of(&testdata(file), to)
+}
+
+/// As [`peer`], for a file anywhere.
+fn peer_of(file: &std::path::Path, to: &str) -> Option<String> {
+    let file = file.display().to_string();
+    let out = dancecard().args(["export", "--to", to]).arg(&file).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(format!("problem.{to}"));
@@ -75,5 +82,28 @@ fn counts_agree() {
         let count = dancecard_answer(&["solve", "--count"], file);
         let Some(answer) = peer(file, "cnf") else { return };
         assert_eq!(answer, format!("models {}", count.trim()), "{file}");
+    }
+}
+
+/// Problems whose LP files once had a variable first named in `Binary` (an option in no
+/// constraint at cost 0), which SCIP refuses (#46): every export reads in SCIP and HiGHS,
+/// and gives dancecard's least cost.
+#[test]
+fn every_variable_is_declared_where_every_reader_takes_it() {
+    for (text, least) in [
+        // Option `b` binds nothing: item b may be covered 0 or 1 times, by one option.
+        ("0:1|b\nb\n", "optimal 0"),
+        ("a 0:1|b\na\nb\n", "optimal 0"),
+        ("a 0:1|b\na |2\nb |0\na b |1\n", "optimal 1"),
+        // A secondary item with one color: no constraint holds its options.
+        ("a b | x\na x:r\nb x:r\n", "optimal 0"),
+        // A primary item in no option.
+        ("a b\na\n", "infeasible"),
+    ] {
+        let file = crate::util::temp_file(text);
+        for to in ["lp", "opb"] {
+            let Some(answer) = peer_of(file.path(), to) else { return };
+            assert_eq!(answer, least, "{text:?} as {to}");
+        }
     }
 }

@@ -31,10 +31,18 @@ fn json_names_the_removals_and_origins_map_back() {
 
     // Knuth's color example: `A B X:0 Y:0` goes, then `C` (implied by `A`) and `C Y:1`.
     let input = "A B C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nB X:1\nC Y:1\n";
-    let out = run_with(&["pre", "--origins", "-"], input);
+    // Each reduced option says which of the input's it came from, as JSON's `from` does
+    // (#46); `--no-origins` leaves that out.
+    let out = run_with(&["pre", "-"], input);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let body: Vec<String> = stdout(&out).lines().skip(2).map(str::to_owned).collect();
-    assert_eq!(body, ["A B | X Y", "A X:1 Y:1", "| from 1", "B X:1", "| from 2"]);
+    assert_eq!(
+        body,
+        ["A B | X Y", "A X:1 Y:1", "| from 1: A C X:1 Y:1", "B X:1", "| from 2: B X:1"]
+    );
+    let out = run_with(&["pre", "--no-origins", "-"], input);
+    let body: Vec<String> = stdout(&out).lines().skip(2).map(str::to_owned).collect();
+    assert_eq!(body, ["A B | X Y", "A X:1 Y:1", "B X:1"]);
 }
 
 #[test]

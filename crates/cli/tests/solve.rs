@@ -212,7 +212,7 @@ fn progress_lines_for_long_runs_when_asked() {
     assert_eq!(stdout(&out), "9356\n");
     let err = stderr(&out);
     assert!(err.starts_with("progress "), "{err}");
-    assert!(err.contains("% elapsed") && err.contains(" eta "), "{err}");
+    assert!(err.contains(" · 0:0") && err.contains(" eta "), "{err}");
     // Never in JSON mode, and never when the user says so.
     for (env, format) in [("always", "json"), ("never", "text")] {
         let out = dancecard()

@@ -148,11 +148,36 @@ pub struct Subtree {
     pub share: f64,
 }
 
+/// What the fraction of a [`Progress`] measures, and so what it can say of the time left.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Basis {
+    /// Knuth's estimate of the part of the plain search's tree explored: the position among
+    /// the branches at each level, each branch of a node weighing the same (DLX1's progress
+    /// lines; [`Solver::progress`](crate::Solver::progress)). The nodes are the plain tree's,
+    /// so that a Monte Carlo estimate of that tree ([`Solver::estimate`](crate::Solver::estimate))
+    /// also predicts how many are left.
+    Search,
+    /// Knuth's estimate of the position in another tree: the memoised search's (a subproblem
+    /// looked up counts as done), or a branch and bound's.
+    Tree,
+    /// Units of work done, of all: tasks, subtrees, puzzles. Units of about equal size make
+    /// it a fair measure of the work done.
+    Units,
+    /// The stages of a count by stages done, of all; the stages cost very different times.
+    Stages,
+    /// Nothing is known of the fraction (it is 0).
+    #[default]
+    Unknown,
+}
+
 /// A snapshot of a running count, for progress reports: the same from one thread or many.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Progress {
-    /// Estimated fraction of the tree explored, from 0 to 1.
+    /// Estimated fraction of the work done, from 0 to 1 (what it measures: `basis`).
     pub fraction: f64,
+    /// What `fraction` measures.
+    pub basis: Basis,
     /// Solutions found so far (saturating at `u128::MAX`).
     pub solutions: u128,
     /// Nodes searched so far (as of the threads' last reports).

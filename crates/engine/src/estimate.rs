@@ -34,6 +34,139 @@ pub struct Estimate {
     pub max_depth: usize,
     /// Probes that ended in a solution.
     pub solution_probes: u64,
+    /// Nodes the probes walked, all paths together: what the estimate cost.
+    pub walked: u64,
+    /// Whether the probes stopped before the number asked for, because they had walked
+    /// [`Estimate::SHARE`] of the tree they estimate (and at least
+    /// [`Estimate::FLOOR`] nodes): the tree is small enough to count. Knuth's estimate is
+    /// for trees too big to search; an estimate never costs more than a small share of
+    /// the search it predicts, but for its first probe, which on a tree that is one long
+    /// path is the whole search.
+    pub small_tree: bool,
+}
+
+impl Estimate {
+    /// The share of the estimated tree that the probes may walk before they stop: a tenth.
+    pub const SHARE: f64 = 0.1;
+    /// The nodes the probes may walk whatever the tree's size: a tree of a few million
+    /// nodes is searched in well under a second.
+    pub const FLOOR: u64 = 100_000;
+}
+
+/// Knuth's estimate made a probe at a time, for an estimate that goes on while something
+/// else runs (the progress bar of a long search). [`Solver::estimate`] is a loop over
+/// [`Probes::probe`].
+///
+/// ```
+/// use dancecard_engine::{Probes, ProblemBuilder, Solver};
+///
+/// let mut b = ProblemBuilder::new();
+/// for name in ["a", "b"] {
+///     let item = b.primary(name)?;
+///     b.option([item])?;
+///     b.option([item])?;
+/// }
+/// let problem = b.build();
+/// let mut solver = Solver::new(&problem);
+/// let mut probes = Probes::new(1);
+/// for _ in 0..10 {
+///     probes.probe(&mut solver);
+/// }
+/// assert_eq!((probes.estimate().nodes, probes.estimate().probes), (7.0, 10));
+/// # Ok::<(), dancecard_engine::BuildError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Probes {
+    rng: SplitMix64,
+    nodes: Moments,
+    solutions: Moments,
+    updates: Moments,
+    max_depth: usize,
+    solution_probes: u64,
+    made: u64,
+    walked: u64,
+    /// Whether some probe met a node of more than one child: if none did, the tree is the
+    /// one path every probe walks, and the estimate is exact.
+    branching: bool,
+}
+
+impl Probes {
+    /// No probe yet; the probes' random choices come from `seed`.
+    pub fn new(seed: u64) -> Probes {
+        Probes {
+            rng: SplitMix64::new(seed),
+            nodes: Moments::default(),
+            solutions: Moments::default(),
+            updates: Moments::default(),
+            max_depth: 0,
+            solution_probes: 0,
+            made: 0,
+            walked: 0,
+            branching: false,
+        }
+    }
+
+    /// One more probe of `solver`'s plain search (under its prefix and heuristic); a paused
+    /// search of the solver is abandoned first, and the arena is left as it was ((I5)).
+    pub fn probe(&mut self, solver: &mut Solver) {
+        solver.start();
+        let p = if solver.mcc.is_some() {
+            solver.probe_m(&mut self.rng)
+        } else if solver.colored {
+            solver.probe::<true>(&mut self.rng)
+        } else {
+            solver.probe::<false>(&mut self.rng)
+        };
+        self.nodes.add(p.nodes);
+        self.solutions.add(p.solutions);
+        self.updates.add(p.updates);
+        self.max_depth = self.max_depth.max(p.depth);
+        self.solution_probes += u64::from(p.solutions > 0.0);
+        self.made += 1;
+        self.walked += p.depth as u64 + 1;
+        self.branching |= p.branching;
+    }
+
+    /// The probes made so far.
+    pub fn made(&self) -> u64 {
+        self.made
+    }
+
+    /// The estimate from the probes so far (`small_tree` false).
+    pub fn estimate(&self) -> Estimate {
+        // A tree without branching is the path each probe walked: known exactly.
+        let stderr = |m: &Moments| if self.branching { m.stderr() } else { 0.0 };
+        Estimate {
+            probes: self.made,
+            nodes: self.nodes.mean,
+            nodes_stderr: if self.made == 0 { f64::INFINITY } else { stderr(&self.nodes) },
+            solutions: self.solutions.mean,
+            solutions_stderr: if self.made == 0 { f64::INFINITY } else { stderr(&self.solutions) },
+            updates: self.updates.mean,
+            max_depth: self.max_depth,
+            solution_probes: self.solution_probes,
+            walked: self.walked,
+            small_tree: false,
+        }
+    }
+
+    /// Whether the probes so far have walked [`Estimate::SHARE`] of the tree they estimate
+    /// and at least [`Estimate::FLOOR`] nodes: more would cost more than counting is worth.
+    pub fn enough(&self) -> bool {
+        self.made > 0
+            && self.walked >= Estimate::FLOOR
+            && self.walked as f64 >= Estimate::SHARE * self.nodes.mean
+    }
+}
+
+/// What one probe found: its weighted nodes, solutions and updates, its depth, and whether
+/// it met a node of more than one child.
+pub(crate) struct Probe {
+    pub(crate) nodes: f64,
+    pub(crate) solutions: f64,
+    pub(crate) updates: f64,
+    pub(crate) depth: usize,
+    pub(crate) branching: bool,
 }
 
 /// Running mean and variance (Welford).
@@ -87,51 +220,27 @@ impl Solver {
     /// # Ok::<(), dancecard_engine::BuildError>(())
     /// ```
     pub fn estimate(&mut self, probes: u64, seed: u64) -> Estimate {
-        self.start();
-        let mut rng = SplitMix64::new(seed);
-        let mut nodes = Moments::default();
-        let mut solutions = Moments::default();
-        let mut updates = Moments::default();
-        let mut max_depth = 0;
-        let mut solution_probes = 0;
-        let mut made = 0;
+        let mut made = Probes::new(seed);
         for _ in 0..probes {
             if self.config.budget.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
                 break;
             }
-            let (n, s, u, depth) = if self.mcc.is_some() {
-                self.probe_m(&mut rng)
-            } else if self.colored {
-                self.probe::<true>(&mut rng)
-            } else {
-                self.probe::<false>(&mut rng)
-            };
-            nodes.add(n);
-            solutions.add(s);
-            updates.add(u);
-            max_depth = max_depth.max(depth);
-            solution_probes += u64::from(s > 0.0);
-            made += 1;
+            if made.enough() {
+                return Estimate { small_tree: true, ..made.estimate() };
+            }
+            made.probe(self);
         }
-        Estimate {
-            probes: made,
-            nodes: nodes.mean,
-            nodes_stderr: nodes.stderr(),
-            solutions: solutions.mean,
-            solutions_stderr: solutions.stderr(),
-            updates: updates.mean,
-            max_depth,
-            solution_probes,
-        }
+        made.estimate()
     }
 
     /// One probe: the weighted nodes, solutions and updates of its path, and its depth.
-    fn probe<const COLORED: bool>(&mut self, rng: &mut SplitMix64) -> (f64, f64, f64, usize) {
+    pub(crate) fn probe<const COLORED: bool>(&mut self, rng: &mut SplitMix64) -> Probe {
         let Ok(solved) = self.apply_prefix() else {
             self.undo_levels(self.level);
             self.level = 0;
-            return (0.0, 0.0, 0.0, 0);
+            return Probe { nodes: 0.0, solutions: 0.0, updates: 0.0, depth: 0, branching: false };
         };
+        let mut branching = false;
         let floor = self.level;
         let (mut nodes, mut solutions, mut updates) = (0.0, 0.0, 0.0);
         let mut weight = 1.0f64;
@@ -152,6 +261,7 @@ impl Solver {
                     self.arena.uncover::<COLORED>(i);
                     break;
                 }
+                branching |= d > 1;
                 let mut x = self.arena.node(i).down;
                 for _ in 0..rng.below_u32(d) {
                     x = self.arena.node(x).down;
@@ -174,6 +284,6 @@ impl Solver {
         let depth = level - floor;
         self.undo_levels(level);
         self.level = 0;
-        (nodes, solutions, updates, depth)
+        Probe { nodes, solutions, updates, depth, branching }
     }
 }

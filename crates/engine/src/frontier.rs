@@ -55,7 +55,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use crate::config::{Config, Stop};
+use crate::config::{Basis, Config, Stop};
 use crate::number::Count;
 use crate::plumbing::Limits;
 use crate::solver::Solver;
@@ -682,6 +682,7 @@ impl Solver {
             return FrontierOutcome { count: Count::default(), stop: Stop::MemoryLimit, stats };
         }
         let plan = Plan::new(n, n_primary, &options);
+        self.basis = Basis::Stages;
         let outcome = match plan.words {
             1 => self.run_frontier::<[u64; 1], 1>(&plan, limit_bytes, progress),
             2 => self.run_frontier::<[u64; 2], 2>(&plan, limit_bytes, progress),
@@ -689,6 +690,7 @@ impl Solver {
             4 => self.run_frontier::<[u64; 4], 4>(&plan, limit_bytes, progress),
             _ => self.run_frontier::<Box<[u64]>, 0>(&plan, limit_bytes, progress),
         };
+        self.basis = Basis::Search;
         self.stats.elapsed += started.elapsed();
         outcome
     }

@@ -90,15 +90,15 @@ mod stats;
 mod zdd;
 
 pub use auto::{CountMethod, Counted, FIRST_CHECK, NOT_PAYING, PAYING, PICK_NODES};
-pub use config::{Budget, Config, Heuristic, Kernel, Outcome, Progress, Stop, Subtree};
-pub use estimate::Estimate;
+pub use config::{Basis, Budget, Config, Heuristic, Kernel, Outcome, Progress, Stop, Subtree};
+pub use estimate::{Estimate, Probes};
 pub use frontier::{FrontierStats, MAX_KERNEL};
 pub use gate::{Feature, Method, Unsupported};
 pub use ids::{ColorId, ItemId, OptionId};
 pub use kernels::cost::{CostError, CostProgress, CostSolution, LowerBound, MinCost};
 pub use kernels::memo::{MemoConfig, MemoError, MemoOutcome, MemoStats};
 pub use number::{BigUint, Count, ParseCountError};
-pub use problem::{BuildError, Entry, ItemKind, Problem, ProblemBuilder, VerifyError};
+pub use problem::{printable, BuildError, Entry, ItemKind, Problem, ProblemBuilder, VerifyError};
 pub use request::{count, estimate, sample, CountError, CountRequest};
 pub use solver::{Event, PrefixError, Solution, Solutions, Solver, Visitor};
 pub use stats::Stats;

@@ -41,7 +41,7 @@ use std::sync::Mutex;
 
 use crate::kernels::memo::SharedTable;
 use crate::{
-    Config, Count, Kernel, MemoConfig, MemoError, MemoOutcome, MemoStats, OptionId, Outcome,
+    Basis, Config, Count, Kernel, MemoConfig, MemoError, MemoOutcome, MemoStats, OptionId, Outcome,
     Problem, Solution, Solver, Stats, Stop, Visitor,
 };
 
@@ -180,6 +180,7 @@ impl<'p> ParallelSearch<'p> {
                             let solutions = lock(&total).0.to_u128().unwrap_or(u128::MAX);
                             progress(Progress {
                                 fraction,
+                                basis: Basis::Units,
                                 solutions,
                                 nodes: nodes.load(Ordering::Relaxed),
                             });
@@ -230,7 +231,8 @@ impl<'p> ParallelSearch<'p> {
         let stop = stop.unwrap_or(Stop::Exhausted);
         let solutions = count.to_u128().unwrap_or(u128::MAX);
         if stop == Stop::Exhausted {
-            progress(Progress { fraction: 1.0, solutions, nodes: memo_stats.nodes });
+            let nodes = memo_stats.nodes;
+            progress(Progress { fraction: 1.0, basis: Basis::Units, solutions, nodes });
         }
         let stats = Stats { solutions, elapsed: started.elapsed(), ..stats };
         Ok((MemoOutcome { count, stop, stats: memo_stats, zdd: None }, stats))
@@ -321,7 +323,8 @@ impl<'p> ParallelSearch<'p> {
         if stop == Stop::Exhausted {
             // The last report says the search is done (the ticks, every
             // `Config::CHECK_INTERVAL` nodes of a thread, may all have come early).
-            (shared.progress)(Progress { fraction: 1.0, solutions, nodes: stats.nodes });
+            let nodes = stats.nodes;
+            (shared.progress)(Progress { fraction: 1.0, basis: Basis::Search, solutions, nodes });
         }
         // The units' times add up the threads' time: report the wall clock instead.
         (Outcome { solutions, stop }, Stats { solutions, elapsed: started.elapsed(), ..stats })
@@ -437,6 +440,7 @@ where
             // Units on bit sets do not split and many are smaller than a tick: report each.
             (self.progress)(Progress {
                 fraction: fraction.min(1.0),
+                basis: Basis::Search,
                 solutions: *lock(&self.solutions),
                 nodes: self.nodes.load(Ordering::Relaxed),
             });
@@ -523,6 +527,7 @@ where
         };
         (shared.progress)(Progress {
             fraction: fraction.min(1.0),
+            basis: Basis::Search,
             solutions: *lock(&shared.solutions),
             nodes: total,
         });

@@ -57,18 +57,50 @@ impl From<ItemId> for Entry {
     }
 }
 
+/// `name` as a message prints it: control characters (a NUL byte, an escape, a tab) and the
+/// invisible characters that reorder or hide text are written as escapes (`\0`, `\u{1b}`,
+/// `\t`), so that no message carries them raw to a terminal; other names are unchanged.
+///
+/// ```
+/// use dancecard_engine::printable;
+///
+/// assert_eq!(printable("a\0b"), "a\\0b");
+/// assert_eq!(printable("\u{202e}x"), "\\u{202e}x");
+/// assert_eq!(printable("ç:é"), "ç:é");
+/// ```
+pub fn printable(name: &str) -> std::borrow::Cow<'_, str> {
+    // Control characters, and the format characters that hide or reorder text (zero
+    // widths, bidirectional overrides and isolates, the byte-order mark).
+    let hidden = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+    };
+    if !name.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(name);
+    }
+    let mut shown = String::with_capacity(name.len() + 8);
+    for c in name.chars() {
+        match c {
+            '\0' => shown.push_str("\\0"),
+            c if hidden(c) => shown.extend(c.escape_default()),
+            c => shown.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(shown)
+}
+
 /// Why a problem could not be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum BuildError {
     /// Two items were given the same name.
-    #[error("item name `{name}` is declared twice")]
+    #[error("item name `{}` is declared twice", printable(name))]
     DuplicateItem {
         /// The repeated name.
         name: String,
     },
     /// A name is empty or holds a character that the DLX text format reserves.
-    #[error("invalid name `{name}`: {reason}")]
+    #[error("invalid name `{}`: {reason}", printable(name))]
     InvalidName {
         /// The offending name.
         name: String,
@@ -88,7 +120,7 @@ pub enum BuildError {
         option: usize,
     },
     /// An option names an item that was not declared.
-    #[error("option {option} names unknown item `{name}`")]
+    #[error("option {option} names unknown item `{}`", printable(name))]
     UnknownItem {
         /// The option's index.
         option: usize,
@@ -104,7 +136,7 @@ pub enum BuildError {
         color: usize,
     },
     /// An option holds the same item twice.
-    #[error("option {option} holds item `{item}` twice")]
+    #[error("option {option} holds item `{}` twice", printable(item))]
     RepeatedItem {
         /// The option's index.
         option: usize,
@@ -113,7 +145,8 @@ pub enum BuildError {
     },
     /// An option gives a color to a primary item.
     #[error(
-        "option {option} gives a color to primary item `{item}` (only secondary items take colors)"
+        "option {option} gives a color to primary item `{}` (only secondary items take colors)",
+        printable(item)
     )]
     ColorOnPrimary {
         /// The option's index.
@@ -123,7 +156,7 @@ pub enum BuildError {
     },
     /// Bounds `lo:hi` that no count can meet: `hi` is 0, or `lo` exceeds `hi` (Knuth's
     /// DLX3: "Upper bound is zero", "Lower bound exceeds upper bound").
-    #[error("bounds {lo}:{hi} of item `{item}`: {reason}")]
+    #[error("bounds {lo}:{hi} of item `{}`: {reason}", printable(item))]
     InvalidBounds {
         /// The item's name.
         item: String,
@@ -135,7 +168,7 @@ pub enum BuildError {
         reason: &'static str,
     },
     /// Bounds given to a secondary item (only primary items take them, as in DLX3).
-    #[error("item `{item}` is secondary: only primary items take bounds")]
+    #[error("item `{}` is secondary: only primary items take bounds", printable(item))]
     BoundsOnSecondary {
         /// The item's name.
         item: String,

@@ -41,7 +41,12 @@ use crate::solver::Solver;
 /// A solver's progress, from one of its ticks.
 fn snapshot(solver: &Solver) -> Progress {
     let stats = solver.stats();
-    Progress { fraction: solver.progress(), solutions: stats.solutions, nodes: stats.nodes }
+    Progress {
+        fraction: solver.progress(),
+        basis: solver.progress_basis(),
+        solutions: stats.solutions,
+        nodes: stats.nodes,
+    }
 }
 
 /// What to count and how: the one request every front end builds.

@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use crate::arena::Arena;
-use crate::config::{Budget, Config, Heuristic, Kernel, Outcome, Stop, Subtree};
+use crate::config::{Basis, Budget, Config, Heuristic, Kernel, Outcome, Stop, Subtree};
 use crate::ids::{ItemId, OptionId};
 use crate::kernels::bits::Bits;
 use crate::kernels::cost::{self, CostError, CostProgress, LowerBound, MinCost};
@@ -258,6 +258,9 @@ pub struct Solver {
     pub(crate) bits_kernel: Option<Kernel>,
     /// During a count on `bits`, its progress estimate (for [`Solver::progress`]).
     pub(crate) bits_fraction: Option<f64>,
+    /// What [`Solver::progress`] measures now: [`Basis::Search`] but during a memoised count
+    /// or a count by stages.
+    pub(crate) basis: Basis,
     /// The kernel [`Kernel::Auto`] picked by calibration (see [`Solver::calibrate`]).
     pub(crate) picked: Option<Kernel>,
     /// Algorithm M's state (bounds, tweaks) when the problem has bounds (see `mcc.rs`).
@@ -335,6 +338,7 @@ impl Solver {
             bits: None,
             bits_kernel: None,
             bits_fraction: None,
+            basis: Basis::Search,
             picked: None,
             mcc,
             rest: None,
@@ -467,6 +471,13 @@ impl Solver {
             fraction += weight * f64::from(k);
         }
         fraction + weight / 2.0
+    }
+
+    /// What [`Solver::progress`] measures now: [`Basis::Search`] (the plain search's tree,
+    /// on the links or on bit sets), [`Basis::Tree`] during a memoised count (its own tree)
+    /// or [`Basis::Stages`] during a count by stages.
+    pub fn progress_basis(&self) -> Basis {
+        self.basis
     }
 
     /// The current depth of the search (for progress reports).

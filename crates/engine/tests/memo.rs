@@ -466,3 +466,31 @@ proptest! {
         }
     }
 }
+
+/// An estimate costs a small share of the search it predicts (#46): on a tree that is one
+/// long path the first probe walks it all, and the probes stop there, exact; on a tree far
+/// bigger than what the probes walk, every probe asked for is made.
+#[test]
+fn estimates_stop_once_they_have_walked_a_tenth_of_the_tree() {
+    let mut b = ProblemBuilder::new();
+    for k in 0..200_000 {
+        let item = b.primary(&format!("i{k}")).unwrap();
+        b.option([item]).unwrap();
+    }
+    let path = b.build();
+    let mut solver = Solver::with_config(&path, Config::with_heuristic(Heuristic::Leftmost));
+    let e = solver.estimate(1_000, 3);
+    assert!(e.small_tree, "{e:?}");
+    assert_eq!((e.probes, e.walked), (1, 200_001));
+    // One path, known exactly: the search's 200,001 nodes and its one solution.
+    assert_eq!(
+        (e.nodes, e.nodes_stderr, e.solutions, e.solutions_stderr),
+        (200_001.0, 0.0, 1.0, 0.0)
+    );
+    assert!(solver.is_pristine(&path));
+
+    let p = instance("queens12");
+    let e = Solver::new(&p).estimate(1_000, 3);
+    assert!(!e.small_tree && e.probes == 1_000, "{e:?}");
+    assert!(e.walked < 20_000 && e.nodes_stderr > 0.0, "{e:?}");
+}

@@ -13,6 +13,10 @@
 //!   without costs has none in OPB and the constant 0 in LP. CNF asks the feasibility
 //!   question alone: its models, restricted to the `x`s, are exactly the solutions.
 //!
+//! In LP every variable appears in the objective, a constraint or the `Bounds` section
+//! before `Binary` lists it (SCIP's reader refuses a variable met first in `Binary`); the
+//! files are read back by SCIP and HiGHS in the command line's tests.
+//!
 //! In CNF a cardinality constraint is written as clauses: `at most k` of `n` literals by
 //! Sinz's sequential counter (pairwise for `k = 1` and `n <= 6`), `at least k` as `at most
 //! n - k` of the negations; the counters' variables come after the `y`s. A primary item that
@@ -243,6 +247,25 @@ fn lp(problem: &Problem, m: &Model) -> String {
                     let _ = writeln!(s, " {}_hi: {sum} <= {hi}", c.name);
                 }
             }
+        }
+    }
+    // A variable in no constraint and not in the objective (an option whose items bind it to
+    // nothing, at cost 0) is declared in `Bounds`: a reader such as SCIP's refuses a name that
+    // first appears in `Binary`.
+    let mut seen = vec![false; m.variables as usize + 1];
+    for (k, &c) in m.costs.iter().enumerate() {
+        seen[k + 1] |= c > 0;
+    }
+    for c in m.constraints.iter().filter(|c| c.lo.is_some() || c.hi.is_some()) {
+        for &(_, x) in &c.terms {
+            seen[x as usize] = true;
+        }
+    }
+    let unseen: Vec<u32> = (1..=m.variables).filter(|&x| !seen[x as usize]).collect();
+    if !unseen.is_empty() {
+        s.push_str("Bounds\n");
+        for x in unseen {
+            let _ = writeln!(s, " 0 <= x{x} <= 1");
         }
     }
     if m.variables > 0 {

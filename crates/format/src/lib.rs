@@ -48,7 +48,7 @@ pub mod json;
 
 use std::fmt::Write as _;
 
-use dancecard_engine::{BuildError, Entry, ItemKind, OptionId, Problem, ProblemBuilder};
+use dancecard_engine::{printable, BuildError, Entry, ItemKind, OptionId, Problem, ProblemBuilder};
 
 /// Bounds on what the parsers accept, so that hostile input gets an error, not an allocation
 /// that brings the machine down.
@@ -147,13 +147,13 @@ pub enum ParseErrorKind {
     #[error("a second `|` on the item line")]
     SecondBar,
     /// An option names an item not on the item line.
-    #[error("unknown item `{0}`")]
+    #[error("unknown item `{}`", printable(.0))]
     UnknownItem(String),
     /// A color with an empty name, or an item with an empty name before `:`.
-    #[error("bad color in `{0}`: expected `item:color` with both parts non-empty")]
+    #[error("bad color in `{}`: expected `item:color` with both parts non-empty", printable(.0))]
     BadColor(String),
     /// Bounds on the item line that are not `a:b|name` or `b|name` with decimal `a` and `b`.
-    #[error("bad bounds in `{token}`: {reason}")]
+    #[error("bad bounds in `{}`: {reason}", printable(token))]
     BadBounds {
         /// The item line's token.
         token: String,
@@ -161,7 +161,7 @@ pub enum ParseErrorKind {
         reason: &'static str,
     },
     /// A cost on an option line that is not `|n` with a decimal `n` (at most `u64::MAX`).
-    #[error("bad cost `{token}`: {reason}")]
+    #[error("bad cost `{}`: {reason}", printable(token))]
     BadCost {
         /// The option line's token.
         token: String,
@@ -174,6 +174,66 @@ pub enum ParseErrorKind {
     /// The problem builder refused the input.
     #[error("{0}")]
     Build(#[from] BuildError),
+    /// [`parse_auto`]: the format the input looks like does not read it (`error`, at the
+    /// error's line and column), nor does DLX (`dlx`, when DLX was not that format).
+    #[error("{error} ({})", looks.read_as(dlx.as_deref()))]
+    Unread {
+        /// What the input looks like, and so the format that was read first.
+        looks: Looks,
+        /// Why that format does not read it.
+        error: Box<ParseErrorKind>,
+        /// Why DLX does not read it, when DLX was tried after another format.
+        dlx: Option<Box<ParseError>>,
+    },
+}
+
+impl ParseError {
+    /// What the input looks like, when [`parse_auto`] found that no format reads it and it
+    /// looks like something else than a DLX file (a front end can then name the command or
+    /// the flag that reads it).
+    pub fn looks(&self) -> Option<Looks> {
+        match &self.kind {
+            ParseErrorKind::Unread { looks, .. } => Some(*looks),
+            _ => None,
+        }
+    }
+}
+
+/// What an input looks like at a glance ([`sniff`]): the format [`parse_auto`] reads it in
+/// first, or a puzzle that is no exact cover problem file at all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Looks {
+    /// Knuth's DLX format: anything else.
+    Dlx,
+    /// A 0/1 matrix: a first line of two numbers, then a row of digits.
+    Matrix,
+    /// The `.ec` format: a first line (after `c` comments) `p ec ...`.
+    Ec,
+    /// Sudoku puzzles, one a line (16, 81, 256 or 625 cells of digits, letters and dots) or
+    /// as grids of numbers: read as DLX, for want of anything better.
+    Sudoku,
+}
+
+impl Looks {
+    /// The words that follow an error of [`ParseErrorKind::Unread`]: how the input was read
+    /// and why, and how DLX failed too.
+    fn read_as(self, dlx: Option<&ParseError>) -> String {
+        let first = match self {
+            Looks::Dlx => "read as DLX".to_owned(),
+            Looks::Sudoku => "read as DLX; the input looks like sudoku puzzles, not an exact \
+                              cover problem"
+                .to_owned(),
+            Looks::Matrix => {
+                "read as a 0/1 matrix, as its first line of two numbers `n m` says".to_owned()
+            }
+            Looks::Ec => "read as .ec, as its first line `p ec` says".to_owned(),
+        };
+        match dlx {
+            Some(e) => format!("{first}; read as DLX: {e}"),
+            None => first,
+        }
+    }
 }
 
 /// One line of the input, with its number and where its text starts.
@@ -303,8 +363,11 @@ pub fn parse_dlx_with(input: &[u8], limits: &Limits) -> Result<Document, ParseEr
         entries.clear();
         let mut has_primary = false;
         let mut cost: u64 = 0;
+        // The option's first cost, once met: no item may follow it.
+        let mut cost_token: Option<&str> = None;
         for (at, token) in line.tokens() {
             if let Some(digits) = token.strip_prefix('|') {
+                cost_token.get_or_insert(token);
                 // `|n`: a cost (DLX5); several add up.
                 let bad = |k: usize, reason| {
                     line.error(at + k, ParseErrorKind::BadCost { token: token.to_owned(), reason })
@@ -320,6 +383,15 @@ pub fn parse_dlx_with(input: &[u8], limits: &Limits) -> Result<Document, ParseEr
                     .checked_add(n)
                     .ok_or_else(|| bad(0, "the option's costs add up past 2^64 - 1"))?;
                 continue;
+            }
+            if let Some(cost) = cost_token {
+                // `a |3 b`: the cost ends the option.
+                let what = format!(
+                    "item `{}` after the option's cost `{}`: the cost comes last",
+                    printable(token),
+                    printable(cost)
+                );
+                return Err(line.error(at, ParseErrorKind::Syntax(what)));
             }
             let (name, color) = match token.split_once(':') {
                 Some((name, color)) => {
@@ -422,7 +494,10 @@ pub fn parse_matrix_with(input: &[u8], limits: &Limits) -> Result<Document, Pars
         t.parse::<usize>().map_err(|_| {
             head.error(
                 at,
-                ParseErrorKind::Syntax(format!("expected the number of {what}, found `{t}`")),
+                ParseErrorKind::Syntax(format!(
+                    "expected the number of {what}, found `{}`",
+                    printable(t)
+                )),
             )
         })
     };
@@ -465,7 +540,10 @@ pub fn parse_matrix_with(input: &[u8], limits: &Limits) -> Result<Document, Pars
                     _ => {
                         return Err(line.error(
                             at + k,
-                            ParseErrorKind::Syntax(format!("expected 0 or 1, found `{ch}`")),
+                            ParseErrorKind::Syntax(format!(
+                                "expected 0 or 1, found `{}`",
+                                printable(&ch.to_string())
+                            )),
                         ))
                     }
                 }
@@ -542,9 +620,9 @@ pub fn parse_ec_with(input: &[u8], limits: &Limits) -> Result<Document, ParseErr
         return Err(syntax(head, at, "expected `p ec N` (N the number of items)".into()));
     }
     let (at, count) = words[2];
-    let n = count
-        .parse::<usize>()
-        .map_err(|_| syntax(head, at, format!("expected the number of items, found `{count}`")))?;
+    let n = count.parse::<usize>().map_err(|_| {
+        syntax(head, at, format!("expected the number of items, found `{}`", printable(count)))
+    })?;
     if n > limits.max_items {
         return Err(head.error(at, ParseErrorKind::TooManyItems(limits.max_items)));
     }
@@ -574,7 +652,7 @@ pub fn parse_ec_with(input: &[u8], limits: &Limits) -> Result<Document, ParseErr
                 return Err(syntax(
                     line,
                     at,
-                    format!("expected `s` and an option's items, found `{word}`"),
+                    format!("expected `s` and an option's items, found `{}`", printable(word)),
                 ))
             }
             None => continue,
@@ -590,7 +668,10 @@ pub fn parse_ec_with(input: &[u8], limits: &Limits) -> Result<Document, ParseErr
                     syntax(
                         line,
                         at,
-                        format!("expected an item number from 1 to {n}, found `{token}`"),
+                        format!(
+                            "expected an item number from 1 to {n}, found `{}`",
+                            printable(token)
+                        ),
                     )
                 })?;
             first.get_or_insert(at);
@@ -611,39 +692,77 @@ pub fn parse_ec_with(input: &[u8], limits: &Limits) -> Result<Document, ParseErr
     Ok(Document { problem: b.build(), labels, input_index, lines: numbers })
 }
 
-/// Detects the format: a first line `p ec N` after `c` comments is `.ec`; a first content
-/// line of exactly two numbers followed by rows of 0/1 values is a matrix; anything else is
-/// DLX.
+/// Detects the format: a first line `p ec ...` after `c` comments is `.ec`; a first content
+/// line of exactly two numbers followed by a row of digits is a matrix; anything else is
+/// DLX. (So does [`sniff`], which also tells sudoku puzzles apart.)
 pub fn detect(input: &[u8]) -> InputFormat {
+    match sniff(input) {
+        Looks::Ec => InputFormat::Ec,
+        Looks::Matrix => InputFormat::Matrix,
+        Looks::Dlx | Looks::Sudoku => InputFormat::Dlx,
+    }
+}
+
+/// What `input` looks like at a glance (its first 64 KiB): `.ec` when its first line after
+/// `c` comments starts `p ec`; a 0/1 matrix when its first line is two numbers and the next
+/// one digits; sudoku puzzles when its first line that is not a `#` comment is a puzzle of
+/// 16, 81, 256 or 625 cells (digits, letters, `.`, `_`, `-`), or a row of numbers as long
+/// as the grid's lines that follow are; DLX otherwise.
+pub fn sniff(input: &[u8]) -> Looks {
     let input = without_bom(input);
     let text = String::from_utf8_lossy(&input[..input.len().min(1 << 16)]);
     let head = text
         .lines()
         .map(|l| l.split_ascii_whitespace().collect::<Vec<_>>())
         .find(|words| !words.is_empty() && words[0] != "c");
-    if let Some(["p", "ec", n]) = head.as_deref() {
-        if n.parse::<usize>().is_ok() {
-            return InputFormat::Ec;
-        }
+    if let Some(["p", "ec", ..]) = head.as_deref() {
+        return Looks::Ec;
     }
     let mut content = text.lines().filter(|l| !l.trim().is_empty());
-    let Some(first) = content.next() else { return InputFormat::Dlx };
+    let Some(first) = content.next() else { return Looks::Dlx };
     let dims: Vec<&str> = first.split_ascii_whitespace().collect();
     let numeric = dims.len() == 2 && dims.iter().all(|t| t.parse::<usize>().is_ok());
-    let rows_ok = content
-        .next()
-        .is_some_and(|row| row.chars().all(|c| c == '0' || c == '1' || c.is_ascii_whitespace()));
-    if numeric && rows_ok {
-        InputFormat::Matrix
-    } else {
-        InputFormat::Dlx
+    let digits = |row: &str| row.chars().all(|c| c.is_ascii_digit() || c.is_ascii_whitespace());
+    if numeric && content.next().is_some_and(digits) {
+        return Looks::Matrix;
+    }
+    if looks_like_sudoku(&text) {
+        return Looks::Sudoku;
+    }
+    Looks::Dlx
+}
+
+/// Whether `text` reads as sudoku puzzles: its first line that is neither blank nor a `#`
+/// comment is one puzzle (16, 81, 256 or 625 cells, up to a space or `:`), or the first row
+/// of a grid of numbers (`side` numbers of at most two digits, for a `side` of 4, 9, 16 or
+/// 25, and as many such rows after it).
+fn looks_like_sudoku(text: &str) -> bool {
+    let mut lines = text.lines().map(str::trim).filter(|t| !t.is_empty() && !t.starts_with('#'));
+    let Some(first) = lines.next() else { return false };
+    let puzzle = first.split(|c: char| c.is_whitespace() || c == ':').next().unwrap_or("");
+    let cell = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+    if [16, 81, 256, 625].contains(&puzzle.len()) && puzzle.chars().all(cell) {
+        return true;
+    }
+    let row = |line: &str| -> Option<usize> {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let number = |t: &&str| t.len() <= 2 && t.chars().all(|c| c.is_ascii_digit() || c == '.');
+        tokens.iter().all(number).then_some(tokens.len())
+    };
+    match row(first) {
+        Some(side @ (4 | 9 | 16 | 25)) => {
+            lines.by_ref().take(side - 1).filter(|l| row(l) == Some(side)).count() == side - 1
+        }
+        _ => false,
     }
 }
 
-/// Parses any of the three formats, detected by [`detect`]. A DLX file whose first line names
-/// two items that are numbers (`1 2`) looks like a matrix, and one whose first line names `p`,
-/// `ec` and a number looks like `.ec`: if it does not read as the format detected but reads as
-/// DLX, it is DLX (otherwise the detected format's error is returned).
+/// Parses any of the three formats, detected by [`sniff`]. A DLX file whose first line names
+/// two items that are numbers (`1 2`) looks like a matrix, and one whose first line names `p`
+/// and `ec` looks like `.ec`: if it does not read as the format it looks like but reads as
+/// DLX, it is DLX. When no format reads it, the error is that of the format it looks like
+/// ([`ParseErrorKind::Unread`], which adds how DLX failed too), or plain DLX's when it looks
+/// like nothing else.
 pub fn parse_auto(input: &[u8]) -> Result<(Document, InputFormat), ParseError> {
     parse_auto_with(input, &Limits::default())
 }
@@ -653,17 +772,32 @@ pub fn parse_auto_with(
     input: &[u8],
     limits: &Limits,
 ) -> Result<(Document, InputFormat), ParseError> {
-    match detect(input) {
-        InputFormat::Dlx => parse_dlx_with(input, limits).map(|d| (d, InputFormat::Dlx)),
-        InputFormat::Matrix => match parse_matrix_with(input, limits) {
-            Ok(d) => Ok((d, InputFormat::Matrix)),
-            Err(e) => parse_dlx_with(input, limits).map(|d| (d, InputFormat::Dlx)).map_err(|_| e),
+    let looks = sniff(input);
+    let (first, format) = match looks {
+        Looks::Dlx | Looks::Sudoku => (parse_dlx_with(input, limits), InputFormat::Dlx),
+        Looks::Matrix => (parse_matrix_with(input, limits), InputFormat::Matrix),
+        Looks::Ec => (parse_ec_with(input, limits), InputFormat::Ec),
+    };
+    let e = match first {
+        Ok(d) => return Ok((d, format)),
+        Err(e) => e,
+    };
+    let dlx = match format {
+        InputFormat::Dlx => None,
+        _ => match parse_dlx_with(input, limits) {
+            Ok(d) => return Ok((d, InputFormat::Dlx)),
+            Err(dlx) => Some(Box::new(dlx)),
         },
-        InputFormat::Ec => match parse_ec_with(input, limits) {
-            Ok(d) => Ok((d, InputFormat::Ec)),
-            Err(e) => parse_dlx_with(input, limits).map(|d| (d, InputFormat::Dlx)).map_err(|_| e),
-        },
+    };
+    if looks == Looks::Dlx {
+        return Err(e);
     }
+    let ParseError { line, column, kind } = e;
+    Err(ParseError {
+        line,
+        column,
+        kind: ParseErrorKind::Unread { looks, error: Box::new(kind), dlx },
+    })
 }
 
 /// Writes `problem` in Knuth's DLX format; [`parse_dlx`] reads it back to an equal problem.

@@ -109,7 +109,11 @@ fn parse_auto_with_applies_the_limits_to_either_format() {
     // refused before any item is declared (the fuzz targets parse under such a limit).
     let limits = Limits { max_items: 5_000, ..Limits::default() };
     let e = parse_auto_with(b"2 95000\n1\n", &limits).unwrap_err();
-    assert_eq!((e.line, e.column, e.kind), (1, 3, ParseErrorKind::TooManyItems(5_000)));
+    assert_eq!((e.line, e.column), (1, 3));
+    let ParseErrorKind::Unread { looks: Looks::Matrix, error, dlx: Some(_) } = e.kind else {
+        panic!("{e:?}")
+    };
+    assert_eq!(*error, ParseErrorKind::TooManyItems(5_000));
     assert_eq!(parse_matrix(b"0 95000\n").unwrap().problem.item_count(), 95_000);
     let limits = Limits { max_items: 2, ..Limits::default() };
     let e = parse_auto_with(b"a b c\na\n", &limits).unwrap_err();
@@ -248,8 +252,8 @@ fn bad_bounds_name_line_and_column() {
 
 #[test]
 fn costs_on_options() {
-    // DLX5's syntax: `|n` after the items; several add up, anywhere after the first item.
-    let doc = parse_dlx(b"a b c\na b |3 |4\nc |0\nb |2 c\n").unwrap();
+    // DLX5's syntax: `|n` after the items; several add up.
+    let doc = parse_dlx(b"a b c\na b |3 |4\nc |0\nb c |2\n").unwrap();
     let p = &doc.problem;
     let cost = |k| p.option_cost(OptionId::new(k).unwrap());
     assert_eq!((cost(0), cost(1), cost(2)), (7, 0, 2));
@@ -257,6 +261,12 @@ fn costs_on_options() {
     assert_eq!(doc.labels[0], "a b |3 |4");
     assert!(p.has_costs());
     assert!(!parse_dlx(b"a\na |0\n").unwrap().problem.has_costs());
+    // An item after the cost (#46): `a |3 b` is no option {a, b} of cost 3.
+    let e = err(b"a b\na |3 b\n");
+    assert_eq!(
+        e.to_string(),
+        "line 2, column 6: item `b` after the option's cost `|3`: the cost comes last"
+    );
     let bad = |input: &[u8]| bad_token(input, "cost");
     assert_eq!(bad(b"a\na |x\n"), (2, 4, "expected a decimal number after `|`"));
     assert_eq!(bad(b"a\na |\n"), (2, 3, "expected a decimal number after `|`"));
@@ -361,7 +371,56 @@ fn ec_looking_dlx_is_dlx() {
     let (doc, format) = parse_auto(text).unwrap();
     assert_eq!((format, doc.labels.clone()), (InputFormat::Dlx, vec!["p 3".to_owned()]));
     let e = parse_auto(b"p ec 3\ns 9\n").unwrap_err();
-    assert_eq!(e.to_string(), "line 2, column 3: expected an item number from 1 to 3, found `9`");
+    assert_eq!(
+        e.to_string(),
+        "line 2, column 3: expected an item number from 1 to 3, found `9` (read as .ec, as its \
+         first line `p ec` says; read as DLX: line 2, column 1: unknown item `s`)"
+    );
     // `c` lines are not comments in DLX: a DLX file starting with item `c` stays DLX.
     assert_eq!(detect(b"c d e\nc d\ne\n"), InputFormat::Dlx);
+}
+
+/// A file in no format says what it looks like, where that format fails, and how DLX fails
+/// too (#46).
+#[test]
+fn a_file_in_no_format_says_what_it_looks_like() {
+    let puzzles = b"# three puzzles\n..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n";
+    assert_eq!(sniff(puzzles), Looks::Sudoku);
+    let e = parse_auto(puzzles).unwrap_err();
+    assert_eq!(e.looks(), Some(Looks::Sudoku));
+    assert!(
+        e.to_string().ends_with(
+            "(read as DLX; the input looks like sudoku puzzles, not an exact cover problem)"
+        ),
+        "{e}"
+    );
+    // Grids of numbers: as many rows as numbers in a row.
+    let grid: String = (0..9).map(|_| "5 3 0 0 7 0 0 0 0\n").collect();
+    assert_eq!(sniff(grid.as_bytes()), Looks::Sudoku);
+    assert_eq!(sniff(b"1 2 3 4 5 6 7 8 9\n1 2\n"), Looks::Dlx);
+    // `.ec` with a bad count, a matrix with a 2: their own errors first, then DLX's.
+    let e = parse_auto(b"p ec x\ns 1 2\n").unwrap_err();
+    assert_eq!((e.line, e.column, e.looks()), (1, 6, Some(Looks::Ec)));
+    assert!(e.to_string().contains("expected the number of items, found `x` (read as .ec"), "{e}");
+    assert!(e.to_string().contains("read as DLX: line 2, column 1: unknown item `s`"), "{e}");
+    let e = parse_auto(b"3 3\n1 0 2\n0 1 0\n0 0 1\n").unwrap_err();
+    assert_eq!((e.line, e.column, e.looks()), (2, 5, Some(Looks::Matrix)));
+    assert!(e.to_string().contains("expected 0 or 1, found `2` (read as a 0/1 matrix"), "{e}");
+    // A DLX file is a DLX file: its error alone.
+    let e = parse_auto(b"a b\na z\n").unwrap_err();
+    assert_eq!((e.looks(), e.to_string().as_str()), (None, "line 2, column 3: unknown item `z`"));
+}
+
+/// Control characters in a name are escaped in messages (#46).
+#[test]
+fn names_in_messages_escape_control_characters() {
+    assert_eq!(err(b"a b\na\0z b\n").to_string(), "line 2, column 1: unknown item `a\\0z`");
+    assert_eq!(
+        err(b"a a\x1b\na\x1b a\x1b\n").to_string(),
+        "line 2, column 4: option 0 holds item `a\\u{1b}` twice"
+    );
+    assert_eq!(
+        err(b"q\0 q\0\n").to_string(),
+        "line 1, column 4: item name `q\\0` is declared twice"
+    );
 }

@@ -94,14 +94,18 @@ fn read_lp(text: &str) -> (usize, Vec<(i64, usize)>, Vec<Row>) {
     };
     let mut section = "";
     let (mut objective, mut rows, mut variables) = (Vec::new(), Vec::new(), 0);
+    // Every variable must appear before `Binary` lists it (SCIP's reader refuses one that
+    // does not): in the objective, a row or `Bounds`.
+    let mut declared = std::collections::BTreeSet::new();
     for line in &lines {
         match line.trim() {
-            "Minimize" | "Subject To" | "Binary" | "End" => section = line.trim_end(),
+            "Minimize" | "Subject To" | "Bounds" | "Binary" | "End" => section = line.trim_end(),
             body => match section {
                 "Minimize" => {
                     let expr = body.strip_prefix("cost:").unwrap();
                     if expr.trim() != "0" {
                         objective = terms(expr);
+                        declared.extend(objective.iter().map(|&(_, x)| x));
                     }
                 }
                 "Subject To" => {
@@ -110,9 +114,21 @@ fn read_lp(text: &str) -> (usize, Vec<(i64, usize)>, Vec<Row>) {
                     let n = words.len();
                     let expr = words[..n - 2].join(" ");
                     let rhs = words[n - 1].parse().unwrap();
-                    rows.push(Row { terms: terms(&expr), op: words[n - 2].to_string(), rhs });
+                    let row = Row { terms: terms(&expr), op: words[n - 2].to_string(), rhs };
+                    declared.extend(row.terms.iter().map(|&(_, x)| x));
+                    rows.push(row);
                 }
-                "Binary" => variables += body.split_whitespace().count(),
+                "Bounds" => {
+                    let words: Vec<&str> = body.split_whitespace().collect();
+                    assert!(matches!(words[..], ["0", "<=", _, "<=", "1"]), "{body}");
+                    assert!(declared.insert(var(words[2])), "{body}: declared twice");
+                }
+                "Binary" => {
+                    for w in body.split_whitespace() {
+                        assert!(declared.contains(&var(w)), "{w}: first seen in Binary\n{text}");
+                        variables += 1;
+                    }
+                }
                 other => panic!("{other}: {body}"),
             },
         }

@@ -2,8 +2,8 @@
 //! between them.
 
 use dancecard_format::{
-    detect, parse_auto_with, parse_dlx_with, parse_ec_with, parse_matrix_with, Document,
-    InputFormat, Limits, ParseError,
+    detect, parse_auto_with, parse_dlx_with, parse_ec_with, parse_matrix_with, sniff, Document,
+    InputFormat, Limits, Looks, ParseError, ParseErrorKind,
 };
 use dancecard_search::cover;
 
@@ -52,8 +52,9 @@ pub fn matrix(data: &[u8]) {
 
 /// [`dancecard_format::parse_auto`]: the format it reports is the one [`detect`] names, or
 /// DLX when a matrix- or `.ec`-looking input reads as DLX only; its document is the one that
-/// format's parser gives; its error is the error of the format detected. A `.ec` document is
-/// checked as the others are.
+/// format's parser gives; its error is the error of the format detected, with what the input
+/// looks like ([`sniff`]) and DLX's error when it looks like something else. A `.ec` document
+/// is checked as the others are.
 pub fn auto(data: &[u8]) {
     let detected = detect(data);
     let dlx = parse_dlx_with(data, &limits());
@@ -96,16 +97,27 @@ pub fn auto(data: &[u8]) {
         }
         Err(e) => {
             check_error(data, &e);
-            match detected {
-                InputFormat::Dlx => assert_eq!(Some(&e), dlx.as_ref().err(), "DLX's own error"),
-                InputFormat::Matrix => {
-                    assert!(dlx.is_err(), "DLX parses but parse_auto fails");
-                    assert_eq!(Some(&e), matrix.as_ref().err(), "the matrix's own error");
+            // The error of the format detected, at its place; wrapped with what the input
+            // looks like (and DLX's error after another format's) unless it looks like DLX.
+            let own = match detected {
+                InputFormat::Dlx => dlx.as_ref().err(),
+                InputFormat::Matrix => matrix.as_ref().err(),
+                InputFormat::Ec => ec.as_ref().err(),
+            };
+            let own = own.expect("parse_auto fails where the detected format's parser fails");
+            assert_eq!((e.line, e.column), (own.line, own.column), "the detected format's place");
+            match (&e.kind, sniff(data)) {
+                (_, Looks::Dlx) => assert_eq!(&e, own, "DLX's own error"),
+                (ParseErrorKind::Unread { looks, error, dlx: also }, sniffed) => {
+                    assert_eq!(*looks, sniffed);
+                    assert_eq!(**error, own.kind);
+                    let dlx_error = dlx.as_ref().err();
+                    match detected {
+                        InputFormat::Dlx => assert!(also.is_none(), "DLX's error twice"),
+                        _ => assert_eq!(also.as_deref(), dlx_error, "DLX's error after the other"),
+                    }
                 }
-                InputFormat::Ec => {
-                    assert!(dlx.is_err(), "DLX parses but parse_auto fails");
-                    assert_eq!(Some(&e), ec.as_ref().err(), "the .ec parser's own error");
-                }
+                (kind, sniffed) => panic!("{sniffed:?} input, error not wrapped: {kind:?}"),
             }
         }
     }

@@ -147,6 +147,7 @@ pub(crate) fn on_engine(
             let stats = solver.stats();
             self.request.report(Progress {
                 fraction: solver.progress(),
+                basis: solver.progress_basis(),
                 solutions: stats.solutions,
                 nodes: stats.nodes,
             });

@@ -55,7 +55,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{self, AtomicBool, AtomicU64, AtomicU8, AtomicUsize};
 
 use dancecard_engine::{
-    Budget, Config, Count, OptionId, Problem, ProblemBuilder, Progress, Solver, Stats, Stop,
+    Basis, Budget, Config, Count, OptionId, Problem, ProblemBuilder, Progress, Solver, Stats, Stop,
 };
 
 use crate::count::{self, CountRequest, ModelCount};
@@ -488,8 +488,7 @@ pub fn count_with(n: usize, request: &CountRequest<'_>) -> Result<QueensCount, Q
     }
     let searcher = Searcher::new(n);
     let tasks = searcher.tasks();
-    let done = AtomicUsize::new(0);
-    let control = Control::new(request);
+    let control = Control::new(request, tasks.len());
     // A task's counts, and whether it ran to its end (a task cut short, or not started, makes
     // the total partial; what it counted is still in it).
     let run = |task: &Task| -> (Tally, bool) {
@@ -500,9 +499,7 @@ pub fn count_with(n: usize, request: &CountRequest<'_>) -> Result<QueensCount, Q
         if control.stopped().is_some() {
             return (tally, false);
         }
-        let finished = done.fetch_add(1, atomic::Ordering::Relaxed) + 1;
-        let fraction = finished as f64 / tasks.len() as f64;
-        request.report(Progress { fraction, solutions: 0, nodes: 0 });
+        control.task_done(&tally);
         (tally, true)
     };
     let sum = |a: (Tally, bool), b: (Tally, bool)| (a.0.add(b.0), a.1 && b.1);
@@ -549,8 +546,17 @@ impl Tally {
 /// so a look comes well under a millisecond apart, and costs nothing measurable.
 pub const POLL_STEPS: u32 = 4096;
 
-/// The stopping rules of a count, shared by its threads.
+/// The stopping rules of a count, shared by its threads, and its progress reports.
 struct Control<'a> {
+    /// Where progress goes.
+    request: &'a CountRequest<'a>,
+    /// The tasks of the count, and how many have ended.
+    tasks: usize,
+    finished: AtomicUsize,
+    /// The solutions of the tasks that have ended.
+    solutions: AtomicU64,
+    /// Polls so far: every [`Control::REPORT_EVERY`]-th reports progress.
+    polls: AtomicU64,
     cancel: Option<&'a AtomicBool>,
     /// The node budget (`u64::MAX`: none).
     max_nodes: u64,
@@ -563,8 +569,18 @@ struct Control<'a> {
 }
 
 impl<'a> Control<'a> {
-    fn new(request: &'a CountRequest<'_>) -> Control<'a> {
+    /// Polls between two progress reports: about every 64 x 4,096 branching steps of a
+    /// thread, a few milliseconds (the elapsed time and the nodes per second move on even
+    /// when the tasks are long).
+    const REPORT_EVERY: u64 = 64;
+
+    fn new(request: &'a CountRequest<'a>, tasks: usize) -> Control<'a> {
         Control {
+            request,
+            tasks,
+            finished: AtomicUsize::new(0),
+            solutions: AtomicU64::new(0),
+            polls: AtomicU64::new(0),
             cancel: request.budget.cancel.as_deref(),
             max_nodes: request.budget.max_nodes.unwrap_or(u64::MAX),
             deadline: request.budget.deadline(std::time::Instant::now()),
@@ -579,6 +595,9 @@ impl<'a> Control<'a> {
     #[inline(never)]
     fn poll(&self, nodes: u64) -> bool {
         let spent = self.spent.fetch_add(nodes, atomic::Ordering::Relaxed) + nodes;
+        if self.polls.fetch_add(1, atomic::Ordering::Relaxed) % Self::REPORT_EVERY == 0 {
+            self.report(spent);
+        }
         let why = if self.cancel.is_some_and(|c| c.load(atomic::Ordering::Relaxed)) {
             2
         } else if spent >= self.max_nodes {
@@ -595,6 +614,24 @@ impl<'a> Control<'a> {
             atomic::Ordering::Relaxed,
         );
         true
+    }
+
+    /// Reports the tasks done of all, their solutions, and `nodes` placed so far.
+    fn report(&self, nodes: u64) {
+        let done = self.finished.load(atomic::Ordering::Relaxed);
+        self.request.report(Progress {
+            fraction: done as f64 / self.tasks.max(1) as f64,
+            basis: Basis::Units,
+            solutions: u128::from(self.solutions.load(atomic::Ordering::Relaxed)),
+            nodes,
+        });
+    }
+
+    /// Records a task run to its end, and reports.
+    fn task_done(&self, tally: &Tally) {
+        let _ = self.solutions.fetch_add(tally.total, atomic::Ordering::Relaxed);
+        let _ = self.finished.fetch_add(1, atomic::Ordering::Relaxed);
+        self.report(self.spent.load(atomic::Ordering::Relaxed));
     }
 
     /// Why the count stopped, if it did.
@@ -1557,7 +1594,7 @@ mod tests {
                 let mut solver = Solver::with_config(&problem, config);
                 let outcome = solver.count();
                 let request = CountRequest::default();
-                let control = Control::new(&request);
+                let control = Control::new(&request, 1);
                 let tally = lanes.run(&task, &control);
                 assert_eq!(tally.nodes, solver.stats().nodes, "n = {n}, {task:?}");
                 if task.top == 0 {

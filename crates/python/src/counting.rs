@@ -290,7 +290,8 @@ pub(crate) struct PyEstimate {
     probes: u64,
     /// The estimated number of nodes of the plain search (as `Stats.nodes` counts them).
     nodes: f64,
-    /// The standard error of `nodes` (`inf` with one probe).
+    /// The standard error of `nodes` (`inf` with one probe; 0 when every probe met one
+    /// child at each node: the tree is that one path, known exactly).
     nodes_stderr: f64,
     /// The estimated number of solutions.
     solutions: f64,
@@ -302,6 +303,11 @@ pub(crate) struct PyEstimate {
     max_depth: usize,
     /// Probes that ended in a solution.
     solution_probes: u64,
+    /// The nodes the probes walked, all paths together: what the estimate cost.
+    walked: u64,
+    /// Whether the probes stopped before `probes` were made, having walked a tenth of the
+    /// tree they estimate (and at least 100,000 nodes): counting it costs little more.
+    small_tree: bool,
     /// The method `count(method="auto")` picks for this problem: `"search"`, `"memo"` or
     /// `"frontier"`.
     auto: &'static str,
@@ -324,6 +330,8 @@ impl PyEstimate {
             updates: e.updates,
             max_depth: e.max_depth,
             solution_probes: e.solution_probes,
+            walked: e.walked,
+            small_tree: e.small_tree,
             auto: auto.name(),
             reason,
         }

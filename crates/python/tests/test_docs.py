@@ -8,6 +8,10 @@ The public surface is the one test_arguments.py enumerates (``public_surface``).
 import doctest
 import inspect
 import pydoc
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -105,3 +109,34 @@ def test_module_examples_run(module):
     assert ">>>" in module.__doc__
     failures, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert failures == 0
+
+
+# The pages' examples (#46): each ```python block of docs/python.md and of the package's
+# README runs, from a directory where `testdata/` is the repository's (as from its root), and
+# README's one-line example prints what it says.
+REPO = Path(__file__).resolve().parents[3]
+PAGES = [REPO / "docs" / "python.md", REPO / "crates" / "python" / "README.md"]
+
+
+def python_blocks(page):
+    text = page.read_text()
+    return re.findall(r"^```python\n(.*?)^```", text, re.M | re.S)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(REPO)))
+def test_the_pages_python_blocks_run(page, tmp_path, monkeypatch, capsys):
+    blocks = python_blocks(page)
+    assert blocks, f"{page}: no python block"
+    (tmp_path / "testdata").symlink_to(REPO / "testdata")
+    monkeypatch.chdir(tmp_path)
+    for block in blocks:
+        exec(compile(block, str(page), "exec"), {"__name__": "__docs__"})
+
+
+def test_the_readme_one_liner_prints_what_it_says():
+    readme = (REPO / "README.md").read_text()
+    line = re.search(r"^python3 -c '(.*)'\s+# (\S+)$", readme, re.M)
+    assert line, "README.md has no python3 -c example"
+    out = subprocess.run([sys.executable, "-c", line.group(1)], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == line.group(2)

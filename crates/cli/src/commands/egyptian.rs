@@ -6,6 +6,7 @@ use dancecard_search::egyptian::{self, EgyptianError, Options};
 
 use crate::exit;
 use crate::input::bad_input;
+use crate::output::say;
 use crate::output::{self, OutputFormat};
 
 /// Egyptian fractions: write A/B as a sum of the fewest unit fractions with distinct
@@ -82,7 +83,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(exit::FOUND))
         }
         Err(e @ EgyptianError::NotFound { .. }) => {
-            eprintln!("no solution: {e}");
+            say!("no solution: {e}");
             Ok(ExitCode::from(exit::NOT_FOUND))
         }
         Err(EgyptianError::Stopped { stop, stats }) => {

@@ -4,8 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use dancecard_engine::{Budget, Config, MemoConfig, Solver};
+use dancecard_engine::{Budget, Config, Estimate, MemoConfig, Solver};
 
+use crate::output::say;
 use crate::output::{self, OutputFormat};
 use crate::{exit, input, stop};
 
@@ -20,6 +21,10 @@ the branching degrees along the path estimate the tree's nodes and solutions wit
 standard error of the mean: trees with a few heavy branches have a long tail, and then the
 estimate is often low. The time is the nodes at the speed of a short timed run.
 
+An estimate costs a small share of the search it predicts: the probes stop once they have
+walked a tenth of the tree they estimate (and at least 100,000 nodes), and say so; only
+the first probe can cost more, on a tree that is one long path (then it is the search).
+
 Examples:
   dancecard estimate testdata/instances/pent6x10.dlx
   dancecard estimate --probes 10000 --seed 7 --format json testdata/instances/domino8x8.dlx
@@ -28,8 +33,9 @@ Examples:
 pub(crate) struct Args {
     /// The problem file; `-` or nothing reads standard input.
     pub(crate) file: Option<PathBuf>,
-    /// Probes to make.
-    #[arg(long, value_name = "N", default_value_t = 1000, allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
+    /// Probes to make, from 1 to 1,000,000,000 (fewer when they have walked a tenth of the
+    /// tree: it is then cheaper to count it).
+    #[arg(long, value_name = "N", default_value_t = 1000, allow_negative_numbers = true, value_parser = crate::input::parse_probes)]
     pub(crate) probes: u64,
     /// The seed of the probes.
     #[arg(long, value_name = "S", default_value_t = 0, allow_negative_numbers = true, value_parser = crate::input::parse_count::<u64>)]
@@ -45,13 +51,14 @@ pub(crate) struct Args {
 }
 
 /// Nodes per second of the plain search on this problem: a count run for at most 0.2 s or
-/// 200,000 nodes, after a first short one that picks the kernel (the solver keeps its pick).
-fn speed(solver: &mut Solver) -> f64 {
+/// `nodes` nodes, after a first short one that picks the kernel (the solver keeps its pick).
+fn speed(solver: &mut Solver, nodes: u64) -> f64 {
     let saved = solver.config().clone();
-    solver.set_config(Config { budget: saved.budget.clone().max_nodes(20_000), ..saved.clone() });
+    let first = nodes.min(20_000);
+    solver.set_config(Config { budget: saved.budget.clone().max_nodes(first), ..saved.clone() });
     let _ = solver.count();
     solver.set_config(Config {
-        budget: saved.budget.clone().max_nodes(200_000).time_limit(Duration::from_millis(200)),
+        budget: saved.budget.clone().max_nodes(nodes).time_limit(Duration::from_millis(200)),
         ..saved.clone()
     });
     let started = Instant::now();
@@ -60,6 +67,12 @@ fn speed(solver: &mut Solver) -> f64 {
     let nodes = solver.stats().nodes;
     solver.set_config(saved);
     nodes as f64 / seconds
+}
+
+/// The nodes of the timed run: at most 200,000, and at most half the share of the tree the
+/// probes may walk (so that the estimate stays a small share of the search).
+fn speed_nodes(e: &Estimate) -> u64 {
+    (e.nodes * Estimate::SHARE / 2.0).clamp(1_000.0, 200_000.0) as u64
 }
 
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -73,17 +86,28 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let e = dancecard_engine::estimate(&doc.problem, config.clone(), args.probes, args.seed)
         .map_err(|e| crate::input::bad_input(e.to_string()))?;
     let mut solver = Solver::with_config(&doc.problem, config);
-    let rate = speed(&mut solver);
+    let rate = speed(&mut solver, speed_nodes(&e));
     let seconds = e.nodes / rate;
     let seconds_stderr = e.nodes_stderr / rate;
     let (method, reason) = solver
         .pick_method(&MemoConfig { limit_bytes: MemoConfig::default_limit_bytes(), zdd: false });
     if stop::interrupted() {
-        eprintln!("incomplete: interrupted; the estimate above uses {} probes", e.probes);
+        say!("incomplete: interrupted; the estimate above uses {} probes", e.probes);
     }
+    // Fewer probes than asked: they had walked a tenth of the tree.
+    let small = if e.small_tree {
+        format!(
+            "; they stopped after walking {} nodes, {:.0}% of the tree: counting it costs \
+             little more (dancecard solve --count)",
+            e.walked,
+            100.0 * e.walked as f64 / e.nodes.max(1.0)
+        )
+    } else {
+        String::new()
+    };
     match args.format {
         OutputFormat::Text => output::print(&format!(
-            "nodes {:.4e} ± {:.2e}\nsolutions {:.4e} ± {:.2e}\nupdates {:.4e}\nseconds {:.4e} ± {:.2e} (at {:.3e} nodes/s)\nprobes {} (deepest {}, {} ending in a solution)\nauto {} ({reason})\n",
+            "nodes {:.4e} ± {:.2e}\nsolutions {:.4e} ± {:.2e}\nupdates {:.4e}\nseconds {:.4e} ± {:.2e} (at {:.3e} nodes/s)\nprobes {} (deepest {}, {} ending in a solution){small}\nauto {} ({reason})\n",
             e.nodes,
             e.nodes_stderr,
             e.solutions,
@@ -110,6 +134,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             "nodes_per_second": rate,
             "max_depth": e.max_depth,
             "solution_probes": e.solution_probes,
+            "walked": e.walked,
+            "small_tree": e.small_tree,
             "auto": method.name(),
             "reason": reason,
         }))?,

@@ -7,6 +7,7 @@ use dancecard_search::dominate::{self, Board, Piece};
 
 use crate::commands::dominate::PieceArg;
 use crate::input::bad_input;
+use crate::output::say_part;
 use crate::output::{self, OutputFormat};
 use crate::{exit, input, stop};
 
@@ -55,7 +56,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             // No answer for this board: the node limit holds per board; Ctrl-C and the time
             // limit end the run.
             cut_short = Some(d.stop);
-            eprint!("case {}: ", k + 1);
+            say_part!("case {}: ", k + 1);
             let _ = output::search_stopped(d.stop);
             match args.output.format {
                 OutputFormat::Text => writeln!(out, "Case {}: incomplete", k + 1)?,

@@ -8,6 +8,7 @@ use dancecard_search::knights::{self, MAX_MOVES};
 use dancecard_search::Stop;
 
 use crate::input::bad_input;
+use crate::output::say_part;
 use crate::output::{self, OutputFormat};
 use crate::{exit, input};
 
@@ -70,7 +71,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             // No answer for this board: the node limit holds per board (the next boards are
             // still solved); Ctrl-C and the time limit end the run.
             cut_short = Some(answer.stop);
-            eprint!("board {}: ", k + 1);
+            say_part!("board {}: ", k + 1);
             let _ = output::search_stopped(answer.stop);
             match args.search.report.format {
                 OutputFormat::Text => writeln!(out, "incomplete")?,

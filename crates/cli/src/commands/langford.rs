@@ -8,6 +8,7 @@ use dancecard_models::langford::Langford;
 use dancecard_models::Model;
 
 use crate::input::bad_input;
+use crate::output::say;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::Progress;
 use crate::search;
@@ -79,7 +80,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             if !args.all {
                 output::print(&format!("{count}\n"))?;
             } else if stats.solutions == 0 && stop == Stop::Exhausted {
-                eprintln!("no arrangement");
+                say!("no arrangement");
             }
         }
         OutputFormat::Json => {

@@ -10,6 +10,7 @@ use dancecard_scale::{merge, ShardResult};
 
 use crate::exit::{FOUND, NOT_FOUND};
 use crate::input::bad_input;
+use crate::output::say;
 use crate::output::{self, OutputFormat};
 
 /// Merge the JSON results of `dancecard solve --shard I/N` into one count.
@@ -49,9 +50,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         Ok(merged) => merged,
         Err(problems) => {
             for p in &problems {
-                eprintln!("error: {p}");
+                say!("error: {p}");
             }
-            eprintln!("incomplete: the shards do not make up one whole search");
+            say!("incomplete: the shards do not make up one whole search");
             if args.format == OutputFormat::Json {
                 let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
                 output::print_json(&serde_json::json!({

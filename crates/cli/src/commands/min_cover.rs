@@ -10,6 +10,7 @@ use dancecard_search::{cover, Stop};
 
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat};
+use crate::output::{say, say_part};
 use crate::{exit, input};
 
 /// Minimum repeat cover: the fewest options that cover every primary item at least once.
@@ -70,7 +71,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let uncoverable: Vec<&str> =
         (0..items.len()).filter(|&i| !covered[i]).map(|i| items[i].as_str()).collect();
     if !uncoverable.is_empty() {
-        eprintln!("no cover: no option covers {}", uncoverable.join(", "));
+        say!("no cover: no option covers {}", uncoverable.join(", "));
         if args.search.report.format == OutputFormat::Json {
             output::print_json(
                 &serde_json::json!({ "minimum": null, "options": null, "uncoverable": uncoverable }),
@@ -81,12 +82,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let result =
         cover::min_cover(items.len(), &options, &limits).map_err(|e| bad_input(e.to_string()))?;
     if args.search.report.stats {
-        eprint!("iterations {} bound {} ", result.stats.iterations, result.stats.bound);
+        say_part!("iterations {} bound {} ", result.stats.iterations, result.stats.bound);
         output::print_search_stats(&result.stats);
     }
     let Some(chosen) = result.options else {
         if result.stop == Stop::Exhausted {
-            eprintln!("no cover");
+            say!("no cover");
             return Ok(ExitCode::from(exit::NOT_FOUND));
         }
         let fields = serde_json::json!({ "minimum": null, "options": null });

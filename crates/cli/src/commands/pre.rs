@@ -7,22 +7,25 @@ use std::process::ExitCode;
 
 use dancecard_engine::pre::{self, ItemRemoval, PreConfig, Reduction};
 use dancecard_engine::{Budget, Problem};
+use dancecard_format::Document;
 
 use crate::exit::{FOUND, INTERRUPTED, LIMITED, NOT_FOUND};
 use crate::input::bad_input;
+use crate::output::say;
 use crate::output::{self, OutputFormat};
 use crate::stop::{interrupted, stop_flag};
 
 /// Preprocess an exact cover problem (Knuth's DLX-PRE): remove the options that no solution
 /// can use and the items that others imply; write the reduced problem in DLX format on
-/// stdout and a summary on stderr.
+/// stdout, each option followed by the input's option it came from, and a summary on stderr.
 #[derive(Debug, clap::Args)]
 #[command(after_help = concat!("In rounds until one changes nothing, an option goes when taking it (covering its items,
 hiding the options that clash with it) leaves some primary item with no option, and an item
 `c` goes when every option of some primary item `p` holds `c` uncolored (the options with `c`
 but not `p` go with it). The reduced problem has the same solutions, as sets of the original
-options (`--origins` writes each option's number in the input, from 0). Problems with bounds
-on items (DLX3's multiplicities) are refused; costs are kept.
+options: after each option a comment line `| from K: TEXT` names the input's option it came
+from (K its number among the input's options, from 0; `--no-origins` leaves them out).
+Problems with bounds on items (DLX3's multiplicities) are refused; costs are kept.
 
 Examples:
   dancecard pre testdata/instances/pent6x10.dlx > pent-pre.dlx   # 144 of 2056 options removed
@@ -38,10 +41,10 @@ pub(crate) struct Args {
     /// Make at most N rounds (what they removed is sound; more rounds may remove more).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::parse_count::<u32>)]
     pub(crate) rounds: Option<u32>,
-    /// After each option, a comment line `| from K`: its number among the input's options
-    /// (from 0).
+    /// Leave out the comment line after each option (`| from K: TEXT`, the input's option
+    /// it came from): the bare reduced problem.
     #[arg(long)]
-    pub(crate) origins: bool,
+    pub(crate) no_origins: bool,
     #[command(flatten)]
     pub(crate) problem_format: crate::input::ProblemFormat,
     /// Output format: `json` writes one document with the reduced problem's text and the
@@ -51,11 +54,12 @@ pub(crate) struct Args {
 }
 
 /// The reduced problem in DLX format, with a first comment line of figures and, with
-/// `origins`, each option followed by `| from K` (`input_index` maps option ids to the
-/// input's numbering).
-fn dlx_text(original: &Problem, r: &Reduction, input_index: &[usize], origins: bool) -> String {
+/// `origins`, each option followed by `| from K: TEXT`, the input's option it came from (its
+/// number among the input's options, and its items).
+fn dlx_text(original: &Document, r: &Reduction, origins: bool) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "| dancecard pre: {} removed, {}", removed(original, r), rounds(r));
+    let _ =
+        writeln!(s, "| dancecard pre: {} removed, {}", removed(&original.problem, r), rounds(r));
     let text = dancecard_format::write_dlx(&r.problem);
     if !origins {
         s.push_str(&text);
@@ -68,7 +72,12 @@ fn dlx_text(original: &Problem, r: &Reduction, input_index: &[usize], origins: b
         s.push('\n');
     }
     for (line, &from) in lines.zip(&r.option_map) {
-        let _ = writeln!(s, "{line}\n| from {}", input_index[from.index()]);
+        let _ = writeln!(
+            s,
+            "{line}\n| from {}: {}",
+            original.input_index[from.index()],
+            original.problem.option_text(from)
+        );
     }
     s
 }
@@ -100,7 +109,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let p = &doc.problem;
     let config = PreConfig { max_rounds: args.rounds, budget: Budget::new().cancel(stop_flag()) };
     let r = pre::reduce_with(p, &config).map_err(|e| bad_input(e.to_string()))?;
-    let text = dlx_text(p, &r, &doc.input_index, args.origins);
+    let text = dlx_text(&doc, &r, !args.no_origins);
     let name = |i| p.item_name(i).to_owned();
     let summary = summary(p, &r);
     match args.format {
@@ -149,17 +158,17 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             }))?;
         }
     }
-    eprintln!("{summary}");
+    say!("{summary}");
     if let Some(item) = r.infeasible {
-        eprintln!("infeasible: primary item `{}` is in no option", name(item));
+        say!("infeasible: primary item `{}` is in no option", name(item));
         return Ok(ExitCode::from(NOT_FOUND));
     }
     if r.stopped {
         if interrupted() {
-            eprintln!("incomplete: interrupted after {} rounds", r.rounds);
+            say!("incomplete: interrupted after {} rounds", r.rounds);
             return Ok(ExitCode::from(INTERRUPTED));
         }
-        eprintln!("incomplete: stopped after {} rounds (--rounds)", r.rounds);
+        say!("incomplete: stopped after {} rounds (--rounds)", r.rounds);
         return Ok(ExitCode::from(LIMITED));
     }
     Ok(ExitCode::from(FOUND))

@@ -11,6 +11,7 @@ use dancecard_models::Model;
 
 use crate::input;
 use crate::input::bad_input;
+use crate::output::say;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::Progress;
 use crate::search::{self};
@@ -167,12 +168,8 @@ fn list(args: &Args, method: queens::Method) -> anyhow::Result<ExitCode> {
             // One board: the search restarts on shuffled options where it stalls (large n).
             let mut progress = Progress::new(args.model.report.format);
             let config = search::config(None, &args.model.limits);
-            let found = queens::first(args.n, &config, &mut |solver| {
-                let stats = solver.stats();
-                progress.update(solver.progress(), || format!("{} nodes", stats.nodes));
-                ControlFlow::Continue(())
-            })
-            .map_err(|e| bad_input(e.to_string()))?;
+            let found = queens::first(args.n, &config, &mut |solver| progress.tick(solver))
+                .map_err(|e| bad_input(e.to_string()))?;
             progress.finish();
             if let Some(board) = &found.board {
                 // A write error is kept by the stream.
@@ -203,7 +200,7 @@ fn list(args: &Args, method: queens::Method) -> anyhow::Result<ExitCode> {
     let found = args.model.report_list("no solution", answer, &stats, stop)?;
     if args.model.report.stats {
         if let Some(r) = restarts.filter(|&r| r > 0) {
-            eprintln!("restarts {r} (options shuffled: the search's first solution took too long)");
+            say!("restarts {r} (options shuffled: the search's first solution took too long)");
         }
     }
     Ok(output::finish(found, stop))

@@ -3,6 +3,7 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::{Command, ExitCode, Stdio};
 
+use crate::output::say;
 use anyhow::Context;
 use dancecard_web::ServerConfig;
 
@@ -93,7 +94,7 @@ fn parse_size(text: &str) -> Result<usize, String> {
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let addr = SocketAddr::new(args.host, args.port);
     if !args.host.is_loopback() {
-        eprintln!("warning: binding {}: the server has no authentication", args.host);
+        say!("warning: binding {}: the server has no authentication", args.host);
     }
     let budget = |seconds: f64, flag: &str| -> anyhow::Result<std::time::Duration> {
         std::time::Duration::try_from_secs_f64(seconds).map_err(|_| {
@@ -114,9 +115,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     config.max_connections = args.max_connections as usize;
     dancecard_web::serve(addr, config, |bound| {
         let url = format!("http://{bound}/");
-        println!("dancecard serve: listening on {url} (Ctrl-C stops)");
+        // The server is the answer: a closed stdout (`serve | head -1`) does not stop it.
+        let _ =
+            crate::output::print(&format!("dancecard serve: listening on {url} (Ctrl-C stops)\n"));
         if args.open && !open_browser(&url) {
-            println!("could not start a browser: open {url} yourself");
+            let _ =
+                crate::output::print(&format!("could not start a browser: open {url} yourself\n"));
         }
     })
     .with_context(|| format!("cannot serve on {addr}"))?;

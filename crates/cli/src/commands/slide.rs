@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use dancecard_engine::Basis;
 use dancecard_search::slide::{
     self, Algorithm, Board, BuildProgress, Goal, Heuristic, Partition, Pdb, SlideError,
     SolveOptions,
@@ -13,6 +14,7 @@ use dancecard_search::Stop;
 
 use crate::input::bad_input;
 use crate::output::{self, OutputFormat};
+use crate::output::{say, say_part};
 use crate::{exit, input, stop};
 
 /// Solve sliding-tile puzzles optimally: the fewest moves and the moves.
@@ -166,10 +168,10 @@ fn load_pdb(side: usize, goal: Goal, quiet: bool) -> Result<Arc<Pdb>, SlideError
         if let Some(path) = dir.as_ref().map(|d| d.join(large)) {
             match Pdb::load(&path) {
                 Ok(pdb) if pdb.side() == side && pdb.goal() == goal => return Ok(Arc::new(pdb)),
-                Ok(_) => eprintln!("note: {} is for another board; not used", path.display()),
+                Ok(_) => say!("note: {} is for another board; not used", path.display()),
                 Err(slide::PdbError::Io { source, .. })
                     if source.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => eprintln!(
+                Err(e) => say!(
                     "note: {e}; using the standard database (rebuild with --build-pdb): {}",
                     path.display()
                 ),
@@ -181,23 +183,23 @@ fn load_pdb(side: usize, goal: Goal, quiet: bool) -> Result<Arc<Pdb>, SlideError
     if let Some(path) = &path {
         match Pdb::load(path) {
             Ok(pdb) if pdb.side() == side && pdb.goal() == goal => return Ok(Arc::new(pdb)),
-            Ok(_) => eprintln!("note: {} is for another board; rebuilding it", path.display()),
+            Ok(_) => say!("note: {} is for another board; rebuilding it", path.display()),
             Err(slide::PdbError::Io { source, .. })
                 if source.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => eprintln!("note: {e}; rebuilding it"),
+            Err(e) => say!("note: {e}; rebuilding it"),
         }
     }
     if !quiet {
-        eprintln!("building the {side}x{side} pattern database (once; seconds)...");
+        say!("building the {side}x{side} pattern database (once; seconds)...");
     }
     let pdb = Pdb::build_with(side, goal, Some(&stop::stop_flag()))?;
     match &path {
         Some(path) => {
             if let Err(e) = pdb.save(path) {
-                eprintln!("warning: could not cache the pattern database: {e}");
+                say!("warning: could not cache the pattern database: {e}");
             }
         }
-        None => eprintln!("warning: no cache directory (set DANCECARD_CACHE_DIR); not cached"),
+        None => say!("warning: no cache directory (set DANCECARD_CACHE_DIR); not cached"),
     }
     Ok(Arc::new(pdb))
 }
@@ -221,19 +223,19 @@ fn build_large(side: usize, goal: Goal, format: OutputFormat) -> anyhow::Result<
     };
     let path = dir.join(&name);
     if let Ok(pdb) = Pdb::load(&path) {
-        eprintln!("{}: the {} database is already built", path.display(), pdb.pattern_name());
+        say!("{}: the {} database is already built", path.display(), pdb.pattern_name());
         return Ok(None);
     }
-    eprintln!("building {} (the work so far is kept in {}.part)", path.display(), path.display());
+    say!("building {} (the work so far is kept in {}.part)", path.display(), path.display());
     let mut bar = crate::progress::Progress::new(format);
     let mut noted = false;
     let mut progress = |p: &BuildProgress| {
         if p.resumed && !noted {
             noted = true;
-            eprintln!("going on from the work kept in {}.part", path.display());
+            say!("going on from the work kept in {}.part", path.display());
         }
         let within = if p.entries == 0 { 0.0 } else { p.entries_done as f64 / p.entries as f64 };
-        bar.update(p.done as f64 / p.total as f64, || {
+        bar.update(p.done as f64 / p.total as f64, Basis::Units, || {
             format!(
                 "pattern {} of {} ({} tiles), {} moves: {:.0}% of {} states",
                 p.pattern + 1,
@@ -258,12 +260,12 @@ fn build_large(side: usize, goal: Goal, format: OutputFormat) -> anyhow::Result<
     bar.finish();
     match built {
         Ok(pdb) => {
-            eprintln!("{}: the {} database is built", path.display(), pdb.pattern_name());
+            say!("{}: the {} database is built", path.display(), pdb.pattern_name());
             Ok(None)
         }
         Err(SlideError::Stopped { .. }) => {
             let stop = if stop::expired() { Stop::TimeLimit } else { Stop::Cancelled };
-            eprintln!(
+            say!(
                 "the build stopped; the work so far is kept in {}.part and the next \
                  --build-pdb goes on from there",
                 path.display()
@@ -334,7 +336,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     Err(SlideError::Stopped { stop, .. }) => {
                         // Stopped while building the database: no answer for this state, and
                         // the run ends here.
-                        eprint!("{}: building the pattern database: ", line_place(*line));
+                        say_part!("{}: building the pattern database: ", line_place(*line));
                         code = output::search_stopped(stop);
                         match args.report.format {
                             OutputFormat::Text => writeln!(out, "incomplete")?,
@@ -353,7 +355,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(s) => {
                 let letters: String = s.moves.iter().map(|d| d.letter()).collect();
                 if args.report.stats {
-                    eprint!("{place}");
+                    say_part!("{place}");
                     output::print_search_stats(&s.stats);
                 }
                 match args.report.format {
@@ -384,7 +386,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
             Err(SlideError::Unsolvable { .. }) => {
-                eprintln!(
+                say!(
                     "{place}unsolvable: the {} goal cannot be reached from this state \
                      (the permutation's parity and the blank's distance disagree)",
                     goal.name()
@@ -406,7 +408,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     output::print_search_stats(&stats);
                 }
                 if stop == Stop::MemoryLimit {
-                    eprintln!(
+                    say!(
                         "{place}{} stored {} states, its budget (--max-states), without \
                          finishing; use --algorithm ida",
                         algorithm.name(),
@@ -416,7 +418,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 // The node and state budgets hold per state: this one gets an "incomplete"
                 // answer and the next states are still solved (unless Ctrl-C or the time
                 // limit stopped the whole run).
-                eprint!("{place}");
+                say_part!("{place}");
                 code = output::search_stopped(stop);
                 match args.report.format {
                     OutputFormat::Text => writeln!(out, "incomplete")?,

@@ -14,13 +14,14 @@ use std::sync::Mutex;
 use dancecard_engine::parallel::ParallelSearch;
 use dancecard_engine::pre::{self, PreConfig, PreError};
 use dancecard_engine::{
-    Budget, Config, CostError, LowerBound, MinCost, OptionId, Outcome, Solution, Solver, Stats,
-    Visitor,
+    Basis, Budget, Config, CostError, LowerBound, MinCost, OptionId, Outcome, Solution, Solver,
+    Stats, Visitor,
 };
 use dancecard_format::Document;
 
 use crate::cluster::MpiRun;
 use crate::input::{bad_input, HeuristicArg};
+use crate::output::say;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::{lock, Progress};
 use crate::shard::ShardRun;
@@ -214,7 +215,7 @@ impl Output<'_> {
         match args.report.format {
             OutputFormat::Text => {
                 if outcome.solutions == 0 && outcome.is_complete() {
-                    eprintln!("no solution");
+                    say!("no solution");
                 }
             }
             OutputFormat::Json => {
@@ -236,7 +237,7 @@ impl Output<'_> {
             output::print_stats(stats);
         }
         if nothing_asked {
-            eprintln!("incomplete: --limit 0 asks for no solution, so none was searched for");
+            say!("incomplete: --limit 0 asks for no solution, so none was searched for");
             return Ok(ExitCode::from(crate::exit::LIMITED));
         }
         Ok(output::finish(outcome.solutions > 0, outcome.stop))
@@ -330,15 +331,18 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         json: Vec::new(),
     };
     if args.threads == 1 {
+        let mut progress = Progress::new(args.report.format);
+        progress.estimating(&doc.problem, config.heuristic);
         let mut solver = Solver::with_config(&doc.problem, config);
-        let mut printer =
-            Printer { output: &mut output, progress: Progress::new(args.report.format) };
+        let mut printer = Printer { output: &mut output, progress };
         let outcome = solver.visit(&mut printer);
         printer.progress.finish();
         return output.finish(&args, outcome, solver.stats());
     }
     let output = Mutex::new(output);
-    let progress = Mutex::new(Progress::new(args.report.format));
+    let mut progress = Progress::new(args.report.format);
+    progress.estimating(&doc.problem, config.heuristic);
+    let progress = Mutex::new(progress);
     let report = |p| lock(&progress).parallel(p);
     let search = ParallelSearch::new(&doc.problem, config, args.threads);
     let (outcome, stats) = search.visit(&|s: Solution<'_>| lock(&output).solution(s), &report);
@@ -390,7 +394,7 @@ fn preprocess(args: &Args, doc: &Document) -> anyhow::Result<Document> {
             Some(i) => format!("; primary item `{}` is in no option", original.item_name(i)),
             None => String::new(),
         };
-        eprintln!("pre: {}{infeasible}", super::pre::summary(original, &r));
+        say!("pre: {}{infeasible}", super::pre::summary(original, &r));
     }
     let from = |f: &dyn Fn(usize) -> usize| -> Vec<usize> {
         r.option_map.iter().map(|o| f(o.index())).collect()
@@ -411,7 +415,9 @@ fn min_cost(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitC
     // The bar shows the best cost so far, the proven lower bound and their gap.
     let mut progress = Progress::new(args.report.format);
     let found = solver.min_cost_with_progress(k, args.lower_bound.into(), |p| {
-        progress.update(p.fraction, || match (p.best, p.gap()) {
+        progress.counts(p.nodes, None);
+        // Knuth's estimate of the branch and bound's own tree.
+        progress.update(p.fraction, Basis::Tree, || match (p.best, p.gap()) {
             (Some(best), Some(gap)) => {
                 format!("best {best}, bound {} (gap {:.2}%)", p.lower_bound, gap * 100.0)
             }
@@ -461,27 +467,27 @@ fn min_cost(args: &Args, doc: &Document, config: Config) -> anyhow::Result<ExitC
     }
     if args.report.stats {
         output::print_stats(stats);
-        eprintln!("bound {}", result.bound.name());
+        say!("bound {}", result.bound.name());
         if !result.reason.is_empty() {
-            eprintln!("why: {}", result.reason);
+            say!("why: {}", result.reason);
         }
     }
     if best.is_empty() && complete && args.report.format == OutputFormat::Text {
-        eprintln!("no solution");
+        say!("no solution");
     }
     output::report_stop(*stop);
     match (complete, best.first(), lower_bound) {
-        (false, Some(first), Some(bound)) if *bound < first.cost => eprintln!(
+        (false, Some(first), Some(bound)) if *bound < first.cost => say!(
             "not proven: the costs above are the best found so far; none costs less than {bound} \
              (gap {:.2}%)",
             result.gap().unwrap_or(0.0) * 100.0
         ),
-        (false, Some(_), _) => eprintln!(
+        (false, Some(_), _) => say!(
             "not proven: the costs above are the best found so far (the first is the least: no \
              solution costs less)"
         ),
         (false, None, Some(bound)) => {
-            eprintln!("no solution found yet; none costs less than {bound}")
+            say!("no solution found yet; none costs less than {bound}")
         }
         _ => {}
     }

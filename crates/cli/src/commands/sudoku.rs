@@ -4,12 +4,14 @@ use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use dancecard_engine::Basis;
 use dancecard_models::sudoku::{
     self, Budget, Error, Grid, Method, Options, Puzzle, Report, Shape, Stop,
 };
 use dancecard_models::Model;
 
 use crate::input::bad_input;
+use crate::output::say;
 use crate::output::{self, OutputFormat};
 use crate::progress::Progress;
 use crate::{exit, input, stop};
@@ -121,7 +123,7 @@ pub(crate) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     if args.emit_dlx {
         for e in &entries {
             if let Err(e) = e {
-                eprintln!("error: {name}: {e}");
+                say!("error: {name}: {e}");
             }
         }
         for p in &valid {
@@ -316,7 +318,8 @@ fn solve_all(
     let total = puzzles.len();
     let mut progress = Progress::new(format);
     let reports = sudoku::search_all(&grids, options, threads, &mut |done| {
-        progress.update(done as f64 / total as f64, || format!("{done} of {total} puzzles"));
+        let fraction = done as f64 / total as f64;
+        progress.update(fraction, Basis::Units, || format!("{done} of {total} puzzles"));
     });
     progress.finish();
     reports

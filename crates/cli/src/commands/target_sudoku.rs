@@ -7,6 +7,7 @@ use dancecard_models::target::{Grid, TargetMethod, TargetSudoku};
 use dancecard_models::Model;
 
 use crate::input::bad_input;
+use crate::output::say;
 use crate::output::{self, OutputFormat};
 use crate::{exit, input};
 
@@ -120,14 +121,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         }))?,
     }
     if args.report.stats {
-        eprintln!("nodes {} seconds {seconds:.3}", result.nodes);
+        say!("nodes {} seconds {seconds:.3}", result.nodes);
     }
     if !result.is_complete() {
         let why = output::stop_text(result.stop).unwrap_or("interrupted");
         if score.is_some() {
-            eprintln!("incomplete: {why}; the score above is the best found, a lower bound");
+            say!("incomplete: {why}; the score above is the best found, a lower bound");
         } else {
-            eprintln!("incomplete: {why} before a first grid was found; no score");
+            say!("incomplete: {why} before a first grid was found; no score");
         }
         return Ok(output::exit_code(false, result.stop));
     }

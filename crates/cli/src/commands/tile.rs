@@ -10,6 +10,7 @@ use dancecard_models::tiling::{self, Board, DpLimits, Piece, Tiling};
 use dancecard_models::Model;
 
 use crate::input::bad_input;
+use crate::output::say;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::Progress;
 use crate::search::{self};
@@ -169,7 +170,7 @@ fn count(args: &Args, tiling: &Tiling) -> anyhow::Result<ExitCode> {
                 }))?;
             }
             output::report_stop(Stop::Cancelled);
-            eprintln!("(the profile DP has no partial count)");
+            say!("(the profile DP has no partial count)");
             Ok(output::exit_code(false, Stop::Cancelled))
         }
         Err(e) => Err(bad_input(e.to_string())),

@@ -2,14 +2,16 @@
 
 Usage: python3 solve_exported.py FILE [--count-limit N]
 
-FILE ends in .lp or .opb: SCIP (pip `pyscipopt`) reads it and minimises; prints `optimal
-COST` or `infeasible`. FILE ends in .cnf: a SAT solver of python-sat (pip `python-sat`)
+FILE ends in .lp or .opb: SCIP (pip `pyscipopt`) reads it and minimises; an .lp file is read
+and solved by HiGHS (pip `highspy`) too, and the two must agree; prints `optimal COST` or
+`infeasible`. FILE ends in .cnf: a SAT solver of python-sat (pip `python-sat`)
 counts the models restricted to the option variables x1..xN (N from the file's comment
 `x1..xN: the options`), blocking each, up to N models (default 10000); prints `models
 COUNT` (`models COUNT+` when the limit stopped it). Exit 3 when the solver's package is not
 importable, so that the test can say what it skipped.
 """
 
+import os
 import re
 import sys
 
@@ -26,11 +28,38 @@ def solve_with_scip(path):
     model.optimize()
     status = model.getStatus()
     if status == "optimal":
-        print(f"optimal {round(model.getObjVal())}")
-    elif status == "infeasible":
-        print("infeasible")
-    else:
-        sys.exit(f"solve_exported: SCIP ended with status {status}")
+        return f"optimal {round(model.getObjVal())}"
+    if status == "infeasible":
+        return "infeasible"
+    sys.exit(f"solve_exported: SCIP ended with status {status}")
+
+
+def solve_with_highs(path):
+    try:
+        import highspy
+    except ImportError:
+        print("solve_exported: highspy is not importable", file=sys.stderr)
+        sys.exit(3)
+    # HiGHS writes its banner on stdout when it starts, before any option can silence it.
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    try:
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        read = h.readModel(path)
+        if read == highspy.HighsStatus.kOk:
+            h.run()
+    finally:
+        os.dup2(saved, 1)
+    if read != highspy.HighsStatus.kOk:
+        sys.exit(f"solve_exported: HiGHS does not read {path}")
+    status = h.modelStatusToString(h.getModelStatus())
+    if status == "Optimal":
+        return f"optimal {round(h.getInfo().objective_function_value)}"
+    if status == "Infeasible":
+        return "infeasible"
+    sys.exit(f"solve_exported: HiGHS ended with status {status}")
 
 
 def count_with_sat(path, limit):
@@ -69,8 +98,13 @@ def main():
     path = args[0]
     if path.endswith(".cnf"):
         count_with_sat(path, limit)
-    else:
-        solve_with_scip(path)
+        return
+    scip = solve_with_scip(path)
+    if path.endswith(".lp"):
+        highs = solve_with_highs(path)
+        if highs != scip:
+            sys.exit(f"solve_exported: SCIP says {scip!r}, HiGHS {highs!r}")
+    print(scip)
 
 
 if __name__ == "__main__":

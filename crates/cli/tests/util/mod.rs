@@ -11,6 +11,14 @@ pub(crate) fn dancecard() -> Command {
     cmd
 }
 
+/// The `dancecard` binary built by cargo, as a plain [`std::process::Command`] (for the tests
+/// that give it their own pipes or terminal).
+pub(crate) fn dancecard_process() -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_dancecard"));
+    let _ = cmd.env_remove("RUST_LOG");
+    cmd
+}
+
 /// A file under the repository's `testdata/`.
 pub(crate) fn testdata(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata").join(path)

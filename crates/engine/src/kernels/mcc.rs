@@ -90,6 +90,7 @@ use super::mcc_state::{
     check_path, choose, enter, in_limits, leave, lend, make_move, tweak, unmove, Mcc,
 };
 use crate::config::{Config, Kernel, Outcome, Stop};
+use crate::estimate::Probe;
 use crate::plumbing::Limits;
 use crate::solver::{Donation, Event, Phase, PrefixError, Progress, Sink, Solution, Solver};
 
@@ -372,7 +373,7 @@ impl Solver {
     /// prefix's node, at each level a move drawn uniformly among the level's moves. Returns
     /// the weighted nodes, solutions and updates of its path, and its depth; restores the
     /// arena ((I5), (A1)-(A3)).
-    pub(crate) fn probe_m(&mut self, rng: &mut crate::zdd::SplitMix64) -> (f64, f64, f64, usize) {
+    pub(crate) fn probe_m(&mut self, rng: &mut crate::zdd::SplitMix64) -> Probe {
         let mut m = self.mcc.take().expect("(A1) Algorithm M's state");
         let result = if self.colored {
             self.probe_mcc::<true>(&mut m, rng)
@@ -391,10 +392,13 @@ impl Solver {
         &mut self,
         m: &mut Mcc,
         rng: &mut crate::zdd::SplitMix64,
-    ) -> (usize, (f64, f64, f64, usize)) {
+    ) -> (usize, Probe) {
         if self.apply_prefix_mcc::<COLORED>(m).is_err() {
-            return (self.level, (0.0, 0.0, 0.0, 0));
+            let none =
+                Probe { nodes: 0.0, solutions: 0.0, updates: 0.0, depth: 0, branching: false };
+            return (self.level, none);
         }
+        let mut branching = false;
         let floor = self.level;
         let heuristic = self.config.heuristic;
         let (mut nodes, mut solutions, mut updates) = (0.0, 0.0, 0.0);
@@ -413,6 +417,7 @@ impl Solver {
                 break;
             }
             let d = score.clamp(1, i64::from(u32::MAX)) as u32;
+            branching |= d > 1;
             let k = rng.below_u32(d);
             // The plain search makes every move of the level; the one taken stands for all.
             let u = self.take_move::<COLORED>(m, level, best, d, k);
@@ -420,7 +425,7 @@ impl Solver {
             weight *= f64::from(d);
             level += 1;
         }
-        (level, (nodes, solutions, updates, level - floor))
+        (level, Probe { nodes, solutions, updates, depth: level - floor, branching })
     }
 
     /// Undoes levels `0..levels` of Algorithm M: each level's move, then its item.

@@ -56,7 +56,7 @@
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use crate::config::{Config, Stop};
+use crate::config::{Basis, Config, Stop};
 use crate::ids::OptionId;
 use crate::number::{BigUint, Count};
 use crate::plumbing::Limits;
@@ -804,12 +804,15 @@ impl Solver {
         table: &mut S,
         progress: &mut dyn FnMut(&Solver, &MemoStats) -> ControlFlow<()>,
     ) -> Result<MemoOutcome, MemoError> {
-        match (self.mcc.is_some(), self.colored) {
+        self.basis = Basis::Tree;
+        let result = match (self.mcc.is_some(), self.colored) {
             (true, true) => self.memo_run_m::<true, S>(memo, table, progress),
             (true, false) => self.memo_run_m::<false, S>(memo, table, progress),
             (false, true) => self.memo_run::<true, S>(memo, table, progress),
             (false, false) => self.memo_run::<false, S>(memo, table, progress),
-        }
+        };
+        self.basis = Basis::Search;
+        result
     }
 
     /// The key's layout for this solver's arena.

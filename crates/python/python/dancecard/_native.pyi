@@ -152,7 +152,8 @@ class Estimate:
         """The estimated number of nodes of the plain search (as :attr:`Stats.nodes`)."""
     @property
     def nodes_stderr(self) -> float:
-        """The standard error of ``nodes`` (``inf`` with one probe)."""
+        """The standard error of ``nodes`` (``inf`` with one probe; 0 when the tree is one
+        path, known exactly)."""
     @property
     def solutions(self) -> float:
         """The estimated number of solutions."""
@@ -168,6 +169,13 @@ class Estimate:
     @property
     def solution_probes(self) -> int:
         """Probes that ended in a solution."""
+    @property
+    def walked(self) -> int:
+        """The nodes the probes walked, all paths together: what the estimate cost."""
+    @property
+    def small_tree(self) -> bool:
+        """Whether the probes stopped before ``probes`` were made, having walked a tenth of
+        the tree they estimate (and at least 100,000 nodes): counting it costs little more."""
     @property
     def auto(self) -> Literal["search", "memo", "frontier"]:
         """The method ``count(method="auto")`` picks for this problem."""

@@ -13,6 +13,7 @@ use dancecard_format::Document;
 
 use super::{input_numbers, labels, Args};
 use crate::input::bad_input;
+use crate::output::say;
 use crate::output::{self, OutputFormat, Stream};
 use crate::progress::{lock, Progress};
 
@@ -73,7 +74,10 @@ pub(crate) fn run(args: &Args, doc: &Document, config: Config) -> anyhow::Result
         return Err(bad_input("--zdd needs the memoised count: --method memo or auto, no --limit"));
     }
     let request = request(args, config, wants_zdd);
-    let progress = Mutex::new(Progress::new(args.report.format));
+    let mut progress = Progress::new(args.report.format);
+    // The plain search's time left, while it counts (by `search`, or by `auto` after it).
+    progress.estimating(&doc.problem, request.config.heuristic);
+    let progress = Mutex::new(progress);
     let started = std::time::Instant::now();
     let counted = dancecard_engine::count(&doc.problem, &request, &|p| lock(&progress).parallel(p))
         .map_err(count_error)?;
@@ -139,12 +143,12 @@ fn report(args: &Args, counted: &Counted, stats: &Stats) -> anyhow::Result<ExitC
     if args.report.stats {
         output::print_count_stats(stats, &counted.count);
         if let Some(m) = &counted.memo {
-            eprintln!(
+            say!(
                 "method memo hits {} entries {} clears {} peak-bytes {} plain-nodes {} zdd-nodes {}",
                 m.hits, m.entries, m.clears, m.peak_bytes, m.plain_nodes, m.zdd_nodes
             );
         } else if let Some(f) = &counted.frontier {
-            eprintln!(
+            say!(
                 "method frontier stages {} lines {} forward {} states {} peak-states {} peak-bytes {}",
                 f.stages,
                 if f.lines { "yes" } else { "no" },
@@ -154,10 +158,10 @@ fn report(args: &Args, counted: &Counted, stats: &Stats) -> anyhow::Result<ExitC
                 f.peak_bytes
             );
         } else {
-            eprintln!("method search");
+            say!("method search");
         }
         if !counted.reason.is_empty() {
-            eprintln!("why: {}", counted.reason);
+            say!("why: {}", counted.reason);
         }
     }
     Ok(output::finish_count(counted.stop))
@@ -200,7 +204,7 @@ pub(crate) fn sample(
     let Some(zdd) = counted.zdd.as_ref() else {
         // Stopped by a limit or Ctrl-C before the ZDD was whole: nothing to draw from.
         output::report_stop(counted.stop);
-        eprintln!("(no sample: the ZDD of all solutions was not finished)");
+        say!("(no sample: the ZDD of all solutions was not finished)");
         return Ok(output::exit_code(false, counted.stop));
     };
     if counted.count.is_zero() {
@@ -215,7 +219,7 @@ pub(crate) fn sample(
         if args.report.stats {
             output::print_count_stats(&counted.stats, &counted.count);
         }
-        eprintln!("no solution: nothing to sample");
+        say!("no solution: nothing to sample");
         return Ok(output::exit_code(false, Stop::Exhausted));
     }
     let draws = zdd.samples(args.seed).take(usize::try_from(k).unwrap_or(usize::MAX));
