@@ -33,7 +33,7 @@ fn negative_option_values_are_refused_with_the_range() {
         (&["solve", "--threads", "-1", queens8], "'--threads <N>': -1 is not in 0..=1024"),
         (&["solve", "--split-depth", "-1", queens8], "'--split-depth <D>': -1 is not in 0..="),
         (&["solve", "--sample", "-1", queens8], "'--sample <K>': -1 is not in 0..="),
-        (&["estimate", "--probes", "-5", queens8], "'--probes <N>': -5 is not in 0..="),
+        (&["estimate", "--probes", "-5", queens8], "'--probes <N>': -5 is not in 1..=1000000000"),
         (&["pre", "--rounds", "-1", queens8], "'--rounds <N>': -1 is not in 0..=4294967295"),
         (&["sudoku", "--node-limit", "-4", queens8], "'--node-limit <N>': -4 is not in 0..="),
         (&["slide", "--max-states", "-3", "1", "2", "3", "0"], "-3 is not in 0..="),

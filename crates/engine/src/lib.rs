@@ -89,6 +89,10 @@ mod solver;
 mod stats;
 mod zdd;
 
+/// Whether this build checks the invariants at every node of every search (the
+/// `check-invariants` feature): the tests size their longest searches by it.
+pub const CHECKS_INVARIANTS: bool = cfg!(feature = "check-invariants");
+
 pub use auto::{CountMethod, Counted, FIRST_CHECK, NOT_PAYING, PAYING, PICK_NODES};
 pub use config::{Basis, Budget, Config, Heuristic, Kernel, Outcome, Progress, Stop, Subtree};
 pub use estimate::{Estimate, Probes};

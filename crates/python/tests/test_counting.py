@@ -320,6 +320,18 @@ def test_estimates_are_reproducible_and_leave_stats_alone():
     assert p.estimate(seed=5, heuristic="leftmost").nodes != a.nodes
 
 
+def test_an_estimate_stops_once_it_has_walked_a_tenth_of_the_tree():
+    # A tree that is one long path: the first probe walks it all, and the probes stop there,
+    # with the exact figures (#46).
+    path = dancecard.Problem([f"i{k}" for k in range(200_000)],
+                             options=[[f"i{k}"] for k in range(200_000)])
+    e = path.estimate(probes=1_000, heuristic="leftmost")
+    assert e.small_tree and e.probes == 1 and e.walked == 200_001
+    assert (e.nodes, e.nodes_stderr, e.solutions) == (200_001, 0, 1)
+    big = instance("queens12").estimate(probes=1_000)
+    assert not big.small_tree and big.probes == 1_000 and big.walked < 20_000
+
+
 def test_a_tiny_memo_limit_is_still_exact():
     p = instance("domino8x8")
     assert p.count(method="memo", memo_limit=64 * 1024) == 12_988_816

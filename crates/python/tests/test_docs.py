@@ -129,8 +129,10 @@ def test_the_pages_python_blocks_run(page, tmp_path, monkeypatch, capsys):
     assert blocks, f"{page}: no python block"
     (tmp_path / "testdata").symlink_to(REPO / "testdata")
     monkeypatch.chdir(tmp_path)
+    # One namespace for a page: a later block uses what an earlier one imported.
+    namespace = {"__name__": "__docs__"}
     for block in blocks:
-        exec(compile(block, str(page), "exec"), {"__name__": "__docs__"})
+        exec(compile(block, str(page), "exec"), namespace)
 
 
 def test_the_readme_one_liner_prints_what_it_says():

@@ -310,6 +310,13 @@ pub fn any_problem(max_options: usize) -> impl Strategy<Value = FamilyProblem> {
     )
 }
 
+/// Whether the long runs take their nightly size (`DANCECARD_NIGHTLY=1`), rather than the
+/// CI size that `./scripts/test` runs: the searches that the `check-invariants` feature makes
+/// quadratic, for instance (their full size runs unchecked in every `cargo test`).
+pub fn nightly() -> bool {
+    std::env::var_os("DANCECARD_NIGHTLY").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// The proptest configuration of the property tests: `cases` cases, and no shrinking when
 /// the `CI` variable is set (fail fast there; shrink to a small case locally).
 pub fn proptest_config(cases: u32) -> ProptestConfig {
