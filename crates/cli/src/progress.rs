@@ -74,6 +74,9 @@ struct State {
     /// Whether a fraction has been reported at all.
     reported: bool,
     nodes: Option<u64>,
+    /// When the plain search's nodes were first reported, and how many: its rate is
+    /// measured from there (`auto` may hand over to it after a memoised start).
+    search_since: Option<(Duration, u64)>,
     solutions: Option<u128>,
     /// The search's own words (a best cost, puzzles done), with when they were made.
     note: String,
@@ -156,6 +159,9 @@ impl Progress {
         let Some(shared) = &self.shared else { return };
         let Ok(mut state) = shared.state.try_lock() else { return };
         state.nodes = Some(nodes);
+        if state.basis == Basis::Search && state.search_since.is_none() {
+            state.search_since = Some((shared.started.elapsed(), nodes));
+        }
         if solutions.is_some() {
             state.solutions = solutions;
         }
@@ -318,8 +324,10 @@ impl State {
                 else {
                     return "?".into();
                 };
-                let rate = nodes as f64 / seconds.max(1e-9);
-                if probes < MIN_PROBES || nodes == 0 || mean <= nodes as f64 || !stderr.is_finite()
+                let (since, before) = self.search_since.unwrap_or((Duration::ZERO, 0));
+                let rate = nodes.saturating_sub(before) as f64
+                    / (seconds - since.as_secs_f64()).max(1e-9);
+                if probes < MIN_PROBES || rate <= 0.0 || mean <= nodes as f64 || !stderr.is_finite()
                 {
                     // Too few probes, or a tree already bigger than its estimate.
                     return "?".into();

@@ -41,6 +41,7 @@ const RUNS: &[(&str, &[&str])] = &[
 const MORE: &[&[&str]] = &[
     &["pre", "--format", "json", "examples/toy.dlx"],
     &["solve", "--all", "testdata/instances/queens8.dlx"],
+    &["solve", "--all", "--threads", "2", "testdata/instances/queens12.dlx"],
     &["solve", "--count", "--format", "json", "--stats", "testdata/instances/queens8.dlx"],
     &["solve", "--count", "--node-limit", "100", "testdata/instances/pent6x10.dlx"],
     &["queens", "--all", "8"],

@@ -549,8 +549,15 @@ impl Part<'_> {
     }
 
     /// Clicks the `n`th button (1: reset, 2: back, 3: play, 4: step, 5: end) of its player.
+    ///
+    /// The click is the button's own (`HTMLElement.click()`), not WebDriver's mouse at the
+    /// button's centre: a page still laying itself out under load can move the button between
+    /// the driver's look and its click, which then lands beside it (a disabled button still
+    /// ignores it).
     async fn press(&self, n: usize) {
-        self.s.click(&self.at(&format!(".player .buttons button:nth-child({n})"))).await;
+        let css = self.at(&format!(".player .buttons button:nth-child({n})"));
+        let script = format!("document.querySelector({}).click();", js_string(&css));
+        self.s.run(&script).await;
     }
 
     /// Sends a key to its step button: the part's own keys step its player.

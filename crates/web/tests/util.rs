@@ -488,7 +488,14 @@ impl Session {
         let ok = eventually(PATIENCE, || async { self.js(expr).await == json!(true) }).await;
         if !ok {
             let banner = self.js("document.getElementById('error')?.textContent").await;
-            panic!("{what}: `{expr}` never became true (error banner: {banner})");
+            // Where the players and the status lines were: what the page was doing.
+            let context = self
+                .js("Array.from(document.querySelectorAll('.where, [role=status]')).map((e) => e.textContent).filter((t) => t).join(' | ')")
+                .await;
+            panic!(
+                "{what}: `{expr}` never became true (error banner: {banner}; players and \
+                 status lines: {context})"
+            );
         }
     }
 
