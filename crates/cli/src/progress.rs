@@ -325,8 +325,8 @@ impl State {
                     return "?".into();
                 };
                 let (since, before) = self.search_since.unwrap_or((Duration::ZERO, 0));
-                let rate = nodes.saturating_sub(before) as f64
-                    / (seconds - since.as_secs_f64()).max(1e-9);
+                let rate =
+                    nodes.saturating_sub(before) as f64 / (seconds - since.as_secs_f64()).max(1e-9);
                 if probes < MIN_PROBES || rate <= 0.0 || mean <= nodes as f64 || !stderr.is_finite()
                 {
                     // Too few probes, or a tree already bigger than its estimate.
