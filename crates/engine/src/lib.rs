@@ -67,11 +67,14 @@
 //!
 //! - `parallel` (default): [`parallel::ParallelSearch`], several threads on one problem.
 //! - `check-invariants`: check the arena's invariants at every node of every search (slow).
+//!   A build with debug assertions (the dev profile) checks them too when the environment
+//!   variable `DANCECARD_CHECK_INVARIANTS=1` is set ([`checks_invariants`]).
 
 #![deny(missing_docs, rustdoc::broken_intra_doc_links)]
 
 mod arena;
 mod auto;
+mod checks;
 mod config;
 mod estimate;
 mod frontier;
@@ -89,11 +92,8 @@ mod solver;
 mod stats;
 mod zdd;
 
-/// Whether this build checks the invariants at every node of every search (the
-/// `check-invariants` feature): the tests size their longest searches by it.
-pub const CHECKS_INVARIANTS: bool = cfg!(feature = "check-invariants");
-
 pub use auto::{CountMethod, Counted, FIRST_CHECK, NOT_PAYING, PAYING, PICK_NODES};
+pub use checks::{checks_invariants, checks_made};
 pub use config::{Basis, Budget, Config, Heuristic, Kernel, Outcome, Progress, Stop, Subtree};
 pub use estimate::{Estimate, Probes};
 pub use frontier::{FrontierStats, MAX_KERNEL};

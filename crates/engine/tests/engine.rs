@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use dancecard_engine::{
-    Budget, Config, Event, Heuristic, Kernel, OptionId, Problem, ProblemBuilder, Solver, Stop,
-    CHECKS_INVARIANTS,
+    checks_invariants, Budget, Config, Event, Heuristic, Kernel, OptionId, Problem, ProblemBuilder,
+    Solver, Stop,
 };
 use dancecard_testkit::{brute_force, nightly, raw_problem, RawProblem};
 use proptest::prelude::*;
@@ -261,7 +261,7 @@ fn deep_search_does_not_overflow_the_stack() {
     // 100,000 items, each with one option of its own: the only solution has 100,000 levels.
     // With the invariants checked at every node the search is quadratic (95 s): 10,000
     // levels then, but at the nightly size.
-    let n = if CHECKS_INVARIANTS && !nightly() { 10_000 } else { 100_000 };
+    let n = if checks_invariants() && !nightly() { 10_000 } else { 100_000 };
     let mut b = ProblemBuilder::new();
     let items: Vec<_> = (0..n).map(|k| b.primary(&format!("i{k}")).unwrap()).collect();
     for &item in &items {

@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use dancecard_engine::{
-    Budget, Config, Count, CountMethod, Heuristic, MemoConfig, MemoError, MemoOutcome, OptionId,
-    Problem, ProblemBuilder, Solver, Stop, CHECKS_INVARIANTS,
+    checks_invariants, Budget, Config, Count, CountMethod, Heuristic, MemoConfig, MemoError,
+    MemoOutcome, OptionId, Problem, ProblemBuilder, Solver, Stop,
 };
 use dancecard_testkit::{brute_force, nightly, raw_problem};
 use proptest::prelude::*;
@@ -71,7 +71,7 @@ fn dlx6_figures_on_the_instance_files() {
 fn plain_nodes_are_the_plain_search_nodes() {
     // Checked against the plain search itself (with its own node counter), pent6x10 too (but
     // with the invariants checked at every node, 40 s: at the nightly size only).
-    let big = !CHECKS_INVARIANTS || nightly();
+    let big = !checks_invariants() || nightly();
     for name in
         ["pent6x10", "sudoku_inkala", "queens12"].into_iter().filter(|&n| big || n != "pent6x10")
     {

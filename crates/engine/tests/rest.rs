@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use dancecard_engine::{Budget, Config, Kernel, Problem, Solver, Stop, CHECKS_INVARIANTS};
+use dancecard_engine::{checks_invariants, Budget, Config, Kernel, Problem, Solver, Stop};
 use dancecard_testkit::{brute_force, nightly, raw_problem};
 use proptest::prelude::*;
 
@@ -56,7 +56,7 @@ fn budgeted_jobs_count_the_instance_files_on_every_kernel() {
             if name == "pent6x10" && kernel == Kernel::Links {
                 continue; // the links take 10 s there; the others cover the same path
             }
-            if name == "pent6x10" && CHECKS_INVARIANTS && !nightly() {
+            if name == "pent6x10" && checks_invariants() && !nightly() {
                 continue; // checked at every node, 25 s: at the nightly size only
             }
             let (total, jobs) = count_in_jobs(&p, kernel, budget);

@@ -423,8 +423,10 @@ impl<'b> Search<'b> {
                 active.copy_from_slice(&self.next_active);
                 active[(c - 1) / 64] &= !(1 << ((c - 1) % 64));
             }
-            #[cfg(any(test, feature = "check-invariants"))]
-            self.check_level(level);
+            #[cfg(any(test, feature = "check-invariants", debug_assertions))]
+            if crate::checks::every_node() {
+                self.check_level(level);
+            }
             // X5: try the next candidate of `level`, or X8: back up.
             loop {
                 let cand = &mut self.cand[level * words..][..words];
@@ -502,7 +504,7 @@ impl<'b> Search<'b> {
 
     /// Checks (B1)-(B3) at `level`: the sets against the chosen item and the covered items,
     /// the kept `LEN` against a recount.
-    #[cfg(any(test, feature = "check-invariants"))]
+    #[cfg(any(test, feature = "check-invariants", debug_assertions))]
     fn check_level(&self, level: usize) {
         let bits = self.bits;
         let words = bits.words;

@@ -60,7 +60,7 @@ pub(crate) struct Cells {
     clr: Vec<u32>,
     /// The option of node `y` is `opt_start[o]..opt_start[o + 1]` for `o = opt[y]`.
     opt: Vec<u32>,
-    #[cfg(any(test, feature = "check-invariants"))]
+    #[cfg(any(test, feature = "check-invariants", debug_assertions))]
     opt_start: Vec<u32>,
     /// Each option's index in the arena (options without a primary item are left out).
     opt_index: Vec<u32>,
@@ -117,7 +117,7 @@ impl Cells {
             next,
             clr,
             opt,
-            #[cfg(any(test, feature = "check-invariants"))]
+            #[cfg(any(test, feature = "check-invariants", debug_assertions))]
             opt_start,
             opt_index,
             base,
@@ -177,7 +177,7 @@ fn put(v: &mut [u32], i: u32, x: u32) {
 }
 
 /// The most entries on which [`Search::check`] recounts the sizes at every node.
-#[cfg(any(test, feature = "check-invariants"))]
+#[cfg(any(test, feature = "check-invariants", debug_assertions))]
 const FULL_CHECK_ENTRIES: usize = 4096;
 
 /// One search's state on [`Cells`].
@@ -349,8 +349,10 @@ impl<'c> Search<'c> {
                             return stop;
                         }
                     }
-                    #[cfg(any(test, feature = "check-invariants"))]
-                    self.check(level);
+                    #[cfg(any(test, feature = "check-invariants", debug_assertions))]
+                    if crate::checks::every_node() {
+                        self.check(level);
+                    }
                     // A forced move left on the stack by the hiding, if its item is active.
                     let mut forced = false;
                     while let Some(f) = self.force.pop() {
@@ -486,7 +488,7 @@ impl<'c> Search<'c> {
     /// The recount and the check of `loc` take time in the number of entries: they are made
     /// on problems of at most [`FULL_CHECK_ENTRIES`] entries (the tests' small problems);
     /// larger ones get the checks in the number of items.
-    #[cfg(any(test, feature = "check-invariants"))]
+    #[cfg(any(test, feature = "check-invariants", debug_assertions))]
     fn check(&self, level: usize) {
         let cells = self.cells;
         let n1 = cells.n_primary;

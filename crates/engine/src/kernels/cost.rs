@@ -738,7 +738,7 @@ impl CostArena {
     }
 
     /// Checks (K1), and (I1)-(I3) of the links (`arena.rs`).
-    #[cfg(feature = "check-invariants")]
+    #[cfg(any(feature = "check-invariants", debug_assertions))]
     pub(crate) fn check_invariants(&self) {
         assert!(self.net.windows(2).all(|w| w[0] <= w[1]), "(K1) ranks out of cost order");
         self.arena.check_invariants();
@@ -859,8 +859,10 @@ fn search_in<const COLORED: bool>(
                         break;
                     }
                 }
-                #[cfg(feature = "check-invariants")]
-                a.check_invariants();
+                #[cfg(any(feature = "check-invariants", debug_assertions))]
+                if crate::checks::costs() {
+                    a.check_invariants();
+                }
                 // Choose the item (or find that no completion can beat the cutoff).
                 let budget = cutoff - u128::from(cost);
                 // The most an option may add (`budget >= 1`: the path costs less than the

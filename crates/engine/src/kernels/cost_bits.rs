@@ -204,14 +204,16 @@ fn search_in(a: &CostArena, b: &CostBits, job: CostJob<'_>) -> MinCost {
                     break;
                 }
             }
-            #[cfg(feature = "check-invariants")]
-            check_level(
-                b,
-                &live[level * w..(level + 1) * w],
-                bound_of[level],
-                &choice[..level],
-                &active[level * n1..level * n1 + n_active[level]],
-            );
+            #[cfg(any(feature = "check-invariants", debug_assertions))]
+            if crate::checks::costs() {
+                check_level(
+                    b,
+                    &live[level * w..(level + 1) * w],
+                    bound_of[level],
+                    &choice[..level],
+                    &active[level * n1..level * n1 + n_active[level]],
+                );
+            }
             let budget = cutoff - u128::from(cost[level]);
             let bounded = cutoff != NO_CUTOFF;
             // The level's bound was set for this cutoff when it was entered (KB2).
@@ -416,7 +418,7 @@ fn root_fraction(b: &CostBits, live: &[u64], item: u32, rank: u32, r: usize) -> 
 /// Checks (KB1) at a level: below `bound`, the live options are exactly those sharing no item
 /// with the options `chosen` above, and the active items exactly the primary items none of
 /// them covers.
-#[cfg(feature = "check-invariants")]
+#[cfg(any(feature = "check-invariants", debug_assertions))]
 fn check_level(b: &CostBits, live: &[u64], bound: usize, chosen: &[u32], active: &[u32]) {
     let mut covered = vec![false; b.masks.len() / b.words];
     for &rank in chosen {

@@ -133,8 +133,10 @@ impl Solver {
                         Err(stop) => stop_early!(stop, level),
                     }
                 }
-                #[cfg(any(test, feature = "check-invariants"))]
-                self.arena.check_invariants();
+                #[cfg(any(test, feature = "check-invariants", debug_assertions))]
+                if crate::checks::every_node() {
+                    self.arena.check_invariants();
+                }
                 event!(Event::Enter { level });
                 if level == self.cap {
                     // Listing subtrees: this one is a unit; back up without branching.

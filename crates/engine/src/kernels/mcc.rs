@@ -202,8 +202,8 @@ impl Solver {
                             Err(stop) => stop_early!(stop, level),
                         }
                     }
-                    #[cfg(any(test, feature = "check-invariants"))]
-                    {
+                    #[cfg(any(test, feature = "check-invariants", debug_assertions))]
+                    if crate::checks::every_node() {
                         self.arena.check_invariants();
                         check_path(&self.arena, &m, &self.choice[..level]);
                     }

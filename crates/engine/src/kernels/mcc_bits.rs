@@ -599,8 +599,10 @@ impl<'b, const W: usize> Search<'b, W> {
                     }
                 }
             }
-            #[cfg(any(test, feature = "check-invariants"))]
-            self.check_entry(level);
+            #[cfg(any(test, feature = "check-invariants", debug_assertions))]
+            if crate::checks::every_node() {
+                self.check_entry(level);
+            }
             'backdown: {
                 if self.next_active == 0 {
                     // No primary item is active: a solution.
@@ -708,7 +710,7 @@ impl<'b, const W: usize> Search<'b, W> {
     ///
     /// # Panics
     /// With the number of the broken invariant.
-    #[cfg(any(test, feature = "check-invariants"))]
+    #[cfg(any(test, feature = "check-invariants", debug_assertions))]
     fn check_entry(&self, level: usize) {
         let bits = self.bits;
         let n1 = bits.n1;
@@ -760,7 +762,7 @@ impl<'b, const W: usize> Search<'b, W> {
     }
 }
 
-#[cfg(any(test, feature = "check-invariants"))]
+#[cfg(any(test, feature = "check-invariants", debug_assertions))]
 fn or<const W: usize>(a: &[u64; W], b: &[u64; W]) -> [u64; W] {
     let mut out = *a;
     for (o, &x) in out.iter_mut().zip(b) {

@@ -174,8 +174,8 @@ impl Solver {
                     if let Some(stop) = stop {
                         finish!(stop);
                     }
-                    #[cfg(any(test, feature = "check-invariants"))]
-                    {
+                    #[cfg(any(test, feature = "check-invariants", debug_assertions))]
+                    if crate::checks::every_node() {
                         self.arena.check_invariants();
                         super::mcc_state::check_path(&self.arena, &m, &self.choice[..level]);
                     }
@@ -205,8 +205,8 @@ impl Solver {
                             (item, 0, false)
                         }
                         None => {
-                            #[cfg(any(test, feature = "check-invariants"))]
-                            {
+                            #[cfg(any(test, feature = "check-invariants", debug_assertions))]
+                            if crate::checks::every_node() {
                                 check_clean(&self.arena, &m, &self.choice[..level]);
                                 let mut scan = vec![0u64; words];
                                 let mut i = self.arena.item(0).next;
@@ -413,7 +413,7 @@ fn is_active(arena: &crate::arena::Arena, m: &Mcc, i: u32) -> bool {
 ///
 /// # Panics
 /// With the invariant's number.
-#[cfg(any(test, feature = "check-invariants"))]
+#[cfg(any(test, feature = "check-invariants", debug_assertions))]
 fn check_clean(arena: &crate::arena::Arena, m: &Mcc, choice: &[u32]) {
     for (l, &x) in choice.iter().enumerate() {
         let item = if x <= arena.n_items { x } else { arena.node(x).top as u32 };

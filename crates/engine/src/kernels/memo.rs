@@ -869,7 +869,7 @@ impl Solver {
     ///
     /// # Panics
     /// With the invariant's number, when they differ.
-    #[cfg(any(test, feature = "check-invariants"))]
+    #[cfg(any(test, feature = "check-invariants", debug_assertions))]
     fn check_key(&self, key: &[u64]) {
         let mut active = vec![0u64; key.len()];
         let mut i = self.arena.item(0).next;
@@ -1010,8 +1010,8 @@ impl Solver {
                     if let Some(stop) = stop {
                         finish!(stop);
                     }
-                    #[cfg(any(test, feature = "check-invariants"))]
-                    {
+                    #[cfg(any(test, feature = "check-invariants", debug_assertions))]
+                    if crate::checks::every_node() {
                         self.arena.check_invariants();
                         self.check_key(&key);
                     }

@@ -219,7 +219,7 @@ struct Level<const W: usize, const P: usize> {
     planes: [u64; P],
     /// The item chosen (its bit; read by the invariant checks) and its `LEN` when chosen
     /// (for progress).
-    #[cfg_attr(not(any(test, feature = "check-invariants")), allow(dead_code))]
+    #[cfg_attr(not(any(test, feature = "check-invariants", debug_assertions)), allow(dead_code))]
     chosen: u32,
     total: u32,
 }
@@ -248,7 +248,7 @@ fn lower<const P: usize>(planes: &mut [u64; P], items: u64) {
 }
 
 /// The `LEN` of item `i` in the planes.
-#[cfg(any(test, feature = "check-invariants"))]
+#[cfg(any(test, feature = "check-invariants", debug_assertions))]
 fn len_of<const P: usize>(planes: &[u64; P], i: u32) -> u32 {
     let mut len = 0;
     for (k, plane) in planes.iter().enumerate() {
@@ -390,8 +390,10 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
                 chosen: c,
                 total: len,
             };
-            #[cfg(any(test, feature = "check-invariants"))]
-            self.check_level(level);
+            #[cfg(any(test, feature = "check-invariants", debug_assertions))]
+            if crate::checks::every_node() {
+                self.check_level(level);
+            }
             // X5: try the next candidate of `level`, or X8: back up.
             loop {
                 let state = &mut self.levels[level];
@@ -453,7 +455,7 @@ impl<'s, const W: usize, const P: usize> Search<'s, W, P> {
 
     /// Checks (S1)-(S3) at `level`: the sets against the chosen item and the covered items,
     /// the planes against a recount.
-    #[cfg(any(test, feature = "check-invariants"))]
+    #[cfg(any(test, feature = "check-invariants", debug_assertions))]
     fn check_level(&self, level: usize) {
         let sliced = self.sliced;
         let state = &self.levels[level];
